@@ -1,0 +1,42 @@
+import Foundation
+import RaceLab
+
+/// A key-value store guarded by a concurrent queue, the way the pattern is usually written:
+/// every access goes through one computed property whose getter is `queue.sync` and whose setter
+/// is an asynchronous barrier.
+///
+/// It looks thread-safe, and each single read or write is. But `contents[id] = data` calls the
+/// getter, changes the copy it got, and calls the setter: two work items on the queue, with nothing
+/// keeping another thread's store out from between them. Two stores that both read before either
+/// writes both write back a dictionary missing the other's key.
+///
+/// `@unchecked Sendable` is the type's claim to be thread-safe; the lesson is that the claim is false.
+public final class Storage: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "racelab.storage", attributes: .concurrent)
+    private var _contents: [String: Data] = [:]
+
+    private var contents: [String: Data] {
+        get {
+            queue.sync { _contents }
+        }
+        set {
+            // hazard: the getter's work item has finished; another store can read the same old
+            // dictionary before this setter's barrier runs, and one of the two keys is lost.
+            Race.window("set contents")
+            queue.async(flags: .barrier) { self._contents = newValue }
+        }
+    }
+
+    public init() {}
+
+    /// Stores `data` under `id`: a get and a set, as two separate work items on the queue.
+    @inline(never)
+    public func store(_ data: Data, forIdentifier id: String) {
+        contents[id] = data
+    }
+
+    /// The number of stored keys. Waits for every barrier write enqueued before it.
+    public var numberOfItems: Int {
+        contents.count
+    }
+}

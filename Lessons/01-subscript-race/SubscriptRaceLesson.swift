@@ -1,0 +1,47 @@
+import Foundation
+import RaceLab
+
+/// Lesson 1: a dictionary guarded by a concurrent queue behind a computed property loses keys,
+/// because `contents[id] = data` is a get and a set in two work items.
+public enum SubscriptRaceLesson {
+    public static let lesson = Lesson(
+        number: 1,
+        slug: "subscript-race",
+        title: "getter/setter subscript race",
+        summary: "A dictionary behind a queue-guarded computed property: `contents[id] = data` reads and writes "
+            + "in two separate work items, so concurrent stores overwrite each other.",
+        workload: Workload(trials: 200, iterations: 1_000),
+        variants: [buggy, fixed, actor]
+    )
+
+    /// Every iteration stores a distinct key, so after a trial the store must hold one key per iteration.
+    static let buggy = Variant(
+        name: "buggy", kind: .buggy,
+        summary: "contents[id] = data through a computed property: get (sync) and set (async barrier) are two work items",
+        makeState: { Storage() },
+        operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
+        check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
+    )
+
+    static let fixed = Variant(
+        name: "fixed", kind: .fixed,
+        summary: "read and write in one barrier work item",
+        makeState: { FixedStorage() },
+        operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
+        check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
+    )
+
+    static let actor = Variant(
+        name: "actor", kind: .fixed,
+        summary: "an actor: each store runs whole, callers await it",
+        makeState: { ActorStorage() },
+        asyncOperation: { storage, iteration in await storage.store(payload, forIdentifier: key(iteration)) },
+        check: { storage, trial in .kept(await storage.numberOfItems, of: trial.iterations, unit: "keys") }
+    )
+
+    private static let payload = Data([0x52, 0x4C])
+
+    private static func key(_ iteration: Iteration) -> String {
+        "item-\(iteration.index)"
+    }
+}

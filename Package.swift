@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+//
+// RaceLab: lessons that reproduce real concurrency bugs, and the harness that measures them.
+//
+// No package dependencies, by design: a workshop must build with no network.
+// Every target uses the Swift 6 language mode with complete concurrency checking. The buggy lesson
+// types are marked `@unchecked Sendable`: they *claim* thread safety, which is exactly the claim each
+// lesson disproves at run time.
+import PackageDescription
+
+/// One entry per lesson: the module name and its folder under `Lessons/`.
+/// A new lesson adds a line here and one in `Sources/racelab/Catalog.swift`.
+let lessons: [(module: String, folder: String)] = [
+    ("SubscriptRace", "01-subscript-race"),
+]
+
+let package = Package(
+    name: "RaceLab",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RaceLab", targets: ["RaceLab"]),
+        .executable(name: "racelab", targets: ["racelab"]),
+    ],
+    targets: [
+        .target(name: "RaceLab"),
+        .executableTarget(
+            name: "racelab",
+            dependencies: ["RaceLab"] + lessons.map { .target(name: $0.module) }
+        ),
+        // Synthetic scenarios with known outcomes (a deterministic loss, a crash, a hang), used by
+        // the harness's own tests to check the runner, the watchdog and the report.
+        .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab"]),
+        .testTarget(name: "RaceLabTests", dependencies: ["RaceLab"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["RaceLab", "racelab", "racelab-fixtures"]),
+    ]
+        + lessons.map { lesson in
+            .target(
+                name: lesson.module,
+                dependencies: ["RaceLab"],
+                path: "Lessons/\(lesson.folder)",
+                exclude: ["README.md"]
+            )
+        }
+        + lessons.map { lesson in
+            .testTarget(
+                name: "\(lesson.module)Tests",
+                dependencies: ["RaceLab", .target(name: lesson.module)]
+            )
+        }
+)

@@ -1,0 +1,25 @@
+/// A command line after parsing and validation: everything in it is known to be runnable.
+enum ParsedCommand: Equatable {
+    case help(CommandName?)
+    case version
+    case list(json: Bool)
+    case run(RunRequest)
+    /// The hidden command a parent uses to run one variant in a child process.
+    case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool)
+}
+
+/// What `run` was asked to do.
+struct RunRequest: Equatable {
+    /// Lesson numbers to run, in order.
+    var lessons: [Int]
+    var variant: String?
+    var trials: Int?
+    var iterations: Int?
+    var seed: UInt64?
+    var noise: Bool = true
+    var timeout: Double = RunRequest.defaultTimeout
+    var json: Bool = false
+
+    /// Seconds a variant's process may run before the watchdog kills it.
+    static let defaultTimeout: Double = 120
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// The `racelab` command-line tool, as a library type: the `racelab` executable is one line that
+/// runs it with the built-in lessons, and another package can run it with lessons of its own to get
+/// the same runner, report and verdict for its own types.
+///
+/// ```swift
+/// // main.swift of your own executable target
+/// import RaceLab
+/// RaceLabTool(name: "cache-check", lessons: [cacheLesson]).main()
+/// ```
+public struct RaceLabTool: Sendable {
+    /// The name shown in help and reports.
+    public let name: String
+    public let version: String
+    public let lessons: [Lesson]
+
+    public init(name: String = "racelab", version: String = RaceLabTool.racelabVersion, lessons: [Lesson]) {
+        precondition(Set(lessons.map(\.number)).count == lessons.count, "lesson numbers must be unique")
+        self.name = name
+        self.version = version
+        self.lessons = lessons.sorted { $0.number < $1.number }
+    }
+
+    public static let racelabVersion = "0.1.0"
+
+    /// Runs the tool with the process's arguments and exits with its status.
+    public func main() -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+    }
+
+    /// Runs the tool with `arguments` (without the program name), printing to stdout and stderr.
+    public func run(_ arguments: [String]) -> ExitCode {
+        let help = HelpText(tool: name)
+        let command: ParsedCommand
+        do {
+            command = try ArgumentParser(lessons: lessons).parse(arguments)
+        } catch {
+            printError("\(name): error: \(error.message)")
+            printError(help.usage(error.command))
+            return .usage
+        }
+        switch command {
+        case .help(nil):
+            print(help.overview())
+            return .success
+        case .help(let command?):
+            print(help.help(command))
+            return .success
+        case .version:
+            print("\(name) \(version)")
+            return .success
+        case .list(let json):
+            return list(json: json)
+        case .run(let request):
+            return run(request)
+        case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise):
+            return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise)
+        }
+    }
+
+    // MARK: - list
+
+    private func list(json: Bool) -> ExitCode {
+        if json {
+            struct Listing: Encodable {
+                struct LessonEntry: Encodable {
+                    var number: Int, slug: String, title: String, summary: String
+                    var trials: Int, iterations: Int
+                    var variants: [VariantEntry]
+                }
+                struct VariantEntry: Encodable { var name: String, kind: VariantKind, summary: String }
+                var tool: String
+                var lessons: [LessonEntry]
+            }
+            let listing = Listing(tool: name, lessons: lessons.map { lesson in
+                Listing.LessonEntry(
+                    number: lesson.number, slug: lesson.slug, title: lesson.title, summary: lesson.summary,
+                    trials: lesson.workload.trials, iterations: lesson.workload.iterations,
+                    variants: lesson.variants.map { .init(name: $0.name, kind: $0.kind, summary: $0.summary) }
+                )
+            })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: (try? encoder.encode(listing)) ?? Data(), as: UTF8.self))
+            return .success
+        }
+        for lesson in lessons {
+            print("\(lesson.number)  \(lesson.slug): \(lesson.title)")
+            print("   \(lesson.summary)")
+            let width = lesson.variants.map(\.name.count).max() ?? 0
+            for variant in lesson.variants {
+                let name = variant.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("   - \(name)  [\(variant.kind.rawValue)] \(variant.summary)")
+            }
+            print("")
+        }
+        print("Run one with '\(name) run <number|slug>', e.g. '\(name) run \(lessons.first?.number ?? 1)'.")
+        return .success
+    }
+
+    // MARK: - run
+
+    private func run(_ request: RunRequest) -> ExitCode {
+        ChildProcess.installInterruptHandler()
+        let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let executable = ChildProcess.currentExecutable
+        let text = TextReport()
+        let progress = Progress()
+        var lessonReports: [RunReport.LessonReport] = []
+
+        for number in request.lessons {
+            guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
+            if !request.json {
+                print(text.header(lessonNumber: lesson.number, title: lesson.title, seed: seed,
+                                  noise: request.noise, timeout: request.timeout))
+            }
+            var reports: [VariantReport] = []
+            for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
+                var workload = lesson.workload(for: variant)
+                if let trials = request.trials { workload.trials = trials }
+                if let iterations = request.iterations { workload.iterations = iterations }
+                let isolated = IsolatedRun.Request(
+                    lesson: lesson, variant: variant,
+                    options: StressRunner.Options(workload: workload, seed: seed, noise: request.noise),
+                    timeout: request.timeout
+                )
+                let report = IsolatedRun.run(isolated, executable: executable) { elapsed in
+                    progress.show("running lesson \(lesson.number) · \(variant.name) … \(String(format: "%.1f", elapsed)) s")
+                }
+                progress.clear()
+                reports.append(report)
+                if !request.json { print(text.variant(report)) }
+            }
+            let lessonReport = RunReport.LessonReport(
+                number: lesson.number, slug: lesson.slug, title: lesson.title, variants: reports
+            )
+            lessonReports.append(lessonReport)
+            if !request.json { print(text.summary(lessonReport)) }
+        }
+
+        let report = RunReport(tool: name, seed: seed, noise: request.noise, lessons: lessonReports)
+        if request.json {
+            do {
+                print(try report.jsonText())
+            } catch {
+                printError("\(name): error: cannot encode the report: \(error)")
+                return .unexpectedVerdict
+            }
+        }
+        return report.passed ? .success : .unexpectedVerdict
+    }
+
+    private func runChild(_ lessonNumber: Int, _ variantName: String, _ workload: Workload, _ seed: UInt64, _ noise: Bool) -> ExitCode {
+        guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
+              let variant = lesson.variant(named: variantName) else { return .usage }
+        let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: noise))
+        do {
+            print(try IsolatedRun.reportLine(report))
+            return .success
+        } catch {
+            printError("\(name): error: cannot encode the report: \(error)")
+            return .unexpectedVerdict
+        }
+    }
+}
+
+/// A one-line progress display on stderr, shown only when stderr is a terminal.
+private struct Progress {
+    let enabled = isatty(STDERR_FILENO) == 1
+
+    func show(_ line: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process with its output captured to files and a deadline enforced by a watchdog.
+///
+/// The child starts in a process group of its own, so that on timeout the watchdog kills the child
+/// *and* anything it spawned (lessons that fork helper processes) with one `SIGKILL`. Output goes to
+/// temporary files rather than pipes: a child that writes a lot can never block on a full pipe, and
+/// a child that dies leaves what it wrote behind for the report.
+struct ChildProcess {
+    /// How a child ended.
+    enum Termination: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+        /// Still running at the deadline; killed with `SIGKILL`.
+        case timedOut
+    }
+
+    struct Result {
+        var termination: Termination
+        var stdout: Data
+        var stderr: Data
+        var wallSeconds: Double
+    }
+
+    enum LaunchError: Error, CustomStringConvertible {
+        case spawnFailed(path: String, errno: Int32)
+        case tempFile(String)
+
+        var description: String {
+            switch self {
+            case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
+            case .tempFile(let detail): "cannot create a temporary file: \(detail)"
+            }
+        }
+    }
+
+    /// The process group of the child running now, for the interrupt handler (0 when none).
+    nonisolated(unsafe) static var runningGroup: pid_t = 0
+
+    /// Runs `executable` with `arguments`, waits at most `timeout` seconds, and returns how it ended.
+    ///
+    /// - Parameter whileWaiting: called about every 100 ms with the seconds elapsed (for progress).
+    static func run(
+        _ executable: String, arguments: [String], timeout: Double,
+        whileWaiting: (Double) -> Void = { _ in }
+    ) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("racelab-child-\(getpid())-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw LaunchError.tempFile("\(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stdoutPath = folder.appendingPathComponent("stdout").path
+        let stderrPath = folder.appendingPathComponent("stderr").path
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard status == 0 else { throw LaunchError.spawnFailed(path: executable, errno: status) }
+        runningGroup = pid
+        defer { runningGroup = 0 }
+
+        let termination = waitForExit(pid, timeout: timeout, clock: clock, started: started, whileWaiting: whileWaiting)
+        let wall = (clock.now - started).seconds
+        return Result(
+            termination: termination,
+            stdout: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
+            stderr: FileManager.default.contents(atPath: stderrPath) ?? Data(),
+            wallSeconds: wall
+        )
+    }
+
+    private static func waitForExit(
+        _ pid: pid_t, timeout: Double, clock: ContinuousClock, started: ContinuousClock.Instant,
+        whileWaiting: (Double) -> Void
+    ) -> Termination {
+        var status: Int32 = 0
+        var pause: UInt32 = 1_000
+        var lastTick = started
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return decode(status) }
+            if reaped < 0 && errno != EINTR { return .exited(-1) }
+            let now = clock.now
+            if (now - started).seconds >= timeout {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return .timedOut
+            }
+            if (now - lastTick).seconds >= 0.1 {
+                whileWaiting((now - started).seconds)
+                lastTick = now
+            }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+    }
+
+    /// Decodes a `waitpid` status (the `WIFEXITED`/`WTERMSIG` macros are not imported into Swift).
+    static func decode(_ status: Int32) -> Termination {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+    }
+
+    /// The path of the running executable, to start copies of it.
+    static var currentExecutable: String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return path
+        }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }
+
+    /// On Ctrl-C, kill the running child's process group too, then exit as interrupted.
+    static func installInterruptHandler() {
+        signal(SIGINT) { _ in
+            let group = ChildProcess.runningGroup
+            if group > 0 { kill(-group, SIGKILL) }
+            _exit(130)
+        }
+    }
+}

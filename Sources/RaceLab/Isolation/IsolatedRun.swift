@@ -1,0 +1,125 @@
+import Foundation
+
+/// Runs one variant in a child process of the current executable, so that a variant that traps
+/// (a corrupted `Dictionary`, say) or hangs becomes a line in the report instead of the end of the run.
+///
+/// The child is the same executable started with the hidden `_run-variant` command; it runs the
+/// variant with `StressRunner` and prints its `VariantReport` as one marked JSON line at the end of
+/// its standard output, so that anything the lesson code prints cannot be mistaken for the report.
+enum IsolatedRun {
+    static let childCommand = "_run-variant"
+    static let reportMarker = "RACELAB-REPORT "
+    static let stderrTailLines = 12
+
+    struct Request {
+        var lesson: Lesson
+        var variant: Variant
+        var options: StressRunner.Options
+        var timeout: Double
+    }
+
+    /// Arguments that make a child run `request`.
+    static func childArguments(_ request: Request) -> [String] {
+        [
+            childCommand, String(request.lesson.number), request.variant.name,
+            "--trials", String(request.options.workload.trials),
+            "--iterations", String(request.options.workload.iterations),
+            "--seed", String(request.options.seed),
+            "--noise", request.options.noise ? "on" : "off",
+        ]
+    }
+
+    /// Runs `request` in a child of `executable` and returns the report, whatever became of the child.
+    static func run(_ request: Request, executable: String, whileWaiting: (Double) -> Void = { _ in }) -> VariantReport {
+        let result: ChildProcess.Result
+        do {
+            result = try ChildProcess.run(
+                executable, arguments: childArguments(request), timeout: request.timeout, whileWaiting: whileWaiting
+            )
+        } catch {
+            return failedReport(request, wall: 0, stderr: ["\(error)"], termination: .exited(-1))
+        }
+        let stderrTail = tail(of: result.stderr, lines: stderrTailLines)
+        if case .exited(0) = result.termination, let report = decodeReport(from: result.stdout) {
+            return report
+        }
+        return failedReport(request, wall: result.wallSeconds, stderr: stderrTail, termination: result.termination)
+    }
+
+    /// The line a child prints for its report.
+    static func reportLine(_ report: VariantReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return reportMarker + String(decoding: try encoder.encode(report), as: UTF8.self)
+    }
+
+    static func decodeReport(from stdout: Data) -> VariantReport? {
+        let text = String(decoding: stdout, as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(reportMarker) }) else { return nil }
+        return try? JSONDecoder().decode(VariantReport.self, from: Data(line.dropFirst(reportMarker.count).utf8))
+    }
+
+    /// The report for a child that crashed, was killed by the watchdog, or exited without a report.
+    private static func failedReport(
+        _ request: Request, wall: Double, stderr: [String], termination: ChildProcess.Termination
+    ) -> VariantReport {
+        let variant = request.variant
+        var signal: Int?
+        var exitStatus: Int?
+        var timedOut = false
+        let verdict: Verdict
+        let reason: String
+        switch termination {
+        case .timedOut:
+            timedOut = true
+            verdict = .timedOut
+            reason = "still running after \(formatSeconds(request.timeout)) s; killed by the watchdog"
+        case .signaled(let number):
+            signal = Int(number)
+            let died = "the process died from signal \(number) (\(signalName(number)))"
+            if variant.kind == .buggy && variant.crashMeansReproduced {
+                verdict = .reproduced
+                reason = died + ", a known outcome of this bug"
+            } else {
+                verdict = .crashed
+                reason = died
+            }
+        case .exited(let status):
+            exitStatus = Int(status)
+            verdict = .crashed
+            reason = status == 0
+                ? "the process exited without a report"
+                : "the process exited with status \(status) without a report"
+        }
+        return VariantReport(
+            name: variant.name, kind: variant.kind, summary: variant.summary,
+            trials: 0, iterations: request.options.workload.iterations, operations: 0,
+            anomalousTrials: 0, lostWrites: 0, inconsistencies: 0, duplicates: 0, errors: 0,
+            crashed: !timedOut, signal: signal, exitStatus: exitStatus,
+            timedOut: timedOut, timeoutSeconds: request.timeout, stderrTail: stderr,
+            histogram: [], samples: [], wallSeconds: wall, operationsPerSecond: 0,
+            seed: request.options.seed, noise: request.options.noise,
+            verdict: verdict, verdictReason: reason
+        )
+    }
+
+    static func tail(of data: Data, lines count: Int) -> [String] {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        return lines.suffix(count).map { String($0.prefix(300)) }
+    }
+}
+
+/// A signal's conventional name, e.g. `SIGILL` for 4 (how Swift traps on x86-64 Linux).
+func signalName(_ number: Int32) -> String {
+    let names: [Int32: String] = [
+        1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+        8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM",
+        15: "SIGTERM",
+    ]
+    return names[number] ?? "signal \(number)"
+}
+
+/// Seconds without a useless fraction: `60`, `2.5`.
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One row of an outcome histogram: how many trials ended with this outcome, and whether that
+/// outcome is allowed. Modelled on jcstress's `RESULT SAMPLES FREQ EXPECT DESCRIPTION`.
+public struct HistogramRow: Sendable, Codable, Equatable {
+    /// Whether an outcome may happen in a correct program.
+    public enum Expectation: String, Sendable, Codable {
+        /// A correct program can end this way.
+        case acceptable
+        /// Only a bug ends this way.
+        case forbidden
+    }
+
+    /// The outcome, as the variant's check named it (e.g. `"1000/1000"` or `"2 executions"`).
+    public var outcome: String
+    /// Trials that ended with this outcome.
+    public var samples: Int
+    /// `samples` over all trials of the run, from 0 to 1.
+    public var frequency: Double
+    public var expectation: Expectation
+    /// What the outcome means.
+    public var meaning: String
+}
+
+/// Counts trial outcomes as they come in.
+struct HistogramBuilder {
+    private var rows: [String: HistogramRow] = [:]
+
+    mutating func add(outcome: String, anomalous: Bool, meaning: String) {
+        rows[outcome, default: HistogramRow(
+            outcome: outcome, samples: 0, frequency: 0,
+            expectation: anomalous ? .forbidden : .acceptable, meaning: meaning
+        )].samples += 1
+    }
+
+    /// The rows with frequencies over `trials`: acceptable outcomes first, then by samples, most first.
+    func rows(trials: Int) -> [HistogramRow] {
+        rows.values
+            .map { row in
+                var row = row
+                row.frequency = trials > 0 ? Double(row.samples) / Double(trials) : 0
+                return row
+            }
+            .sorted { lhs, rhs in
+                if lhs.expectation != rhs.expectation { return lhs.expectation == .acceptable }
+                if lhs.samples != rhs.samples { return lhs.samples > rhs.samples }
+                return lhs.outcome.localizedStandardCompare(rhs.outcome) == .orderedAscending
+            }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The report of one `racelab run`: one or more lessons, each with its variants' reports.
+/// This is the document `--json` prints; its schema is described in README.md.
+public struct RunReport: Sendable, Codable, Equatable {
+    public struct LessonReport: Sendable, Codable, Equatable {
+        public var number: Int
+        public var slug: String
+        public var title: String
+        public var variants: [VariantReport]
+
+        public var passed: Bool { variants.allSatisfy(\.passed) }
+    }
+
+    /// The tool that wrote the report, `"racelab"` (or the name of a user's own entry point).
+    public var tool: String
+    /// The schema version of this document; bumped when a field changes meaning or disappears.
+    public var schemaVersion: Int
+    public var seed: UInt64
+    public var noise: Bool
+    /// Every buggy variant reproduced and every fixed variant clean.
+    public var passed: Bool
+    public var lessons: [LessonReport]
+
+    public static let currentSchemaVersion = 1
+
+    public init(tool: String, seed: UInt64, noise: Bool, lessons: [LessonReport]) {
+        self.tool = tool
+        self.schemaVersion = Self.currentSchemaVersion
+        self.seed = seed
+        self.noise = noise
+        self.passed = lessons.allSatisfy(\.passed)
+        self.lessons = lessons
+    }
+
+    /// The report as pretty-printed JSON with stable key order.
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

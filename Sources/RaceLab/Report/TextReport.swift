@@ -1,0 +1,105 @@
+import Foundation
+
+/// Renders reports for a terminal: a block per variant with its numbers, outcome histogram and
+/// verdict, and a summary line per lesson.
+struct TextReport {
+    /// Histogram rows shown per variant; the JSON report has them all.
+    static let histogramRows = 8
+
+    func header(lessonNumber: Int, title: String, seed: UInt64, noise: Bool, timeout: Double) -> String {
+        """
+        RaceLab · lesson \(lessonNumber): \(title)
+        seed \(seed) · noise \(noise ? "on (seeded yields, spins and sleeps at race windows)" : "off") · \
+        each variant in its own process, watchdog \(formatSeconds(timeout)) s
+
+        """
+    }
+
+    func variant(_ report: VariantReport) -> String {
+        var lines: [String] = []
+        lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
+        if report.trials > 0 {
+            let perTrial = { (total: Int) in
+                String(format: "%.2f", Double(total) / Double(report.trials))
+            }
+            lines.append("  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "
+                + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
+                + "(\(grouped(Int(report.operationsPerSecond.rounded()))) operations/s)")
+            lines.append("  anomalous trials  \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) "
+                + "(\(percent(Double(report.anomalousTrials) / Double(report.trials))))")
+            lines.append("  lost writes       \(grouped(report.lostWrites)) total, \(perTrial(report.lostWrites)) per trial")
+            lines.append("  duplicates        \(grouped(report.duplicates)) total, \(perTrial(report.duplicates)) per trial")
+            lines.append("  inconsistencies   \(grouped(report.inconsistencies)) total, \(perTrial(report.inconsistencies)) per trial")
+            if report.errors > 0 {
+                lines.append("  errors            \(grouped(report.errors)) total")
+            }
+            lines.append("")
+            lines.append(contentsOf: histogram(report.histogram).map { "    " + $0 })
+            for sample in report.samples.prefix(3) {
+                lines.append("  e.g. \(sample)")
+            }
+        } else {
+            lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
+        }
+        let mark = report.passed ? "✓" : "✗"
+        lines.append("  \(mark) \(report.verdict.label): \(report.verdictReason)")
+        if !report.stderrTail.isEmpty {
+            lines.append("  its stderr ended with:")
+            lines.append(contentsOf: report.stderrTail.map { "    | " + $0 })
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func summary(_ lesson: RunReport.LessonReport) -> String {
+        let buggy = lesson.variants.filter { $0.kind == .buggy }
+        let fixed = lesson.variants.filter { $0.kind == .fixed }
+        var parts: [String] = []
+        if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
+        if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
+        var line = "lesson \(lesson.number): " + parts.joined(separator: ", ") + (lesson.passed ? " → PASS" : " → FAIL")
+        let failing = lesson.variants.filter { !$0.passed }
+        if !failing.isEmpty {
+            line += " (" + failing.map { "\($0.name): \($0.verdict.label.lowercased())" }.joined(separator: "; ") + ")"
+        }
+        return line + "\n"
+    }
+
+    func histogram(_ rows: [HistogramRow]) -> [String] {
+        let shown = Array(rows.prefix(Self.histogramRows))
+        let outcomeWidth = max(7, shown.map(\.outcome.count).max() ?? 0)
+        let samplesWidth = max(7, shown.map { grouped($0.samples).count }.max() ?? 0)
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let space = String(repeating: " ", count: max(0, width - text.count))
+            return right ? space + text : text + space
+        }
+        var lines = [
+            pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      MEANING",
+        ]
+        for row in shown {
+            lines.append(pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
+                + "  " + pad(percent(row.frequency), 7, right: true) + "  "
+                + pad(row.expectation == .acceptable ? "ACCEPTABLE" : "FORBIDDEN", 10) + "  " + row.meaning)
+        }
+        if rows.count > shown.count {
+            let rest = rows.dropFirst(shown.count)
+            lines.append("… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)")
+        }
+        return lines
+    }
+}
+
+/// `1234567` as `1,234,567`, independent of the locale.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (offset, digit) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return value < 0 ? "-" + result : result
+}
+
+/// A fraction from 0 to 1 as a percentage with one decimal, `"49.1%"`.
+func percent(_ fraction: Double) -> String {
+    String(format: "%.1f%%", fraction * 100)
+}

@@ -1,0 +1,54 @@
+/// Everything measured in one run of one variant: the unit of the report and of `--json`.
+///
+/// All counts are totals over the run's trials unless the name says otherwise. Times are wall-clock
+/// seconds measured in that run.
+public struct VariantReport: Sendable, Codable, Equatable {
+    public var name: String
+    public var kind: VariantKind
+    public var summary: String
+    /// Independent trials run (fewer than asked only if the process died or was killed).
+    public var trials: Int
+    /// Operations per trial.
+    public var iterations: Int
+    /// `trials × iterations`: the operations run.
+    public var operations: Int
+    /// Trials with at least one lost write, duplicate, inconsistency or error.
+    public var anomalousTrials: Int
+    /// Writes missing from the final state, summed over trials.
+    public var lostWrites: Int
+    /// Invariant violations, summed over trials.
+    public var inconsistencies: Int
+    /// Work done more often than allowed, summed over trials.
+    public var duplicates: Int
+    /// Errors thrown by setup, operations or checks, summed over trials.
+    public var errors: Int
+    /// The variant's process died before reporting.
+    public var crashed: Bool
+    /// The signal that killed it, when it died from one.
+    public var signal: Int?
+    /// Its exit status, when it exited non-zero instead.
+    public var exitStatus: Int?
+    /// The watchdog killed it.
+    public var timedOut: Bool
+    /// The watchdog's limit, in seconds.
+    public var timeoutSeconds: Double?
+    /// The last lines the process wrote to stderr, when it crashed or timed out.
+    public var stderrTail: [String]
+    public var histogram: [HistogramRow]
+    /// The first few inconsistency and error messages, as the variant described them.
+    public var samples: [String]
+    /// Wall time of all trials, setup and checks included.
+    public var wallSeconds: Double
+    /// `operations / wallSeconds`.
+    public var operationsPerSecond: Double
+    /// The seed noise decisions followed.
+    public var seed: UInt64
+    /// Whether noise was injected at race windows.
+    public var noise: Bool
+    public var verdict: Verdict
+    /// One sentence on why the verdict is what it is.
+    public var verdictReason: String
+
+    /// Whether the verdict is the one this variant's kind should get.
+    public var passed: Bool { verdict.isExpected(for: kind) }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Synchronization
+
+/// Runs a variant for a number of independent trials and measures what went wrong.
+///
+/// Each trial makes fresh state, runs the variant's operation in every iteration of one
+/// `DispatchQueue.concurrentPerform`, waits for any tasks those iterations started, then runs the
+/// variant's check. Workers meet at a start gate before their first iteration so that they collide.
+/// With noise on, each iteration gets its own seeded noise hook at the race windows it reaches.
+///
+/// The runner runs in the calling process: a variant that traps takes the process with it. The
+/// command-line tool therefore runs every variant in a child process (see `IsolatedRun`).
+public enum StressRunner {
+    /// Options of one run.
+    public struct Options: Sendable {
+        public var workload: Workload
+        public var seed: UInt64
+        public var noise: Bool
+
+        public init(workload: Workload, seed: UInt64, noise: Bool) {
+            self.workload = workload
+            self.seed = seed
+            self.noise = noise
+        }
+    }
+
+    /// Runs `variant` and returns its report.
+    ///
+    /// - Parameter afterTrial: called on the calling thread after each trial with the number done.
+    public static func run(
+        _ variant: Variant, options: Options, afterTrial: (Int) -> Void = { _ in }
+    ) -> VariantReport {
+        let iterations = options.workload.iterations
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var totals = Totals()
+        var histogram = HistogramBuilder()
+        let clock = ContinuousClock()
+        let started = clock.now
+
+        for trial in 0..<options.workload.trials {
+            let result = runTrial(variant, trial: trial, iterations: iterations, cores: cores, options: options)
+            totals.add(result)
+            histogram.add(outcome: result.outcome, anomalous: result.isAnomalous, meaning: result.meaning)
+            afterTrial(trial + 1)
+        }
+
+        let wall = (clock.now - started).seconds
+        let trials = options.workload.trials
+        let verdict = Verdict.judging(variant.kind, anomalousTrials: totals.anomalousTrials)
+        return VariantReport(
+            name: variant.name, kind: variant.kind, summary: variant.summary,
+            trials: trials, iterations: iterations, operations: trials * iterations,
+            anomalousTrials: totals.anomalousTrials, lostWrites: totals.lostWrites,
+            inconsistencies: totals.inconsistencies, duplicates: totals.duplicates, errors: totals.errors,
+            crashed: false, signal: nil, exitStatus: nil, timedOut: false, timeoutSeconds: nil, stderrTail: [],
+            histogram: histogram.rows(trials: trials), samples: totals.samples,
+            wallSeconds: wall, operationsPerSecond: wall > 0 ? Double(trials * iterations) / wall : 0,
+            seed: options.seed, noise: options.noise,
+            verdict: verdict,
+            verdictReason: reason(for: verdict, anomalousTrials: totals.anomalousTrials, trials: trials)
+        )
+    }
+
+    static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {
+        let share = "\(anomalousTrials) of \(trials) trials"
+        switch verdict {
+        case .reproduced: return "the bug showed in \(share)"
+        case .notReproduced: return "the bug did not show in any of \(trials) trials"
+        case .clean: return "no anomaly in any of \(trials) trials"
+        case .failed: return "anomalies in \(share) of a fixed variant"
+        case .crashed, .timedOut: return verdict.label.lowercased()
+        }
+    }
+
+    /// A number that no earlier trial in this process used, for the start gate's per-thread tickets.
+    private static let generations = Atomic<Int>(0)
+
+    private static func runTrial(
+        _ variant: Variant, trial: Int, iterations: Int, cores: Int, options: Options
+    ) -> TrialResult {
+        let log = TrialLog()
+        let body: TrialBody
+        do {
+            body = try variant.makeTrial()
+        } catch {
+            log.recordError(error)
+            return TrialResult(observation: nil, log: log, failure: "setup failed")
+        }
+        defer { body.tearDown() }
+
+        let gate = StartGate(parties: min(iterations, cores))
+        let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
+        let tasks = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: iterations) { index in
+            if !gate.isOpen, GateTicket.firstVisit(generation: generation) {
+                gate.arriveAndWait()
+            }
+            let iteration = Iteration(index: index, count: iterations, trial: trial, log: log)
+            if options.noise {
+                let hook = NoiseHook(seed: options.seed, trial: trial, iteration: index)
+                Race.$hook.withValue(hook) { start(body.run, iteration, tasks: tasks, log: log) }
+            } else {
+                start(body.run, iteration, tasks: tasks, log: log)
+            }
+        }
+        tasks.wait()
+
+        let info = TrialInfo(trial: trial, iterations: iterations)
+        let checked: Result<Observation, any Error> = waitForTask {
+            do { return .success(try await body.check(info)) } catch { return .failure(error) }
+        }
+        switch checked {
+        case .success(let observation):
+            return TrialResult(observation: observation, log: log, failure: nil)
+        case .failure(let error):
+            log.recordError(error)
+            return TrialResult(observation: nil, log: log, failure: "check failed")
+        }
+    }
+
+    private static func start(_ run: TrialBody.Run, _ iteration: Iteration, tasks: DispatchGroup, log: TrialLog) {
+        switch run {
+        case .sync(let operation):
+            do { try operation(iteration) } catch { log.recordError(error) }
+        case .async(let operation):
+            tasks.enter()
+            Task {
+                do { try await operation(iteration) } catch { log.recordError(error) }
+                tasks.leave()
+            }
+        }
+    }
+}
+
+/// One trial's numbers.
+private struct TrialResult {
+    var lostWrites = 0
+    var duplicates = 0
+    var inconsistencies = 0
+    var errors = 0
+    var outcome: String
+    var meaning: String
+    var samples: [String]
+
+    init(observation: Observation?, log: TrialLog, failure: String?) {
+        errors = log.errors
+        inconsistencies = log.inconsistencies
+        samples = log.sampleMessages
+        if let observation {
+            lostWrites = observation.lostWrites
+            duplicates = observation.duplicates
+            inconsistencies += observation.inconsistencies
+            if inconsistencies > observation.inconsistencies, !observation.isAnomalous {
+                outcome = observation.outcome + " + inconsistent reads"
+                meaning = observation.meaning + "; iterations saw inconsistent states"
+            } else {
+                outcome = observation.outcome
+                meaning = observation.meaning
+            }
+        } else {
+            outcome = failure ?? "error"
+            meaning = samples.last ?? "the trial could not be checked"
+        }
+        if errors > 0, observation != nil {
+            outcome += " + errors"
+            meaning += "; \(errors) operation errors"
+        }
+    }
+
+    var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 || errors > 0 }
+}
+
+/// Run-wide sums of trial results.
+private struct Totals {
+    var anomalousTrials = 0
+    var lostWrites = 0
+    var duplicates = 0
+    var inconsistencies = 0
+    var errors = 0
+    var samples: [String] = []
+
+    mutating func add(_ trial: TrialResult) {
+        if trial.isAnomalous { anomalousTrials += 1 }
+        lostWrites += trial.lostWrites
+        duplicates += trial.duplicates
+        inconsistencies += trial.inconsistencies
+        errors += trial.errors
+        for sample in trial.samples where samples.count < 5 { samples.append(sample) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

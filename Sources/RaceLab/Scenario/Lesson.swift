@@ -1,0 +1,49 @@
+/// A lesson: one concurrency pattern, its buggy variants and its fixes.
+///
+/// Lessons are numbered for the workshop (`make lesson-1`) and named by a slug for humans
+/// (`racelab run subscript-race`); both identify the lesson on the command line.
+public struct Lesson: Sendable {
+    /// The lesson's fixed number, 1 and up.
+    public let number: Int
+    /// A short lowercase name, e.g. `"subscript-race"`.
+    public let slug: String
+    /// The title shown in reports.
+    public let title: String
+    /// One or two sentences on the bug.
+    public let summary: String
+    /// The workload a default `racelab run` uses, sized so a run stays short on 2 cores.
+    public let workload: Workload
+    /// The variants, in the order the report shows them.
+    public let variants: [Variant]
+
+    public init(number: Int, slug: String, title: String, summary: String, workload: Workload, variants: [Variant]) {
+        precondition(!variants.isEmpty, "a lesson needs at least one variant")
+        precondition(Set(variants.map(\.name)).count == variants.count, "variant names must be unique in a lesson")
+        self.number = number
+        self.slug = slug
+        self.title = title
+        self.summary = summary
+        self.workload = workload
+        self.variants = variants
+    }
+
+    /// The variant with this name, if any.
+    public func variant(named name: String) -> Variant? {
+        variants.first { $0.name == name }
+    }
+
+    /// The workload a variant runs with, before command-line overrides.
+    public func workload(for variant: Variant) -> Workload {
+        variant.workload ?? workload
+    }
+}
+
+extension Sequence where Element == Lesson {
+    /// The lesson named by `identifier`: its number (`"1"`, `"01"`) or its slug.
+    public func lesson(identifiedBy identifier: String) -> Lesson? {
+        if let number = Int(identifier) {
+            return first { $0.number == number }
+        }
+        return first { $0.slug == identifier.lowercased() }
+    }
+}

@@ -1,0 +1,101 @@
+/// What a variant's check found after one trial: the numbers the report adds up.
+///
+/// Three kinds of anomaly are counted, and a variant fills in those that mean something for it:
+/// - **lost writes**: work that was done but is not in the final state (expected − observed);
+/// - **duplicates**: work that was done more times than allowed (observed − expected);
+/// - **inconsistencies**: invariant violations, such as a reader seeing a state that never existed.
+///
+/// `outcome` is the trial's entry in the report's histogram, the way jcstress groups results: trials
+/// with the same outcome are counted together, and `meaning` says what that outcome is.
+public struct Observation: Sendable, Equatable {
+    /// What the trial should have produced (for example, the number of keys stored).
+    public var expected: Int
+    /// What the trial did produce.
+    public var observed: Int
+    /// Writes missing from the final state.
+    public var lostWrites: Int
+    /// Work done more often than it may be.
+    public var duplicates: Int
+    /// Invariant violations found by the check (added to those iterations recorded while running).
+    public var inconsistencies: Int
+    /// The histogram key for this trial, e.g. `"1000"` or `"kept 400–499"`.
+    public var outcome: String
+    /// What the outcome means, in a few words, e.g. `"lost 501–600 writes"`.
+    public var meaning: String
+
+    public init(
+        expected: Int, observed: Int,
+        lostWrites: Int = 0, duplicates: Int = 0, inconsistencies: Int = 0,
+        outcome: String, meaning: String
+    ) {
+        self.expected = expected
+        self.observed = observed
+        self.lostWrites = lostWrites
+        self.duplicates = duplicates
+        self.inconsistencies = inconsistencies
+        self.outcome = outcome
+        self.meaning = meaning
+    }
+
+    /// The observation for work that must all be kept: `expected − observed` writes were lost.
+    ///
+    /// For small counts each value is its own outcome; above 20 the histogram groups observed values
+    /// into tenths of `expected`, so that a run of 200 trials prints a handful of rows, not 200.
+    /// - Parameter unit: the plural noun for what is counted, e.g. `"keys"`.
+    public static func kept(_ observed: Int, of expected: Int, unit: String = "writes") -> Observation {
+        let lost = max(0, expected - observed)
+        let outcome: String
+        let meaning: String
+        if lost == 0 {
+            outcome = "\(observed)/\(expected)"
+            meaning = observed == expected ? "all \(unit) kept" : "\(observed - expected) \(unit) more than written"
+        } else if expected <= 20 {
+            outcome = "\(observed)/\(expected)"
+            meaning = "\(lost) \(unit) lost"
+        } else {
+            let band = Band.containing(observed, of: expected)
+            outcome = "\(band.lower)–\(band.upper)/\(expected)"
+            meaning = "\(expected - band.upper)–\(expected - band.lower) \(unit) lost"
+        }
+        return Observation(
+            expected: expected, observed: observed,
+            lostWrites: lost, inconsistencies: observed > expected ? observed - expected : 0,
+            outcome: outcome, meaning: meaning
+        )
+    }
+
+    /// The observation for work that must happen exactly `expected` times (usually once): every
+    /// extra execution is a duplicate; a missing one is a lost write.
+    public static func executions(_ observed: Int, expected: Int = 1, unit: String = "executions") -> Observation {
+        let meaning: String
+        switch observed {
+        case expected: meaning = "exactly as intended"
+        case ..<expected: meaning = "\(expected - observed) missing"
+        default: meaning = "\(observed - expected) duplicate \(unit)"
+        }
+        return Observation(
+            expected: expected, observed: observed,
+            lostWrites: max(0, expected - observed), duplicates: max(0, observed - expected),
+            outcome: "\(observed) \(observed == 1 ? String(unit.dropLast()) : unit)", meaning: meaning
+        )
+    }
+
+    /// True when the check found any anomaly.
+    public var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 }
+}
+
+/// A tenth of a count, used to group large observed values into readable histogram rows.
+struct Band: Equatable {
+    var lower: Int
+    var upper: Int
+
+    /// The band of `value` among `0 ..< total`, in tenths; the top band ends at `total − 1` because
+    /// `total` itself (nothing lost) is always its own outcome.
+    static func containing(_ value: Int, of total: Int) -> Band {
+        let clamped = min(max(value, 0), total - 1)
+        let tenth = (clamped * 10) / total
+        let lower = (tenth * total + 9) / 10
+        let upper = min(total - 1, ((tenth + 1) * total + 9) / 10 - 1)
+        return Band(lower: lower, upper: upper)
+    }
+}

@@ -1,0 +1,109 @@
+/// One implementation of a lesson's pattern, buggy or fixed, as the runner executes it.
+///
+/// A variant says how to make fresh shared state for a trial, what each `concurrentPerform`
+/// iteration does to it, and how to check the state once every iteration (and every task an
+/// iteration started) has finished. The runner turns that into numbers: lost writes, duplicates,
+/// inconsistencies, and a histogram of outcomes.
+///
+/// ```swift
+/// Variant(name: "buggy", kind: .buggy, summary: "get and set are two work items",
+///         makeState: { Storage() },
+///         operation: { storage, iteration in storage.store(Data(), forIdentifier: "\(iteration.index)") },
+///         check: { storage, trial in .kept(storage.count, of: trial.iterations, unit: "keys") })
+/// ```
+///
+/// The state type is erased here so that a lesson can hold variants of different state types.
+public struct Variant: Sendable {
+    /// The name used on the command line (`--variant NAME`): lowercase words joined by dashes.
+    public let name: String
+    /// Whether the variant shows the bug or its fix.
+    public let kind: VariantKind
+    /// One line on what this variant does differently.
+    public let summary: String
+    /// Overrides the lesson's default workload for this variant.
+    public var workload: Workload?
+    /// When true, the process running this variant dying from a signal is one of the bug's outcomes
+    /// (unsynchronized `Array` or `Dictionary` mutation can corrupt memory and trap), so a crash
+    /// counts as reproduced. Meaningful for buggy variants only; a fixed variant that crashes fails.
+    public var crashMeansReproduced: Bool
+
+    let makeTrial: @Sendable () throws -> TrialBody
+
+    /// A variant whose operation is synchronous.
+    ///
+    /// - Parameters:
+    ///   - makeState: fresh shared state for one trial.
+    ///   - operation: what iteration `i` of the trial does; an error it throws counts as an anomaly.
+    ///   - check: runs after every iteration returned; compares what was expected with what is there.
+    ///   - tearDown: releases what `makeState` acquired (a temporary folder, say), after the check.
+    public init<State: Sendable>(
+        name: String, kind: VariantKind, summary: String,
+        workload: Workload? = nil, crashMeansReproduced: Bool = false,
+        makeState: @escaping @Sendable () throws -> State,
+        operation: @escaping @Sendable (State, Iteration) throws -> Void,
+        check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
+        tearDown: @escaping @Sendable (State) -> Void = { _ in }
+    ) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.workload = workload
+        self.crashMeansReproduced = crashMeansReproduced
+        self.makeTrial = {
+            let state = try makeState()
+            return TrialBody(
+                run: .sync { iteration in try operation(state, iteration) },
+                check: { info in try await check(state, info) },
+                tearDown: { tearDown(state) }
+            )
+        }
+    }
+
+    /// A variant whose operation is `async`, for actors and async APIs.
+    ///
+    /// Each `concurrentPerform` iteration starts one unstructured `Task` running `asyncOperation`
+    /// and returns; the runner waits for every task of the trial before the check. Iterations never
+    /// block waiting for their task, so the cooperative thread pool cannot be starved by the runner.
+    public init<State: Sendable>(
+        name: String, kind: VariantKind, summary: String,
+        workload: Workload? = nil, crashMeansReproduced: Bool = false,
+        makeState: @escaping @Sendable () throws -> State,
+        asyncOperation: @escaping @Sendable (State, Iteration) async throws -> Void,
+        check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
+        tearDown: @escaping @Sendable (State) -> Void = { _ in }
+    ) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.workload = workload
+        self.crashMeansReproduced = crashMeansReproduced
+        self.makeTrial = {
+            let state = try makeState()
+            return TrialBody(
+                run: .async { iteration in try await asyncOperation(state, iteration) },
+                check: { info in try await check(state, info) },
+                tearDown: { tearDown(state) }
+            )
+        }
+    }
+}
+
+/// What a check knows about the trial it checks.
+public struct TrialInfo: Sendable {
+    /// The trial's number, `0 ..< trials`.
+    public let trial: Int
+    /// How many iterations ran.
+    public let iterations: Int
+}
+
+/// One trial's shared state, closed over by its operation, check and tear-down.
+struct TrialBody: Sendable {
+    enum Run: Sendable {
+        case sync(@Sendable (Iteration) throws -> Void)
+        case async(@Sendable (Iteration) async throws -> Void)
+    }
+
+    let run: Run
+    let check: @Sendable (TrialInfo) async throws -> Observation
+    let tearDown: @Sendable () -> Void
+}

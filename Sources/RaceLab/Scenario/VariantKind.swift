@@ -1,0 +1,8 @@
+/// Whether a variant exists to show a bug or to show its fix.
+///
+/// The kind decides what counts as success: a buggy variant succeeds when the runner makes its bug
+/// visible (*reproduced*); a fixed variant succeeds when no trial shows an anomaly (*clean*).
+public enum VariantKind: String, Sendable, Codable, CaseIterable {
+    case buggy
+    case fixed
+}

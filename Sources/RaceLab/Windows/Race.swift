@@ -1,0 +1,30 @@
+/// Marks in lesson code where a race window is open.
+///
+/// A race window is the stretch between two steps that must not be separated, such as the getter
+/// and the setter of `contents[id] = data`. Lesson code calls `Race.window("set contents")` right
+/// inside such a window. The call does nothing unless a hook is bound for the current thread or
+/// task: the stress runner binds a noise hook there (random yields, spins and sleeps, following a
+/// seed) to make the window wider, and a controlled scheduler can bind one that switches threads.
+///
+/// A mark only ever *widens* a window the code already has. Deleting every mark from a lesson must
+/// leave the bug in place; it would only show less often.
+public enum Race {
+    /// The hook the current thread or task reaches at each window. Bound per iteration by the runner.
+    ///
+    /// A task-local: bound on a thread (outside any task) it is seen by that thread, and an
+    /// unstructured `Task` created there inherits it, so actor code reached from an iteration sees
+    /// the same hook.
+    @TaskLocal public static var hook: (any RaceWindowHook)?
+
+    /// Marks an open race window named `name` (shown in reports and schedules, e.g. `"set contents"`).
+    @inlinable
+    public static func window(_ name: StaticString) {
+        if let hook { hook.windowReached(name) }
+    }
+}
+
+/// Something that acts when lesson code reaches a race window: noise, a scheduler, a test's gate.
+public protocol RaceWindowHook: Sendable {
+    /// Called on the thread that reached the window, before it goes on.
+    func windowReached(_ name: StaticString)
+}

@@ -1,0 +1,8 @@
+import RaceLab
+import SubscriptRace
+
+/// Every lesson the `racelab` tool knows, in workshop order. A new lesson adds one line here
+/// (and one in `Package.swift`).
+let catalog: [Lesson] = [
+    SubscriptRaceLesson.lesson,
+]

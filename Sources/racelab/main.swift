@@ -1,0 +1,3 @@
+import RaceLab
+
+RaceLabTool(lessons: catalog).main()
