@@ -28,6 +28,8 @@ struct ArgumentParser {
             return try parseRun(rest)
         case IsolatedRun.childCommand:
             return try parseChild(rest)
+        case WorkerProcess.command:
+            return try parseWorker(rest)
         default:
             if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
             throw UsageError("unknown command '\(first)'")
@@ -105,6 +107,19 @@ struct ArgumentParser {
         return .runVariantChild(
             lesson: lesson.number, variant: arguments[1], trials: trials, iterations: iterations, seed: seed, noise: noise
         )
+    }
+
+    /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its
+    /// business, so they are passed on unread.
+    private func parseWorker(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        guard arguments.count >= 3, let parent = Int32(arguments[2]), parent >= 0 else {
+            throw UsageError("\(WorkerProcess.command) is internal to racelab")
+        }
+        let lesson = try self.lesson(arguments[0])
+        guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
+            throw UsageError("lesson \(lesson.number) has no worker '\(arguments[1])'")
+        }
+        return .runWorker(lesson: lesson.number, worker: arguments[1], parent: parent, arguments: Array(arguments.dropFirst(3)))
     }
 
     private func lesson(_ identifier: String) throws(UsageError) -> Lesson {

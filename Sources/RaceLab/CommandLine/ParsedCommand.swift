@@ -6,6 +6,8 @@ enum ParsedCommand: Equatable {
     case run(RunRequest)
     /// The hidden command a parent uses to run one variant in a child process.
     case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool)
+    /// The hidden command `WorkerProcess` uses to run one of a lesson's workers in a process of its own.
+    case runWorker(lesson: Int, worker: String, parent: Int32, arguments: [String])
 }
 
 /// What `run` was asked to do.

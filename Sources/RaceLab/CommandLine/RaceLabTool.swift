@@ -56,6 +56,8 @@ public struct RaceLabTool: Sendable {
             return run(request)
         case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise):
             return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise)
+        case let .runWorker(lessonNumber, workerName, parent, arguments):
+            return runWorker(lessonNumber, workerName, parent: parent, arguments)
         }
     }
 
@@ -160,6 +162,22 @@ public struct RaceLabTool: Sendable {
             return .success
         } catch {
             printError("\(name): error: cannot encode the report: \(error)")
+            return .unexpectedVerdict
+        }
+    }
+}
+
+extension RaceLabTool {
+    /// Runs a lesson's worker in this process (see `LessonWorker`): 0 when it returns, 1 when it throws.
+    private func runWorker(_ lessonNumber: Int, _ workerName: String, parent: Int32, _ arguments: [String]) -> ExitCode {
+        guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
+              let worker = lesson.workers.first(where: { $0.name == workerName }) else { return .usage }
+        WorkerProcess.exitWhenOrphaned(parent: parent)
+        do {
+            try worker.main(arguments)
+            return .success
+        } catch {
+            printError("\(name): worker \(lesson.number)/\(worker.name) failed: \(error)")
             return .unexpectedVerdict
         }
     }

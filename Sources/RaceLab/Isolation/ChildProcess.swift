@@ -44,19 +44,22 @@ struct ChildProcess {
 
     /// Runs `executable` with `arguments`, waits at most `timeout` seconds, and returns how it ended.
     ///
-    /// - Parameter whileWaiting: called about every 100 ms with the seconds elapsed (for progress).
+    /// - Parameters:
+    ///   - environment: variables to set in the child, on top of this process's environment.
+    ///   - whileWaiting: called about every 100 ms with the seconds elapsed (for progress).
     static func run(
-        _ executable: String, arguments: [String], timeout: Double,
+        _ executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("racelab-child-\(getpid())-\(UUID().uuidString.prefix(8))")
+        // Inside this process's scratch folder, so that a parent killed mid-run leaves nothing behind
+        // for long: the next RaceLab process to start sweeps the folder away.
+        let folder: URL
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            folder = try ScratchSpace.makeFolder(label: "child")
         } catch {
             throw LaunchError.tempFile("\(error)")
         }
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { ScratchSpace.remove(folder) }
         let stdoutPath = folder.appendingPathComponent("stdout").path
         let stderrPath = folder.appendingPathComponent("stderr").path
 
@@ -75,11 +78,15 @@ struct ChildProcess {
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, override in override }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
 
         let clock = ContinuousClock()
         let started = clock.now
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else { throw LaunchError.spawnFailed(path: executable, errno: status) }
         runningGroup = pid
         defer { runningGroup = 0 }

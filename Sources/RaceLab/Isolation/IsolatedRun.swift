@@ -18,6 +18,13 @@ enum IsolatedRun {
         var timeout: Double
     }
 
+    /// Swift's crash backtracer prints registers and memory maps, which bury the one line that
+    /// matters (`Fatal error: ...`) in a report's stderr tail. Children run without it unless the
+    /// user asked for it explicitly.
+    static var childEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil ? ["SWIFT_BACKTRACE": "enable=no"] : [:]
+    }
+
     /// Arguments that make a child run `request`.
     static func childArguments(_ request: Request) -> [String] {
         [
@@ -34,7 +41,8 @@ enum IsolatedRun {
         let result: ChildProcess.Result
         do {
             result = try ChildProcess.run(
-                executable, arguments: childArguments(request), timeout: request.timeout, whileWaiting: whileWaiting
+                executable, arguments: childArguments(request), environment: childEnvironment,
+                timeout: request.timeout, whileWaiting: whileWaiting
             )
         } catch {
             return failedReport(request, wall: 0, stderr: ["\(error)"], termination: .exited(-1))
@@ -103,9 +111,19 @@ enum IsolatedRun {
         )
     }
 
+    /// The last `count` lines of a child's stderr, without stack-frame lines: what a reader needs
+    /// is the message (`Fatal error: ...`), not addresses in `libdispatch.so`.
     static func tail(of data: Data, lines count: Int) -> [String] {
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        let lines = String(decoding: data, as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: true)
+            .filter { !isStackFrame($0) }
         return lines.suffix(count).map { String($0.prefix(300)) }
+    }
+
+    /// A line of a Swift runtime stack trace: `12   libdispatch.so   0x00007f... symbol + 830`.
+    static func isStackFrame(_ line: Substring) -> Bool {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        return fields.count >= 3 && Int(fields[0]) != nil && fields[2].hasPrefix("0x")
     }
 }
 

@@ -10,6 +10,7 @@ import Synchronization
 ///
 /// The runner runs in the calling process: a variant that traps takes the process with it. The
 /// command-line tool therefore runs every variant in a child process (see `IsolatedRun`).
+/// From async code, call the `async` form of `run`, which keeps the cooperative pool free.
 public enum StressRunner {
     /// Options of one run.
     public struct Options: Sendable {
@@ -59,6 +60,20 @@ public enum StressRunner {
             verdict: verdict,
             verdictReason: reason(for: verdict, anomalousTrials: totals.anomalousTrials, trials: trials)
         )
+    }
+
+    /// Runs `variant` on a thread of its own and returns its report: the form to call from async
+    /// code, including Swift Testing tests.
+    ///
+    /// The synchronous `run` blocks its thread until every trial's tasks are done. Called from a
+    /// thread of the cooperative pool (which has one thread per core, two here), two such calls
+    /// would hold the whole pool while waiting for tasks that need it, and deadlock.
+    public static func run(_ variant: Variant, options: Options) async -> VariantReport {
+        await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: run(variant, options: options))
+            }.start()
+        }
     }
 
     static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {

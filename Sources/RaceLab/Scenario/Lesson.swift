@@ -15,16 +15,24 @@ public struct Lesson: Sendable {
     public let workload: Workload
     /// The variants, in the order the report shows them.
     public let variants: [Variant]
+    /// Entry points the lesson's variants run in processes of their own (see `LessonWorker`); most
+    /// lessons have none.
+    public let workers: [LessonWorker]
 
-    public init(number: Int, slug: String, title: String, summary: String, workload: Workload, variants: [Variant]) {
+    public init(
+        number: Int, slug: String, title: String, summary: String, workload: Workload, variants: [Variant],
+        workers: [LessonWorker] = []
+    ) {
         precondition(!variants.isEmpty, "a lesson needs at least one variant")
         precondition(Set(variants.map(\.name)).count == variants.count, "variant names must be unique in a lesson")
+        precondition(Set(workers.map(\.name)).count == workers.count, "worker names must be unique in a lesson")
         self.number = number
         self.slug = slug
         self.title = title
         self.summary = summary
         self.workload = workload
         self.variants = variants
+        self.workers = workers
     }
 
     /// The variant with this name, if any.

@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A worker process: a copy of the running tool started with the hidden `_worker` command, running
+/// one of a lesson's `LessonWorker`s.
+///
+/// Workers stay in the caller's process group, so the watchdog that kills a variant's process group
+/// kills its workers with it. A worker also watches its parent and exits within about 50 ms of the
+/// parent's death, so that a parent killed alone (`kill -9 <pid>`) leaves no worker running on.
+/// Workers read nothing from stdin, their stdout is discarded (a variant's stdout carries its
+/// report) and their stderr is the caller's.
+///
+/// - Note: `launch` starts the *running executable*, so it only works in a tool built on
+///   `RaceLabTool` whose lessons include the worker; a test binary cannot launch workers this way.
+public final class WorkerProcess: @unchecked Sendable {
+    /// How a worker ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    public enum LaunchError: Error, CustomStringConvertible {
+        case spawnFailed(errno: Int32)
+
+        public var description: String {
+            switch self {
+            case .spawnFailed(let code): "cannot start a worker process: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// The hidden command that runs a worker.
+    static let command = "_worker"
+
+    /// The worker's process id.
+    public let pid: pid_t
+    private let lock = NSLock()
+    private var termination: Termination?
+
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Starts the worker `worker` of lesson `lesson` with `arguments`.
+    public static func launch(lesson: Int, worker: String, arguments: [String]) throws -> WorkerProcess {
+        let executable = ChildProcess.currentExecutable
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+
+        let all = [executable, command, String(lesson), worker, String(getpid())] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard status == 0 else { throw LaunchError.spawnFailed(errno: status) }
+        return WorkerProcess(pid: pid)
+    }
+
+    /// Waits for the worker to end, blocking the calling thread; later calls return the same answer.
+    public func waitUntilExit() -> Termination {
+        lock.lock()
+        defer { lock.unlock() }
+        if let termination { return termination }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { break }
+        }
+        let ended: Termination
+        switch ChildProcess.decode(status) {
+        case .signaled(let signal): ended = .signaled(signal)
+        case .exited(let code): ended = .exited(code)
+        case .timedOut: ended = .exited(-1)
+        }
+        termination = ended
+        return ended
+    }
+
+    /// Waits for the worker to end without blocking a thread of Swift's cooperative pool.
+    public func exit() async -> Termination {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.waitUntilExit()) }
+        }
+    }
+
+    /// Sends `SIGKILL` to the worker, unless it was already reaped.
+    public func kill() {
+        lock.lock()
+        defer { lock.unlock() }
+        if termination == nil { _ = sendSignal(pid, SIGKILL) }
+    }
+
+    /// Makes the calling process exit (status 1) soon after the process `parent` stops being its
+    /// parent, that is, after the parent died and the process was handed to another.
+    ///
+    /// Polls `getppid()` on a background thread: portable, and cheap at one check per 50 ms.
+    static func exitWhenOrphaned(parent: pid_t) {
+        guard parent > 0 else { return }
+        if getppid() != parent { _exit(1) }
+        let watcher = Thread {
+            while getppid() == parent { usleep(50_000) }
+            _exit(1)
+        }
+        watcher.start()
+    }
+}
+
+/// `kill(2)`, reachable from inside `WorkerProcess`, whose own `kill()` hides the C function there.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Runs a built executable of this package and captures what it printed.
+struct Executable {
+    let name: String
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let racelab = Executable(name: "racelab")
+    static let fixtures = Executable(name: "racelab-fixtures")
+
+    /// The folder the test bundle was built into, where `swift build` puts the executables too.
+    static var productsFolder: URL {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: me)
+        // On Linux the test runner is `<products>/RaceLabPackageTests.xctest`; on macOS it is inside
+        // `<products>/RaceLabPackageTests.xctest/Contents/MacOS/`.
+        while url.pathComponents.count > 1 && !url.lastPathComponent.hasSuffix(".xctest") {
+            url.deleteLastPathComponent()
+        }
+        return url.deletingLastPathComponent()
+    }
+
+    func run(_ arguments: String...) throws -> Output {
+        try run(arguments)
+    }
+
+    func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = Self.productsFolder.appendingPathComponent(name)
+        process.arguments = arguments
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        )
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import RaceLab
+import Testing
+
+@Suite("racelab, run as a user runs it")
+struct RacelabCommandTests {
+    @Test("list names every lesson with its variants")
+    func list() throws {
+        let output = try Executable.racelab.run("list")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("1  subscript-race: getter/setter subscript race"))
+        #expect(output.stdout.contains("- buggy  [buggy]"))
+    }
+
+    @Test("run 1 --json prints one document that follows the schema")
+    func runJSON() throws {
+        let output = try Executable.racelab.run("run", "1", "--json", "--trials", "4", "--iterations", "300", "--seed", "99")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["seed"] as? Int == 99)
+        #expect(document["passed"] as? Bool == true)
+        #expect(document["schemaVersion"] as? Int == RunReport.currentSchemaVersion)
+        let lesson = try #require((document["lessons"] as? [[String: Any]])?.first)
+        #expect(lesson["number"] as? Int == 1)
+        let variants = try #require(lesson["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["name"] as? String } == ["buggy", "fixed", "actor"])
+        let required = ["name", "kind", "trials", "operations", "anomalousTrials", "lostWrites", "inconsistencies",
+                        "duplicates", "crashed", "timedOut", "verdict", "seed", "histogram", "wallSeconds",
+                        "operationsPerSecond"]
+        for variant in variants {
+            for key in required { #expect(variant[key] != nil, "\(key) missing from \(variant["name"] ?? "?")") }
+            #expect(variant["operations"] as? Int == 1_200)
+        }
+        #expect(variants[0]["verdict"] as? String == "reproduced")
+        #expect(variants[1]["verdict"] as? String == "clean")
+        // The JSON decodes back into the report type the library publishes.
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        #expect(report.lessons.first?.variants.first?.lostWrites ?? 0 > 0)
+    }
+
+    @Test("bad input exits 2 with one line and the usage, running nothing", arguments: [
+        (["run", "42"], "racelab: error: unknown lesson '42'"),
+        (["run", "1", "--variant", "nope"], "racelab: error: lesson 1 has no variant 'nope'"),
+        (["run", "1", "--frobnicate"], "racelab: error: unknown option '--frobnicate' for 'run'"),
+        (["run", "1", "--trials", "0"], "racelab: error: --trials must be a positive integer, got '0'"),
+        (["run", "1", "--iterations", "x"], "racelab: error: --iterations must be a positive integer, got 'x'"),
+        (["fly"], "racelab: error: unknown command 'fly'"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let output = try Executable.racelab.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(message) == true, "got: \(output.stderr)")
+        #expect(lines.last?.hasPrefix("usage: racelab") == true)
+    }
+
+    @Test("help is available for the tool and for each command")
+    func help() throws {
+        for arguments in [["--help"], ["help"], ["help", "run"], ["run", "--help"], ["list", "--help"]] {
+            let output = try Executable.racelab.run(arguments)
+            #expect(output.status == 0)
+            #expect(output.stdout.contains("usage: racelab") || output.stdout.contains("USAGE: racelab"))
+        }
+        #expect(try Executable.racelab.run("help", "run").stdout.contains("--noise on|off"))
+    }
+}
+
+@Suite("Variants that crash, hang or lose writes, through child processes")
+struct IsolationTests {
+    @Test("a trap is reported as CRASHED with its signal and message, and the run goes on")
+    func crash() throws {
+        let output = try Executable.fixtures.run("run", "faults", "--json", "--timeout", "2")
+        #expect(output.status == 1)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variants = try #require(report.lessons.first?.variants)
+        #expect(variants.map(\.name) == ["traps", "traps-as-its-bug", "hangs", "exits-early"])
+
+        #expect(variants[0].verdict == .crashed)
+        #expect(variants[0].crashed)
+        #expect(variants[0].signal == 4)
+        #expect(variants[0].stderrTail.contains { $0.contains("Fatal error: fixture trap") })
+
+        #expect(variants[1].verdict == .reproduced)
+        #expect(variants[1].crashed)
+
+        #expect(variants[2].verdict == .timedOut)
+        #expect(variants[2].timedOut)
+        #expect(variants[2].timeoutSeconds == 2)
+
+        #expect(variants[3].verdict == .crashed)
+        #expect(variants[3].exitStatus == 3)
+    }
+
+    @Test("a known loss is counted exactly through the child process")
+    func exactLossThroughChild() throws {
+        let output = try Executable.fixtures.run("run", "synthetic", "--json", "--trials", "6", "--iterations", "400")
+        #expect(output.status == 0)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variants = try #require(report.lessons.first?.variants)
+        #expect(variants[0].lostWrites == 6 * 100)
+        #expect(variants[0].verdict == .reproduced)
+        #expect(variants[1].verdict == .clean)
+        #expect(variants[2].inconsistencies == 3)
+        #expect(variants[2].anomalousTrials == 3)
+    }
+
+    @Test("the text report shows the crash, the timeout and a failing summary")
+    func textReport() throws {
+        let output = try Executable.fixtures.run("run", "2", "--timeout", "1")
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("✗ CRASHED: the process died from signal 4 (SIGILL)"))
+        #expect(output.stdout.contains("✗ TIMED OUT: still running after 1 s; killed by the watchdog"))
+        #expect(output.stdout.contains("lesson 2: buggy reproduced 1/1, fixed clean 0/3 → FAIL"))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import RaceLab
+
+@Suite("Noise follows its seed")
+struct NoiseTests {
+    private func decisions(seed: UInt64) -> [Noise.Action] {
+        (0..<20).flatMap { iteration in
+            (0..<5).map { step in Noise.action(seed: seed, trial: 3, iteration: iteration, step: step) }
+        }
+    }
+
+    @Test("the same seed makes the same decisions")
+    func sameSeed() {
+        #expect(decisions(seed: 7) == decisions(seed: 7))
+    }
+
+    @Test("another seed makes other decisions")
+    func otherSeed() {
+        #expect(decisions(seed: 7) != decisions(seed: 8))
+    }
+
+    @Test("every kind of noise occurs, and about half the windows proceed")
+    func mixOfActions() {
+        let actions = (0..<6_000).map { Noise.action(seed: 1, trial: 0, iteration: $0, step: 0) }
+        let proceeds = actions.filter { $0 == .proceed }.count
+        #expect((2_700...3_300).contains(proceeds))
+        #expect(actions.contains(.yield))
+        #expect(actions.contains { if case .spin = $0 { true } else { false } })
+        #expect(actions.contains { if case .sleep = $0 { true } else { false } })
+    }
+
+    @Test("SplitMix64 matches its reference sequence")
+    func splitMixReference() {
+        // First outputs of SplitMix64 seeded with 0, from the reference C implementation.
+        var generator = SplitMix64(seed: 0)
+        #expect(generator.next() == 0xE220_A839_7B1D_CDAF)
+        #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
+    }
+}
+
+@Suite("Race windows reach the bound hook, and only it")
+struct RaceWindowTests {
+    /// Records the names of the windows it sees.
+    final class Recorder: RaceWindowHook, @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: [String] = []
+        func windowReached(_ name: StaticString) {
+            lock.lock()
+            seen.append("\(name)")
+            lock.unlock()
+        }
+        var names: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen
+        }
+    }
+
+    @Test("a window with no hook bound does nothing")
+    func unbound() {
+        Race.window("nobody listens")
+    }
+
+    @Test("a bound hook sees the windows of its thread and of tasks created there")
+    func boundHookIsInherited() async {
+        let recorder = Recorder()
+        await Race.$hook.withValue(recorder) {
+            Race.window("on the thread")
+            await Task { Race.window("in a task") }.value
+        }
+        Race.window("after unbinding")
+        #expect(recorder.names == ["on the thread", "in a task"])
+    }
+}

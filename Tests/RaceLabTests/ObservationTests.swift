@@ -1,0 +1,82 @@
+import Testing
+@testable import RaceLab
+
+@Suite("Observations turn counts into anomalies and histogram outcomes")
+struct ObservationTests {
+    @Test("kept: expected minus observed writes are lost")
+    func keptCountsLostWrites() {
+        let observation = Observation.kept(517, of: 1_000, unit: "keys")
+        #expect(observation.lostWrites == 483)
+        #expect(observation.outcome == "500–599/1000")
+        #expect(observation.meaning == "401–500 keys lost")
+        #expect(observation.isAnomalous)
+    }
+
+    @Test("kept: small counts are their own outcomes")
+    func keptSmallCounts() {
+        #expect(Observation.kept(7, of: 10).outcome == "7/10")
+        #expect(Observation.kept(10, of: 10).outcome == "10/10")
+        #expect(!Observation.kept(10, of: 10).isAnomalous)
+    }
+
+    @Test("kept: the complete outcome is never grouped with a loss")
+    func completeOutcomeStandsAlone() {
+        #expect(Observation.kept(999, of: 1_000).outcome == "900–999/1000")
+        #expect(Observation.kept(1_000, of: 1_000).outcome == "1000/1000")
+    }
+
+    @Test("executions: each extra execution is a duplicate")
+    func executionsCountDuplicates() {
+        let twice = Observation.executions(3)
+        #expect(twice.duplicates == 2)
+        #expect(twice.outcome == "3 executions")
+        #expect(Observation.executions(1).outcome == "1 execution")
+        #expect(!Observation.executions(1).isAnomalous)
+        #expect(Observation.executions(0).lostWrites == 1)
+    }
+
+    @Test("bands cover 0 ..< total in ten contiguous tenths", arguments: [10, 37, 100, 1_000, 1_001])
+    func bandsAreContiguous(total: Int) {
+        var next = 0
+        var value = 0
+        while value < total {
+            let band = Band.containing(value, of: total)
+            #expect(band.lower == next)
+            #expect(band.lower <= value && value <= band.upper)
+            next = band.upper + 1
+            value = next
+        }
+        #expect(next == total)
+    }
+}
+
+@Suite("Verdicts and histograms")
+struct VerdictTests {
+    @Test("a buggy variant is reproduced by any anomalous trial; a fixed one fails by any")
+    func verdicts() {
+        #expect(Verdict.judging(.buggy, anomalousTrials: 1) == .reproduced)
+        #expect(Verdict.judging(.buggy, anomalousTrials: 0) == .notReproduced)
+        #expect(Verdict.judging(.fixed, anomalousTrials: 0) == .clean)
+        #expect(Verdict.judging(.fixed, anomalousTrials: 1) == .failed)
+    }
+
+    @Test("only reproduced passes for buggy, only clean for fixed")
+    func expectedVerdicts() {
+        let all: [Verdict] = [.reproduced, .notReproduced, .clean, .failed, .crashed, .timedOut]
+        #expect(all.filter { $0.isExpected(for: .buggy) } == [.reproduced])
+        #expect(all.filter { $0.isExpected(for: .fixed) } == [.clean])
+    }
+
+    @Test("histogram rows: acceptable first, then by samples, with frequencies over all trials")
+    func histogramOrder() {
+        var builder = HistogramBuilder()
+        for _ in 0..<3 { builder.add(outcome: "2 executions", anomalous: true, meaning: "1 duplicate") }
+        for _ in 0..<6 { builder.add(outcome: "1 execution", anomalous: false, meaning: "as intended") }
+        builder.add(outcome: "3 executions", anomalous: true, meaning: "2 duplicates")
+        let rows = builder.rows(trials: 10)
+        #expect(rows.map(\.outcome) == ["1 execution", "2 executions", "3 executions"])
+        #expect(rows.map(\.samples) == [6, 3, 1])
+        #expect(rows.map(\.frequency) == [0.6, 0.3, 0.1])
+        #expect(rows.map(\.expectation) == [.acceptable, .forbidden, .forbidden])
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import RaceLab
+
+@Suite("The stress runner counts exactly what a scenario lost")
+struct StressRunnerTests {
+    @Test("a scenario that drops every fourth write loses exactly that many", arguments: [1, 4, 7])
+    func deterministicLoss(period: Int) async {
+        let iterations = 1_000
+        let trials = 12
+        let report = await StressRunner.run(Synthetic.dropping(every: period), options: .trials(trials, iterations: iterations))
+        let lostPerTrial = (iterations + period - 1) / period
+        #expect(report.lostWrites == trials * lostPerTrial)
+        #expect(report.anomalousTrials == trials)
+        #expect(report.operations == trials * iterations)
+        #expect(report.verdict == .reproduced)
+        #expect(report.histogram.map(\.samples).reduce(0, +) == trials)
+    }
+
+    @Test("a correct scenario is clean over 10^5 operations, with and without noise", arguments: [true, false])
+    func cleanScenario(noise: Bool) async {
+        let report = await StressRunner.run(Synthetic.clean, options: .trials(100, iterations: 1_000, noise: noise))
+        #expect(report.operations == 100_000)
+        #expect(report.anomalousTrials == 0)
+        #expect(report.lostWrites == 0)
+        #expect(report.verdict == .clean)
+        #expect(report.histogram == [
+            HistogramRow(outcome: "1000/1000", samples: 100, frequency: 1, expectation: .acceptable, meaning: "all writes kept"),
+        ])
+    }
+
+    @Test("inconsistencies recorded during a trial are counted and sampled")
+    func recordedInconsistencies() async {
+        let variant = Variant(
+            name: "odd", kind: .buggy, summary: "",
+            makeState: { LockedCounter() },
+            operation: { counter, iteration in
+                counter.increment()
+                if iteration.trial % 2 == 1 && iteration.index < 2 { iteration.recordInconsistency("odd trial") }
+            },
+            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+        )
+        let report = await StressRunner.run(variant, options: .trials(10, iterations: 50))
+        #expect(report.inconsistencies == 10)
+        #expect(report.anomalousTrials == 5)
+        #expect(report.lostWrites == 0)
+        #expect(report.samples.first == "inconsistency: odd trial")
+    }
+
+    @Test("errors thrown by operations are anomalies, and the run goes on")
+    func thrownErrors() async {
+        struct Failure: Error {}
+        let variant = Variant(
+            name: "throws", kind: .fixed, summary: "",
+            makeState: { LockedCounter() },
+            operation: { counter, iteration in
+                if iteration.index == 0 { throw Failure() }
+                counter.increment()
+            },
+            check: { counter, trial in .kept(counter.count + 1, of: trial.iterations) }
+        )
+        let report = await StressRunner.run(variant, options: .trials(3, iterations: 20))
+        #expect(report.errors == 3)
+        #expect(report.anomalousTrials == 3)
+        #expect(report.verdict == .failed)
+    }
+
+    @Test("async operations are joined before the check")
+    func asyncOperationsAreJoined() async {
+        actor Tally {
+            var count = 0
+            func add() { count += 1 }
+        }
+        let variant = Variant(
+            name: "actor", kind: .fixed, summary: "",
+            makeState: { Tally() },
+            asyncOperation: { tally, _ in
+                try await Task.sleep(for: .microseconds(50))
+                await tally.add()
+            },
+            check: { tally, trial in .kept(await tally.count, of: trial.iterations) }
+        )
+        let report = await StressRunner.run(variant, options: .trials(20, iterations: 200))
+        #expect(report.lostWrites == 0)
+        #expect(report.verdict == .clean)
+    }
+
+    @Test("tear-down runs once per trial, after the check")
+    func tearDownRunsPerTrial() async {
+        let tornDown = LockedCounter()
+        let variant = Variant(
+            name: "tears-down", kind: .fixed, summary: "",
+            makeState: { LockedCounter() },
+            operation: { counter, _ in counter.increment() },
+            check: { counter, trial in .kept(counter.count, of: trial.iterations) },
+            tearDown: { _ in tornDown.increment() }
+        )
+        _ = await StressRunner.run(variant, options: .trials(7, iterations: 10))
+        #expect(tornDown.count == 7)
+    }
+}
