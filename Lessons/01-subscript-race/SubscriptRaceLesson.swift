@@ -10,7 +10,7 @@ public enum SubscriptRaceLesson {
         title: "getter/setter subscript race",
         summary: "A dictionary behind a queue-guarded computed property: `contents[id] = data` reads and writes "
             + "in two separate work items, so concurrent stores overwrite each other.",
-        workload: Workload(trials: 200, iterations: 1_000),
+        workload: Workload(trials: 60, iterations: 1_000),
         variants: [buggy, fixed, actor]
     )
 

@@ -77,11 +77,11 @@ public enum StressRunner {
     }
 
     static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {
-        let share = "\(anomalousTrials) of \(trials) trials"
+        let share = "\(grouped(anomalousTrials)) of \(grouped(trials)) trials"
         switch verdict {
         case .reproduced: return "the bug showed in \(share)"
-        case .notReproduced: return "the bug did not show in any of \(trials) trials"
-        case .clean: return "no anomaly in any of \(trials) trials"
+        case .notReproduced: return "the bug did not show in any of \(grouped(trials)) trials"
+        case .clean: return "no anomaly in any of \(grouped(trials)) trials"
         case .failed: return "anomalies in \(share) of a fixed variant"
         case .crashed, .timedOut: return verdict.label.lowercased()
         }
