@@ -40,6 +40,7 @@ struct ArgumentParserTests {
         (["run", "1", "--noise", "maybe"], "--noise must be 'on' or 'off', got 'maybe'"),
         (["run", "1", "--timeout", "0"], "--timeout must be a positive number of seconds, got '0'"),
         (["run", "1", "--bogus"], "unknown option '--bogus' for 'run'"),
+        (["run", "1", "--json=yes"], "option --json takes no value"),
         (["run", "1", "2"], "one lesson per run (got '1' and '2'); use 'all' for every lesson"),
         (["list", "extra"], "unexpected argument 'extra' for 'list'"),
         (["help", "nope"], "no help for 'nope'; commands are: list, run, help"),

@@ -62,7 +62,9 @@ struct ArgumentParser {
             case "--seed": request.seed = try seed(reader.value(for: argument))
             case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
             case "--timeout": request.timeout = try seconds(reader.value(for: argument), argument)
-            case "--json": request.json = true
+            case "--json":
+                try reader.rejectValue(for: argument)
+                request.json = true
             default:
                 if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: .run) }
                 if let lessonIdentifier {
@@ -185,6 +187,11 @@ private struct OptionReader {
         }
         pendingValue = nil
         return argument
+    }
+
+    /// Refuses `--flag=value` for a flag that takes no value.
+    mutating func rejectValue(for option: String) throws(UsageError) {
+        if pendingValue != nil { throw UsageError("option \(option) takes no value", command: command) }
     }
 
     mutating func value(for option: String) throws(UsageError) -> String {
