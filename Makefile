@@ -7,7 +7,7 @@ RACELAB := .build/release/racelab
 ARGS    ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons list clean
+.PHONY: help build release test lessons list bench clean
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -29,6 +29,13 @@ lesson-%: release ## Run lesson N (e.g. make lesson-1): buggy variants must repr
 
 lessons: release ## Run every lesson
 	$(RACELAB) run all $(ARGS)
+
+power-%: release ## Measure how often lesson N's buggy variants show their bug, noise off vs on
+	$(RACELAB) power $* $(ARGS)
+
+bench: ## Benchmark the ways to guard shared state (release); writes .build/bench/results.md and chart.svg
+	$(SWIFT) build -c release --product racelab-bench
+	.build/release/racelab-bench --output .build/bench $(ARGS)
 
 list: release ## List the lessons and their variants
 	$(RACELAB) list

@@ -12,6 +12,8 @@ import PackageDescription
 /// A new lesson adds a line here and one in `Sources/racelab/Catalog.swift`.
 let lessons: [(module: String, folder: String)] = [
     ("SubscriptRace", "01-subscript-race"),
+    ("CheckThenAct", "02-check-then-act"),
+    ("ActorReentrancy", "03-actor-reentrancy"),
 ]
 
 let package = Package(
@@ -30,6 +32,8 @@ let package = Package(
         // Synthetic scenarios with known outcomes (a deterministic loss, a crash, a hang), used by
         // the harness's own tests to check the runner, the watchdog and the report.
         .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab"]),
+        // `make bench`: the cost of each way to guard shared state, and of the harness itself.
+        .executableTarget(name: "racelab-bench", dependencies: ["RaceLab", "SubscriptRace"]),
         .testTarget(name: "RaceLabTests", dependencies: ["RaceLab"]),
         .testTarget(name: "CommandLineTests", dependencies: ["RaceLab", "racelab", "racelab-fixtures"]),
     ]

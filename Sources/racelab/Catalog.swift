@@ -1,8 +1,12 @@
 import RaceLab
 import SubscriptRace
+import CheckThenAct
+import ActorReentrancy
 
 /// Every lesson the `racelab` tool knows, in workshop order. A new lesson adds one line here
 /// (and one in `Package.swift`).
 let catalog: [Lesson] = [
     SubscriptRaceLesson.lesson,
+    CheckThenActLesson.lesson,
+    ActorReentrancyLesson.lesson,
 ]

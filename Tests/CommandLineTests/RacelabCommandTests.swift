@@ -115,3 +115,26 @@ struct IsolationTests {
         #expect(output.stdout.contains("lesson 2: buggy reproduced 1/1, fixed clean 0/3 → FAIL"))
     }
 }
+
+@Suite("racelab power measures detection rates")
+struct PowerCommandTests {
+    @Test("rates and first exposures are exact for scenarios whose anomalies are fixed in advance")
+    func exactRates() throws {
+        let output = try Executable.fixtures.run("power", "synthetic", "--json", "--trials", "8", "--iterations", "40")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let lesson = try #require((document["lessons"] as? [[String: Any]])?.first)
+        let rates = try #require(lesson["rates"] as? [[String: Any]])
+        // Only the two buggy variants, each with noise off and on.
+        #expect(rates.map { "\($0["variant"]!) \($0["strategy"]!)" } == [
+            "drops-every-fourth noise off", "drops-every-fourth noise on",
+            "odd-trials-inconsistent noise off", "odd-trials-inconsistent noise on",
+        ])
+        #expect(rates[0]["probability"] as? Double == 1)
+        #expect(rates[0]["firstExposureTrial"] as? Int == 1)
+        #expect(rates[2]["exposedTrials"] as? Int == 4)
+        #expect(rates[2]["firstExposureTrial"] as? Int == 2)
+        let interval = try #require(rates[2]["confidenceInterval"] as? [Double])
+        #expect(interval[0] < 0.5 && 0.5 < interval[1])
+    }
+}

@@ -41,9 +41,10 @@ struct ArgumentParserTests {
         (["run", "1", "--timeout", "0"], "--timeout must be a positive number of seconds, got '0'"),
         (["run", "1", "--bogus"], "unknown option '--bogus' for 'run'"),
         (["run", "1", "--json=yes"], "option --json takes no value"),
-        (["run", "1", "2"], "one lesson per run (got '1' and '2'); use 'all' for every lesson"),
+        (["run", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),
+        (["power", "1", "--trials", "0"], "--trials must be a positive integer, got '0'"),
         (["list", "extra"], "unexpected argument 'extra' for 'list'"),
-        (["help", "nope"], "no help for 'nope'; commands are: list, run, help"),
+        (["help", "nope"], "no help for 'nope'; commands are: list, run, power, help"),
     ])
     func badInput(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try parser.parse(arguments) }

@@ -25,7 +25,9 @@ struct ArgumentParser {
         case "list":
             return try parseList(rest)
         case "run":
-            return try parseRun(rest)
+            return try parseRun(rest, as: .run)
+        case "power":
+            return try parseRun(rest, as: .power)
         case IsolatedRun.childCommand:
             return try parseChild(rest)
         case WorkerProcess.command:
@@ -48,13 +50,25 @@ struct ArgumentParser {
         return .list(json: json)
     }
 
-    private func parseRun(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+    /// Parses `run` and `power`, which take the same lesson and options; errors name `command`.
+    private func parseRun(_ arguments: [String], as command: CommandName) throws(UsageError) -> ParsedCommand {
+        do {
+            let request = try parseRunRequest(arguments, as: command)
+            guard let request else { return .help(command) }
+            return command == .power ? .power(request) : .run(request)
+        } catch {
+            throw UsageError(error.message, command: command)
+        }
+    }
+
+    /// The request in `arguments`, or nil when they ask for help.
+    private func parseRunRequest(_ arguments: [String], as command: CommandName) throws(UsageError) -> RunRequest? {
         var request = RunRequest(lessons: [])
         var lessonIdentifier: String?
-        var reader = OptionReader(arguments, command: .run)
+        var reader = OptionReader(arguments, command: command)
         while let argument = reader.next() {
             switch argument {
-            case "-h", "--help": return .help(.run)
+            case "-h", "--help": return nil
             case "--variant": request.variant = try reader.value(for: argument)
             case "--trials": request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
             case "--iterations":
@@ -66,28 +80,28 @@ struct ArgumentParser {
                 try reader.rejectValue(for: argument)
                 request.json = true
             default:
-                if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: .run) }
+                if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: command) }
                 if let lessonIdentifier {
-                    throw UsageError("one lesson per run (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson", command: .run)
+                    throw UsageError("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson")
                 }
                 lessonIdentifier = argument
             }
         }
-        guard let lessonIdentifier else { throw UsageError("which lesson? give a number, a slug or 'all'", command: .run) }
+        guard let lessonIdentifier else { throw UsageError("which lesson? give a number, a slug or 'all'") }
         if lessonIdentifier == "all" {
             if let variant = request.variant {
-                throw UsageError("--variant '\(variant)' needs a single lesson, not 'all'", command: .run)
+                throw UsageError("--variant '\(variant)' needs a single lesson, not 'all'")
             }
             request.lessons = lessons.map(\.number)
         } else {
             let lesson = try self.lesson(lessonIdentifier)
             if let variant = request.variant, lesson.variant(named: variant) == nil {
                 throw UsageError("lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
-                    + lesson.variants.map(\.name).joined(separator: ", "), command: .run)
+                    + lesson.variants.map(\.name).joined(separator: ", "))
             }
             request.lessons = [lesson.number]
         }
-        return .run(request)
+        return request
     }
 
     private func parseChild(_ arguments: [String]) throws(UsageError) -> ParsedCommand {

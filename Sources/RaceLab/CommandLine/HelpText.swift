@@ -15,6 +15,7 @@ struct HelpText {
         COMMANDS:
           list                 List the lessons and their variants.
           run <lesson>         Run a lesson's variants and report what went wrong.
+          power <lesson>       Measure how often each buggy variant shows its bug, noise off and on.
           help [command]       Show this help, or a command's.
 
         OPTIONS:
@@ -32,8 +33,9 @@ struct HelpText {
         switch command {
         case .list: "usage: \(tool) list [--json]"
         case .run: "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json]"
+        case .power: "usage: \(tool) power <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--timeout S] [--json]"
         case .help: "usage: \(tool) help [command]"
-        case nil: "usage: \(tool) <command> [options]   (commands: list, run, help)"
+        case nil: "usage: \(tool) <command> [options]   (commands: list, run, power, help)"
         }
     }
 
@@ -75,6 +77,18 @@ struct HelpText {
             Every variant runs in a child process: a crash is reported as CRASHED with its signal and
             the end of its stderr, a hang as TIMED OUT. Exit status: 0 when every buggy variant
             reproduced its bug and every fixed variant was clean, 1 otherwise, 2 for bad usage.
+            """
+        case .power:
+            """
+            \(tool) power: measure how likely each buggy variant is to show its bug.
+
+            \(usage(.power))
+
+            Runs every buggy variant of the lesson twice, with noise off and with noise on (each in its
+            own process, same seed and workload), and reports per strategy: the share of trials that
+            exposed the bug with a 95% Wilson confidence interval, the first trial that exposed it, and
+            the seconds until then. Options are those of 'run'. Exit status: 0 when every measurement
+            completed, 1 when one crashed or timed out, 2 for bad usage.
             """
         case .help:
             """

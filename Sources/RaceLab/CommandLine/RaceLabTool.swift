@@ -54,6 +54,8 @@ public struct RaceLabTool: Sendable {
             return list(json: json)
         case .run(let request):
             return run(request)
+        case .power(let request):
+            return power(request)
         case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise):
             return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise)
         case let .runWorker(lessonNumber, workerName, parent, arguments):

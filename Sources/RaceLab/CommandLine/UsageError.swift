@@ -15,5 +15,6 @@ struct UsageError: Error, Equatable {
 enum CommandName: String, CaseIterable {
     case list
     case run
+    case power
     case help
 }

@@ -107,6 +107,7 @@ enum IsolatedRun {
             timedOut: timedOut, timeoutSeconds: request.timeout, stderrTail: stderr,
             histogram: [], samples: [], wallSeconds: wall, operationsPerSecond: 0,
             seed: request.options.seed, noise: request.options.noise,
+            firstAnomalousTrial: nil, secondsToFirstAnomaly: nil,
             verdict: verdict, verdictReason: reason
         )
     }

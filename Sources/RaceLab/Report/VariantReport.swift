@@ -45,6 +45,10 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var seed: UInt64
     /// Whether noise was injected at race windows.
     public var noise: Bool
+    /// The number (1-based) of the first trial that showed an anomaly, if any did.
+    public var firstAnomalousTrial: Int?
+    /// Seconds from the start of the run to the end of that trial.
+    public var secondsToFirstAnomaly: Double?
     public var verdict: Verdict
     /// One sentence on why the verdict is what it is.
     public var verdictReason: String

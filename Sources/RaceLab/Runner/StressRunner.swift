@@ -38,8 +38,12 @@ public enum StressRunner {
         let clock = ContinuousClock()
         let started = clock.now
 
+        var firstAnomaly: (trial: Int, seconds: Double)?
         for trial in 0..<options.workload.trials {
             let result = runTrial(variant, trial: trial, iterations: iterations, cores: cores, options: options)
+            if result.isAnomalous && firstAnomaly == nil {
+                firstAnomaly = (trial + 1, (clock.now - started).seconds)
+            }
             totals.add(result)
             histogram.add(outcome: result.outcome, anomalous: result.isAnomalous, meaning: result.meaning)
             afterTrial(trial + 1)
@@ -57,6 +61,7 @@ public enum StressRunner {
             histogram: histogram.rows(trials: trials), samples: totals.samples,
             wallSeconds: wall, operationsPerSecond: wall > 0 ? Double(trials * iterations) / wall : 0,
             seed: options.seed, noise: options.noise,
+            firstAnomalousTrial: firstAnomaly?.trial, secondsToFirstAnomaly: firstAnomaly?.seconds,
             verdict: verdict,
             verdictReason: reason(for: verdict, anomalousTrials: totals.anomalousTrials, trials: trials)
         )

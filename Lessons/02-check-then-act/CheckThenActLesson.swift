@@ -1,0 +1,111 @@
+import Foundation
+import RaceLab
+
+/// Lesson 2: a "run once" flag checked and then set loses its promise under concurrency, and the
+/// article's `ReadWriteLock`/`Protected` fix each single access but not a read followed by a write.
+public enum CheckThenActLesson {
+    public static let lesson = Lesson(
+        number: 2,
+        slug: "check-then-act",
+        title: "check-then-act flag race",
+        summary: "`guard !didExecute else { return }; execute(); didExecute = true` from ten threads runs the work "
+            + "more than once; `Protected` guards each access, yet `write(read() + 1)` still loses updates.",
+        // Ten iterations per trial, as in the article. With noise the flag race shows in a quarter to
+        // two thirds of the trials, so 1,500 of them (well under a second) show it in every run.
+        workload: Workload(trials: 1_500, iterations: 10),
+        variants: [buggy, serialQueue, lock, atomic, protectedReadThenWrite, protectedMutate, errorsUnprotected, errorsProtected]
+    )
+
+    // MARK: Run once
+
+    /// The article's incorrect example: ten iterations, each checks the flag, executes, sets the flag.
+    static let buggy = Variant(
+        name: "buggy", kind: .buggy,
+        summary: "guard !didExecute; execute(); didExecute = true on a plain Bool",
+        makeState: { OnceTrial(once: RacyOnce()) },
+        operation: { trial, _ in trial.once.run { trial.work.execute() } },
+        check: { trial, _ in .executions(trial.work.executions) }
+    )
+
+    /// The article's fix. The check drains the queue first: the article's `async` means the work may
+    /// still be pending when every iteration has returned.
+    static let serialQueue = Variant(
+        name: "serial-queue", kind: .fixed,
+        summary: "each check-and-set is an async work item on one serial queue (check drains it first)",
+        makeState: { OnceTrial(once: SerialQueueOnce()) },
+        operation: { trial, _ in
+            let work = trial.work
+            trial.once.run { work.execute() }
+        },
+        check: { trial, _ in
+            trial.once.drain()
+            return .executions(trial.work.executions)
+        }
+    )
+
+    static let lock = Variant(
+        name: "lock", kind: .fixed,
+        summary: "check and set under one NSLock",
+        makeState: { OnceTrial(once: LockedOnce()) },
+        operation: { trial, _ in trial.once.run { trial.work.execute() } },
+        check: { trial, _ in .executions(trial.work.executions) }
+    )
+
+    static let atomic = Variant(
+        name: "atomic", kind: .fixed,
+        summary: "one compare-and-exchange of an Atomic<Bool> decides who executes",
+        makeState: { OnceTrial(once: AtomicOnce()) },
+        operation: { trial, _ in trial.once.run { trial.work.execute() } },
+        check: { trial, _ in .executions(trial.work.executions) }
+    )
+
+    // MARK: Protected counter
+
+    /// A counter behind `Protected`, one increment per iteration.
+    static let protectedReadThenWrite = Variant(
+        name: "protected-read-then-write", kind: .buggy,
+        summary: "let value = counter.read(); counter.write(value + 1): two safe calls, one unsafe pair",
+        workload: Workload(trials: 20, iterations: 1_000),
+        makeState: { Protected(resource: 0) },
+        operation: { counter, _ in counter.incrementByReadingThenWriting() },
+        check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
+    )
+
+    /// The check's `read()` is enqueued after every iteration's barrier, so it sees all of them:
+    /// a read after `mutate` sees the write.
+    static let protectedMutate = Variant(
+        name: "protected-mutate", kind: .fixed,
+        summary: "counter.mutate { $0 + 1 }: read and write in one barrier item",
+        workload: Workload(trials: 100, iterations: 1_000),
+        makeState: { Protected(resource: 0) },
+        operation: { counter, _ in counter.incrementByMutating() },
+        check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
+    )
+
+    // MARK: Fan-in of errors
+
+    /// Each iteration starts one fetch; every third fails and its callback appends to a plain array.
+    static let errorsUnprotected = Variant(
+        name: "errors-unprotected", kind: .buggy,
+        summary: "fetch callbacks on a global queue append their errors to a plain array",
+        workload: Workload(trials: 100, iterations: 600),
+        makeState: { FetchBatch(collectingInto: UnprotectedErrors()) },
+        operation: { batch, iteration in batch.fetch(iteration.index) },
+        check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
+    )
+
+    static let errorsProtected = Variant(
+        name: "errors-protected", kind: .fixed,
+        summary: "fetch callbacks append to Protected<[Error]> with mutate; the completion reads it",
+        workload: Workload(trials: 100, iterations: 600),
+        makeState: { FetchBatch(collectingInto: Protected<[any Error]>(resource: [])) },
+        operation: { batch, iteration in batch.fetch(iteration.index) },
+        check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
+    )
+}
+
+/// One trial of a "run once" variant: the flag under test and the work it guards.
+struct OnceTrial<Once: Sendable>: Sendable {
+    let once: Once
+    let work = ImportantWork()
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// The article's fix: every check-and-set is a work item on one serial queue, so checks and sets
+/// can no longer interleave.
+///
+/// The article submits the items with `async`, and that has a consequence it does not mention: when
+/// `run` returns, the work may not have run yet, nor even been decided. Whoever wants to know
+/// whether `execute()` happened (a test, the next step of a program) must first wait for the queue to
+/// drain; `drain()` does that. Reading the count without draining can see zero executions.
+public final class SerialQueueOnce: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "racelab.serial-queue-once")
+    /// Read and written only by work items on `queue`, one at a time.
+    private var didExecute = false
+
+    public init() {}
+
+    /// Enqueues the check-and-set; `execute` runs later, on the queue, at most once over all calls.
+    public func run(_ execute: @escaping @Sendable () -> Void) {
+        queue.async {
+            guard !self.didExecute else { return }
+            execute()
+            self.didExecute = true
+        }
+    }
+
+    /// Returns once every `run` enqueued before this call has finished.
+    public func drain() {
+        queue.sync {}
+    }
+}

@@ -1,0 +1,68 @@
+/// Three ways to keep an `await` from separating a read from the write that depends on it. Each
+/// comment says what the method guarantees and what it does not.
+extension DataSourceActor {
+    /// Awaits first, then reads, changes and writes with no suspension in between.
+    ///
+    /// Guarantees: the update is applied to the list as it is when the update lands, and nothing can
+    /// run between that read and that write (an actor method runs uninterrupted between `await`s).
+    /// Requires: the load must not need anything read from the list, because it starts before the
+    /// read. If `slot` was cleared meanwhile the update is dropped; if the list was replaced, the
+    /// update lands on whichever item is at `slot` now.
+    public func updateItemAfterLoading(at slot: Int, update: Int) async -> Int? {
+        let fetched = await ItemLoader.fetchUpdate(update)
+        // No `await` from here on: read, change and write are one uninterrupted actor job.
+        guard items.indices.contains(slot) else { return nil }
+        items[slot].updates.append(fetched)
+        return items[slot].id
+    }
+
+    /// Reads, awaits the load, then checks that the item it read is still there and unchanged
+    /// before storing; if it changed, loads again from the new copy.
+    ///
+    /// Guarantees: never stores a result computed from a stale copy, and never stores into a slot
+    /// that now holds another item (that update is dropped: its item no longer exists). Costs: a load
+    /// repeated each time another caller changed the item during the await; a retry only happens
+    /// because someone else's change went through, so the callers as a whole always progress, but one
+    /// unlucky caller can retry many times.
+    public func reloadItemRevalidating(at slot: Int, update: Int) async -> Int? {
+        while true {
+            guard items.indices.contains(slot) else { return nil }
+            let item = items[slot]
+            let loaded = await ItemLoader.loadUpdates(for: item, adding: update)
+            // Re-validate: what was read before the `await` may be stale now.
+            guard let index = items.firstIndex(where: { $0.id == item.id }) else { return nil }
+            if items[index] == item {
+                items[index] = loaded
+                return item.id
+            }
+        }
+    }
+
+    /// Reloads the item at `slot`, sharing a load already in flight for the same item instead of
+    /// starting a second one; the stored `Task` is the de-duplication.
+    ///
+    /// Guarantees: at most one load per item at a time, so two reloads of one item can no longer
+    /// overwrite each other, and the result is stored only if the item still exists (a `clear()` may
+    /// have come in during the await). Relies on reloads being the only writers of an item: an
+    /// `updateItem` elsewhere could still change the item during the load, and this store would undo
+    /// it. A caller that joins gets a load that started before it asked, which is the point for a
+    /// reload and would be wrong for an update that carries its own data.
+    /// - Returns: the id of the item this call reloaded; `nil` if it joined another call's load or
+    ///   the item was gone.
+    public func reloadItemSharingLoads(at slot: Int, update: Int) async -> Int? {
+        guard items.indices.contains(slot) else { return nil }
+        let item = items[slot]
+        if let running = inFlight[item.id] {
+            sharedLoads += 1
+            _ = await running.value
+            return nil
+        }
+        let load = Task { await ItemLoader.loadUpdates(for: item, adding: update) }
+        inFlight[item.id] = load
+        let loaded = await load.value
+        inFlight[item.id] = nil
+        guard let index = items.firstIndex(where: { $0.id == item.id }) else { return nil }
+        items[index] = loaded
+        return item.id
+    }
+}

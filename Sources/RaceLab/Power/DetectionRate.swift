@@ -1,0 +1,56 @@
+import Foundation
+
+/// How often one way of running a buggy variant exposed its bug: the measurement behind
+/// `racelab power`.
+///
+/// Trials are independent (each starts from fresh state), so the number of exposing trials is a
+/// binomial sample and its share estimates the probability per trial. The interval is Wilson's
+/// score interval, which stays honest at 0 and at rates near 0 or 1, where the textbook
+/// `p ± 1.96·√(p(1−p)/n)` collapses to a point.
+public struct DetectionRate: Sendable, Codable, Equatable {
+    public var variant: String
+    /// How the variant was run, e.g. `"noise off"`.
+    public var strategy: String
+    public var trials: Int
+    /// Trials in which the bug showed.
+    public var exposedTrials: Int
+    /// `exposedTrials / trials`.
+    public var probability: Double
+    /// 95% Wilson score interval for the probability per trial: `[lower, upper]`.
+    public var confidenceInterval: [Double]
+    /// The first trial (1-based) that exposed the bug.
+    public var firstExposureTrial: Int?
+    /// Seconds from the start of the run to the end of that trial.
+    public var secondsToFirstExposure: Double?
+    /// Wall time of all trials.
+    public var wallSeconds: Double
+    /// The run did not complete (crash or timeout); the other figures are then empty.
+    public var verdict: Verdict
+
+    init(strategy: String, report: VariantReport) {
+        variant = report.name
+        self.strategy = strategy
+        trials = report.trials
+        exposedTrials = report.anomalousTrials
+        probability = report.trials > 0 ? Double(report.anomalousTrials) / Double(report.trials) : 0
+        confidenceInterval = Self.wilson(successes: report.anomalousTrials, trials: report.trials)
+        firstExposureTrial = report.firstAnomalousTrial
+        secondsToFirstExposure = report.secondsToFirstAnomaly
+        wallSeconds = report.wallSeconds
+        verdict = report.verdict
+    }
+
+    /// The 95% Wilson score interval for `successes` out of `trials`.
+    static func wilson(successes: Int, trials: Int, z: Double = 1.959964) -> [Double] {
+        guard trials > 0 else { return [0, 1] }
+        let n = Double(trials)
+        let p = Double(successes) / n
+        let denominator = 1 + z * z / n
+        let center = (p + z * z / (2 * n)) / denominator
+        let half = z * ((p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()) / denominator
+        return [max(0, center - half), min(1, center + half)]
+    }
+
+    /// Whether the run completed (a crash or timeout leaves nothing to measure).
+    var completed: Bool { verdict != .crashed && verdict != .timedOut }
+}
