@@ -14,6 +14,7 @@ let lessons: [(module: String, folder: String)] = [
     ("SubscriptRace", "01-subscript-race"),
     ("CheckThenAct", "02-check-then-act"),
     ("ActorReentrancy", "03-actor-reentrancy"),
+    ("AsyncDataSource", "06-async-data-source"),
 ]
 
 let package = Package(

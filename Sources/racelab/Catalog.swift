@@ -2,6 +2,7 @@ import RaceLab
 import SubscriptRace
 import CheckThenAct
 import ActorReentrancy
+import AsyncDataSource
 
 /// Every lesson the `racelab` tool knows, in workshop order. A new lesson adds one line here
 /// (and one in `Package.swift`).
@@ -9,4 +10,5 @@ let catalog: [Lesson] = [
     SubscriptRaceLesson.lesson,
     CheckThenActLesson.lesson,
     ActorReentrancyLesson.lesson,
+    AsyncDataSourceLesson.lesson,
 ]

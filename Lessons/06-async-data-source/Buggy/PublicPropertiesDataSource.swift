@@ -1,0 +1,93 @@
+import Dispatch
+import RaceLab
+
+/// The article's first data source: `header`, `items` and `footer` are public mutable properties,
+/// changed together inside `change { }` blocks that run as barriers on the data source's queue.
+///
+/// The barrier keeps two `change` blocks apart, and each property is individually thread-safe (see
+/// `LockedProperty`). Nothing keeps a *reader* out: the UI reads `dataSource.header`, then
+/// `dataSource.items`, then `dataSource.footer`, and a `change` block can run between any two of
+/// those reads. The reader then shows a header, items and footer that no writer ever published
+/// together: a state that never existed. `read { }` would be safe, but the properties are public and
+/// nothing makes the UI use it.
+///
+/// `@unchecked Sendable` is the type's claim to be thread-safe; the lesson shows what that claim misses.
+public final class PublicPropertiesDataSource: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "racelab.public-properties", qos: .userInitiated, attributes: .concurrent)
+    private let headerStorage = LockedProperty(CollectionState.initial.header)
+    private let itemsStorage = LockedProperty(CollectionState.initial.items)
+    private let footerStorage = LockedProperty(CollectionState.initial.footer)
+
+    /// Counts the property reads that found the property's lock taken.
+    public let readerWaits = WaitMeter()
+
+    public init() {}
+
+    public var header: Header {
+        get { headerStorage.get(meter: readerWaits) }
+        set { headerStorage.set(newValue) }
+    }
+
+    public var items: [Item] {
+        get { itemsStorage.get(meter: readerWaits) }
+        set { itemsStorage.set(newValue) }
+    }
+
+    public var footer: Footer {
+        get { footerStorage.get(meter: readerWaits) }
+        set { footerStorage.set(newValue) }
+    }
+
+    /// Runs `block` as a barrier on the data source's queue: no other `change` or `read` runs with it.
+    /// Readers that use the properties directly are not held back.
+    public func change(_ block: @escaping @Sendable (PublicPropertiesDataSource) -> Void) {
+        queue.async(flags: .barrier) { block(self) }
+    }
+
+    /// Runs `block` on the data source's queue, where no `change` can run beside it. The safe way to
+    /// read, and the one nothing forces anybody to use.
+    public func read(_ block: @escaping @Sendable (PublicPropertiesDataSource) -> Void) {
+        queue.async { block(self) }
+    }
+
+    /// Waits until every `change` and `read` enqueued so far has run. For checks and tests.
+    public func waitUntilIdle() {
+        queue.sync(flags: .barrier) {}
+    }
+}
+
+extension PublicPropertiesDataSource {
+    /// The writer: "a network event arrived", the next state is assigned one property at a time.
+    @inline(never)
+    public func publishNextVersion() {
+        change { dataSource in
+            let next = CollectionState(version: dataSource.header.version + 1)
+            dataSource.header = next.header
+            // hazard: the header already names the new version while the items are still the old
+            // ones; a reader between these lines pairs them.
+            Race.window("set items")
+            dataSource.items = next.items
+            Race.window("set footer")
+            dataSource.footer = next.footer
+        }
+    }
+
+    /// The UI reader, as the collection view's callbacks read a data source with public properties:
+    /// header, items and footer one by one, then one cell's title and detailed title in two reads.
+    @inline(never)
+    public func render(cell index: Int) -> [Inconsistency] {
+        let header = self.header
+        // hazard: the header is read; a `change` may replace the items before the next line.
+        Race.window("read items")
+        let items = self.items
+        Race.window("read footer")
+        let footer = self.footer
+        var found = [Audit.mixedState(header: header, items: items, footer: footer)]
+        let title = self.items[index].title
+        // hazard: `cellForItemAt` reads the data source again for the second label.
+        Race.window("read detailedTitle")
+        let detailedTitle = self.items[index].detailedTitle
+        found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
+        return found.compactMap { $0 }
+    }
+}

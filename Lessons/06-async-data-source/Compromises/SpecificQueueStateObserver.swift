@@ -1,0 +1,48 @@
+import Dispatch
+import RaceLab
+
+/// Compromise 4, the article's final design: an observer that carries each new state over to one
+/// specific serial queue (the UI queue) and keeps it there, readable at once by code on that queue.
+///
+/// Added to a `StateDataSource` from the start (made with the same initial state, so no notify-on-add
+/// is needed), it always holds the latest state the UI queue has been sent. Code on that queue reads
+/// `state` with no lock and never waits; within one work item `state` cannot change, so two reads in
+/// a row agree. Its own observers are told on that queue, in order.
+///
+/// Cost: one work item on the UI queue per update, whether or not the UI looks.
+public final class SpecificQueueStateObserver<State: Sendable>: StateObserver, @unchecked Sendable {
+    public let queue: DispatchQueue
+    /// Confined to `queue`.
+    private var storedState: State
+    /// Confined to `queue`.
+    private var observers: [any StateObserver<State>] = []
+
+    public init(queue: DispatchQueue, state: State) {
+        self.queue = queue
+        storedState = state
+    }
+
+    /// The latest state this queue has been sent. Call on `queue` only (checked).
+    public var state: State {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return storedState
+    }
+
+    public func dataSourceChanged(_ newState: State) {
+        queue.async(flags: .barrier) {
+            self.storedState = newState
+            for observer in self.observers {
+                observer.dataSourceChanged(newState)
+            }
+        }
+    }
+
+    /// Adds an observer that is told on `queue`; with `notifyOnAdded` it is told the current state at
+    /// once, exactly once. Call on `queue` only (checked): the list and the state are confined to it,
+    /// so no new state can arrive between "told" and "in the list".
+    public func add(observer: any StateObserver<State>, notifyOnAdded: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        observers.append(observer)
+        if notifyOnAdded { observer.dataSourceChanged(storedState) }
+    }
+}

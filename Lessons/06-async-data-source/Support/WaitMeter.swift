@@ -1,0 +1,35 @@
+import Synchronization
+
+/// Counts a reader's calls into a data source and how many of them had to wait for someone else.
+///
+/// This is how the lesson *measures* "can the reader block?" instead of asserting it: a lock-based
+/// read notes whether the lock was free (`NSLock.try()`), a queue-based read whether a write was
+/// queued ahead of it. The count goes into each trial's outcome in the report.
+public final class WaitMeter: Sendable {
+    private let reads = Atomic<Int>(0)
+    private let waits = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Notes one read, and whether it had to wait.
+    public func record(waited: Bool) {
+        reads.wrappingAdd(1, ordering: .relaxed)
+        if waited { waits.wrappingAdd(1, ordering: .relaxed) }
+    }
+
+    public var readCount: Int { reads.load(ordering: .relaxed) }
+    public var waitCount: Int { waits.load(ordering: .relaxed) }
+
+    /// A coarse bucket of the share of reads that waited, so that the report's histogram stays short.
+    public var bucket: String {
+        let reads = readCount
+        let waits = waitCount
+        guard waits > 0, reads > 0 else { return "no read waited" }
+        let share = Double(waits) / Double(reads)
+        switch share {
+        case ..<0.01: return "under 1% of reads waited"
+        case ..<0.1: return "1–10% of reads waited"
+        default: return "over 10% of reads waited"
+        }
+    }
+}

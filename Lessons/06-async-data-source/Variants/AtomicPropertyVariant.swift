@@ -1,0 +1,59 @@
+import Dispatch
+import RaceLab
+
+/// `atomic-property` (buggy for two reads): `state` behind a lock. One read is a whole state, but the
+/// article's `cellForItemAt` reads `state` twice, and an update between the reads tears the cell.
+enum AtomicPropertyVariant {
+    final class Trial: Sendable {
+        let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
+        let ui = DispatchQueue(label: "racelab.ui")
+        let observers = ObserverRegistry()
+
+        init() {
+            dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
+        }
+    }
+
+    static let variant = Variant(
+        name: "atomic-property", kind: .buggy,
+        summary: "state behind a lock, read from the UI: each read whole, but cellForItemAt reads it twice "
+            + "[snapshot: yes · two reads: no · reader waits: lock · deadlock: no]",
+        makeState: { Trial() },
+        operation: { trial, iteration in
+            switch Role(iteration) {
+            case .writer:
+                trial.dataSource.update { $0.next() }
+            case .reader(let cell):
+                iteration.record(trial.ui.sync { trial.dataSource.render(cell: cell) })
+            case .observerAdder:
+                trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true)
+            }
+        },
+        check: { trial, info in
+            trial.dataSource.waitUntilIdle()
+            let final = trial.dataSource.state.version
+            return TrialOutcome.observation(
+                updates: Role.updates(in: info.iterations), finalVersion: final,
+                problems: trial.observers.problems(finalVersion: final),
+                readers: trial.dataSource.readerWaits.bucket
+            )
+        }
+    )
+}
+
+extension AtomicPropertyDataSource where State == CollectionState {
+    /// The UI reader of the article: the header, items and footer come from one read of `state`
+    /// (whole), then `cellForItemAt` fills the two labels from two reads of `state`.
+    @inline(never)
+    public func render(cell index: Int) -> [Inconsistency] {
+        let snapshot = state
+        var found = [Audit.mixedState(header: snapshot.header, items: snapshot.items, footer: snapshot.footer)]
+        let title = state.items[index].title
+        // hazard: the lock was released after the first read; the serial queue can install the next
+        // state before the second.
+        Race.window("read detailedTitle")
+        let detailedTitle = state.items[index].detailedTitle
+        found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
+        return found.compactMap { $0 }
+    }
+}

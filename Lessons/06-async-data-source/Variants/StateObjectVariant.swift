@@ -1,0 +1,53 @@
+import Dispatch
+import RaceLab
+
+/// `state-object` (fixed): one immutable state replaced whole in a barrier; the UI keeps the copy it
+/// was sent, other readers get snapshots from `read { }`.
+enum StateObjectVariant {
+    final class Trial: Sendable {
+        let dataSource = StateDataSource(initialState: CollectionState.initial)
+        let ui = DispatchQueue(label: "racelab.ui")
+        let component: CollectionComponent
+        let observers = ObserverRegistry()
+
+        init() {
+            component = CollectionComponent(queue: ui, state: .initial)
+            dataSource.add(observer: component, notifyOnAdded: false)
+            dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
+        }
+    }
+
+    static let variant = Variant(
+        name: "state-object", kind: .fixed,
+        summary: "private immutable State replaced whole in a barrier update; the UI keeps the copy it is sent "
+            + "[snapshot: yes · two reads: yes on the UI copy · reader waits: never · deadlock: no]",
+        makeState: { Trial() },
+        operation: { trial, iteration in
+            let role = Role(iteration)
+            switch role {
+            case .writer:
+                trial.dataSource.update { $0.next() }
+            case .reader(let cell) where role.usesSecondPath:
+                // A reader off the UI queue asks for a snapshot and gets it later, asynchronously.
+                trial.dataSource.read { state in
+                    iteration.record(CollectionReader.audit(snapshot: state, cell: cell))
+                }
+            case .reader(let cell):
+                iteration.record(trial.ui.sync { trial.component.render(cell: cell) })
+            case .observerAdder:
+                trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true)
+            }
+        },
+        check: { trial, info in
+            trial.dataSource.waitUntilIdle()
+            let final = await trial.dataSource.currentState().version
+            let uiVersion = trial.ui.sync { trial.component.currentState.version }
+            return TrialOutcome.observation(
+                updates: Role.updates(in: info.iterations), finalVersion: final,
+                problems: trial.observers.problems(finalVersion: final)
+                    + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
+                readers: "UI reads its own copy, no wait"
+            )
+        }
+    )
+}

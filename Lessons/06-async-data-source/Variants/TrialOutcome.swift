@@ -1,0 +1,46 @@
+import RaceLab
+
+/// The check every variant of this lesson ends a trial with, once all queues are idle.
+enum TrialOutcome {
+    /// - Parameters:
+    ///   - updates: updates the writers made; the final version must equal it.
+    ///   - finalVersion: the data source's version after the trial.
+    ///   - problems: what observers (and the UI's final copy) got wrong.
+    ///   - readers: a few words on how the readers fared: a `WaitMeter.bucket`, or why nothing can wait.
+    static func observation(updates: Int, finalVersion: Int, problems: [Inconsistency], readers: String) -> Observation {
+        let lost = max(0, updates - finalVersion)
+        let outcome: String
+        let meaning: String
+        if lost > 0 {
+            outcome = "updates lost · " + readers
+            meaning = "the data source ended below the number of updates made"
+        } else if let first = problems.first {
+            outcome = "observers misled · " + readers
+            meaning = "e.g. \(first)"
+        } else {
+            outcome = "every update, in order · " + readers
+            meaning = "no update lost, every observer told every state once, in order"
+        }
+        return Observation(
+            expected: updates, observed: finalVersion,
+            lostWrites: lost, inconsistencies: problems.count,
+            outcome: outcome, meaning: meaning
+        )
+    }
+
+    /// A problem if the UI's copy did not end at the data source's last state.
+    static func uiCopy(endedAt uiVersion: Int, finalVersion: Int) -> [Inconsistency] {
+        uiVersion == finalVersion
+            ? []
+            : [Inconsistency(.observerOrder, "the UI ended at v\(uiVersion), the data source at v\(finalVersion)")]
+    }
+}
+
+extension StateDataSource {
+    /// The current state, waited for. For checks: it runs after every earlier update.
+    func currentState() async -> State {
+        await withCheckedContinuation { continuation in
+            read { continuation.resume(returning: $0) }
+        }
+    }
+}

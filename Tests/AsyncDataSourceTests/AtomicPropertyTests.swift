@@ -1,0 +1,51 @@
+import AsyncDataSource
+import Dispatch
+import RaceLab
+import Testing
+
+@Suite("An atomic property: every read is whole, two reads are two states")
+struct AtomicPropertyTests {
+    @Test("an update between cellForItemAt's two reads of state tears the cell; the snapshot part stays whole")
+    func tornPair() {
+        let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
+        let writer = AtWindow("read detailedTitle") {
+            dataSource.update { $0.next() }
+            dataSource.waitUntilIdle()
+        }
+        let found = Race.$hook.withValue(writer) { dataSource.render(cell: 0) }
+        #expect(writer.fired)
+        // Only the two-read part fails: header, items and footer came from one read.
+        #expect(kinds(found) == [.tornCell])
+    }
+
+    @Test("with no update in between, the article's reader is fine, which is why the bug survives review")
+    func quietReader() {
+        let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
+        #expect(dataSource.render(cell: 0).isEmpty)
+    }
+
+    @Test("the meter counts a read that found the lock taken")
+    func readerWaitsAreCounted() {
+        let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
+        _ = dataSource.state
+        #expect(dataSource.readerWaits.readCount == 1)
+        #expect(dataSource.readerWaits.waitCount == 0)
+        #expect(dataSource.readerWaits.bucket == "no read waited")
+    }
+
+    @Test("observers: notify-on-add tells the current state once, then every state in order")
+    func observers() {
+        let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
+        let early = OrderCheckingObserver(expectsCurrentState: false)
+        dataSource.add(observer: early, notifyOnAdded: false)
+        let late = OrderCheckingObserver(expectsCurrentState: true)
+        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
+            dataSource.update { $0.next() }
+            if index == 500 { dataSource.add(observer: late, notifyOnAdded: true) }
+        }
+        dataSource.waitUntilIdle()
+        #expect(dataSource.state.version == 1_000)
+        #expect(early.toldVersions == Array(1...1_000))
+        #expect(late.problems(finalVersion: 1_000).isEmpty)
+    }
+}
