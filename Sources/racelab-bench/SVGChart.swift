@@ -12,7 +12,7 @@ struct SVGChart {
     let title: String
 
     private let panelWidth = 330.0, panelHeight = 280.0
-    private let left = 58.0, top = 56.0, bottom = 46.0, gap = 26.0, legendHeight = 70.0
+    private let left = 58.0, top = 74.0, bottom = 46.0, gap = 26.0, legendHeight = 70.0
     private let colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
 
     func render() -> String {
