@@ -22,10 +22,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RaceLab", targets: ["RaceLab"]),
+        // Forced interleavings for tests: hooks that hold threads at race windows, off-pool threads.
+        .library(name: "RaceLabTesting", targets: ["RaceLabTesting"]),
         .executable(name: "racelab", targets: ["racelab"]),
     ],
     targets: [
         .target(name: "RaceLab"),
+        .target(name: "RaceLabTesting", dependencies: ["RaceLab"]),
         .executableTarget(
             name: "racelab",
             dependencies: ["RaceLab"] + lessons.map { .target(name: $0.module) }
@@ -35,7 +38,7 @@ let package = Package(
         .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab"]),
         // `make bench`: the cost of each way to guard shared state, and of the harness itself.
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLab", "SubscriptRace"]),
-        .testTarget(name: "RaceLabTests", dependencies: ["RaceLab"]),
+        .testTarget(name: "RaceLabTests", dependencies: ["RaceLab", "RaceLabTesting"]),
         .testTarget(name: "CommandLineTests", dependencies: ["RaceLab", "racelab", "racelab-fixtures"]),
     ]
         + lessons.map { lesson in
@@ -49,7 +52,7 @@ let package = Package(
         + lessons.map { lesson in
             .testTarget(
                 name: "\(lesson.module)Tests",
-                dependencies: ["RaceLab", .target(name: lesson.module)]
+                dependencies: ["RaceLab", "RaceLabTesting", .target(name: lesson.module)]
             )
         }
 )

@@ -8,14 +8,14 @@ struct RunnerTests {
     func buggyReproduces(variant: String) async {
         // Measured here: over 99 % of trials with noise and 85 % to 95 % without; 300 trials that
         // all come out consistent would take a rate below 1 in 50.
-        let report = await stress(lessonVariant(variant), trials: 300, iterations: 64)
+        let report = await StressRunner.run(lessonVariant(variant), trials: 300, iterations: 64)
         #expect(report.verdict == .reproduced)
         #expect(report.lostWrites + report.inconsistencies > 0)
     }
 
     @Test("each fix stays consistent over 10^5 operations", arguments: ["await-first", "revalidate", "state-object", "in-flight-task"])
     func fixIsClean(variant: String) async {
-        let report = await stress(lessonVariant(variant), trials: 1_000, iterations: 100)
+        let report = await StressRunner.run(lessonVariant(variant), trials: 1_000, iterations: 100)
         #expect(report.operations == 100_000)
         #expect(report.anomalousTrials == 0)
         #expect(report.errors == 0)

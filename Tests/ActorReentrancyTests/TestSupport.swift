@@ -100,17 +100,6 @@ struct Scenario<Source: ItemSource> {
 let firstList = Item.generation(0, count: 2)
 let secondList = Item.generation(1, count: 2)
 
-/// Runs `variant` with the stress runner on a thread of its own, outside the cooperative pool.
-///
-/// `StressRunner.run` blocks its thread and waits for the trial's tasks, which need the pool; two
-/// runs blocking both pool threads of a 2-core machine would wait for each other forever.
-func stress(_ variant: Variant, trials: Int, iterations: Int, noise: Bool = true, seed: UInt64 = 3) async -> VariantReport {
-    let options = StressRunner.Options(workload: Workload(trials: trials, iterations: iterations), seed: seed, noise: noise)
-    return await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: StressRunner.run(variant, options: options)) }.start()
-    }
-}
-
 /// The lesson's variant called `name`.
 func lessonVariant(_ name: String) -> Variant {
     guard let variant = ActorReentrancyLesson.lesson.variant(named: name) else {

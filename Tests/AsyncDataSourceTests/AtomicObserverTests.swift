@@ -2,6 +2,7 @@ import AsyncDataSource
 import Dispatch
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("An atomic state observer: whole snapshots from any thread, ordered only if told from one queue")
@@ -46,7 +47,7 @@ struct AtomicObserverTests {
             }.start()
             done.wait()
         }
-        await offThePool {
+        await onThread {
             Race.$hook.withValue(threadB) { latest.dataSourceChanged(CollectionState(version: 1)) }
         }
         #expect(threadB.fired)

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("An atomic property: every read is whole, two reads are two states")

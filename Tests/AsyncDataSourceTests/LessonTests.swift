@@ -1,5 +1,6 @@
 import AsyncDataSource
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Lesson 6 under the stress runner", .serialized)
@@ -23,7 +24,7 @@ struct LessonTests {
     @Test("a fixed variant is clean over 20,000 operations with noise", arguments: fixedNames)
     func fixedVariantIsClean(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
-        let report = await offThePool {
+        let report = await onThread {
             StressRunner.run(variant, options: .init(workload: Workload(trials: 20, iterations: 1_000), seed: 6, noise: true))
         }
         #expect(report.operations == 20_000)
@@ -40,7 +41,7 @@ struct LessonTests {
     @Test("a buggy variant shows its bug to the runner", arguments: buggyNames)
     func buggyVariantReproduces(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
-        let report = await offThePool {
+        let report = await onThread {
             StressRunner.run(variant, options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true))
         }
         #expect(report.inconsistencies > 0)

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Immutability must be deep: a state holding a mutable reference changes under its readers")

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Public properties read one by one show states that never existed")

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("A specific-queue observer: the UI reads the latest state it was sent, with no lock")

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("One immutable state, replaced whole, is what every reader gets")

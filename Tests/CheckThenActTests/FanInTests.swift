@@ -1,6 +1,7 @@
 import CheckThenAct
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Fan-in: fetch callbacks collecting their errors")
@@ -41,7 +42,7 @@ struct FanInTests {
     func plainArrayLosesAnError() async {
         let errors = UnprotectedErrors()
         let meeting = Rendezvous(at: "read errors.count", parties: 2)
-        await onSeparateThreads(2, hook: meeting) { thread in errors.record(FetchError(index: thread * 3)) }
+        await onThreads(2, hook: meeting) { thread in errors.record(FetchError(index: thread * 3)) }
         #expect(meeting.isComplete)
         #expect(errors.recorded().count == 1)
         #expect(FetchAudit.observe(errors.recorded(), fetches: 6).lostWrites == 1)
@@ -51,14 +52,14 @@ struct FanInTests {
     func runnerReproducesPlainArray() async {
         // Measured here: with noise every trial of 600 fetches loses errors (about half of its 200);
         // without noise, at most a few trials in a hundred do.
-        let report = await stress(lessonVariant("errors-unprotected"), trials: 20, iterations: 600)
+        let report = await StressRunner.run(lessonVariant("errors-unprotected"), trials: 20, iterations: 600)
         #expect(report.verdict == .reproduced)
         #expect(report.lostWrites > 0)
     }
 
     @Test("Protected<[Error]> records every failure exactly once over 120,000 fetches")
     func protectedIsClean() async {
-        let report = await stress(lessonVariant("errors-protected"), trials: 200, iterations: 600)
+        let report = await StressRunner.run(lessonVariant("errors-protected"), trials: 200, iterations: 600)
         #expect(report.operations == 120_000)
         #expect(report.anomalousTrials == 0)
         #expect(report.verdict == .clean)

@@ -1,6 +1,7 @@
 import CheckThenAct
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Protected: each access is safe, a read followed by a write is not")
@@ -29,7 +30,7 @@ struct ProtectedTests {
     func readThenWriteLosesAnIncrement() async {
         let counter = Protected(resource: 0)
         let meeting = Rendezvous(at: "read counter", parties: 2)
-        await onSeparateThreads(2, hook: meeting) { _ in counter.incrementByReadingThenWriting() }
+        await onThreads(2, hook: meeting) { _ in counter.incrementByReadingThenWriting() }
         #expect(meeting.isComplete)
         #expect(counter.read() == 1)
     }
@@ -37,21 +38,21 @@ struct ProtectedTests {
     @Test("the same two threads keep both increments with mutate")
     func mutateKeepsBoth() async {
         let counter = Protected(resource: 0)
-        await onSeparateThreads(2) { _ in counter.incrementByMutating() }
+        await onThreads(2) { _ in counter.incrementByMutating() }
         #expect(counter.read() == 2)
     }
 
     @Test("the runner shows read-then-write losing increments")
     func runnerReproducesReadThenWrite() async {
         // Measured here: every trial of 1,000 increments loses hundreds, with noise or without.
-        let report = await stress(lessonVariant("protected-read-then-write"), trials: 5, iterations: 1_000)
+        let report = await StressRunner.run(lessonVariant("protected-read-then-write"), trials: 5, iterations: 1_000)
         #expect(report.verdict == .reproduced)
         #expect(report.lostWrites > 0)
     }
 
     @Test("mutate keeps every one of 100,000 increments")
     func mutateIsClean() async {
-        let report = await stress(lessonVariant("protected-mutate"), trials: 100, iterations: 1_000)
+        let report = await StressRunner.run(lessonVariant("protected-mutate"), trials: 100, iterations: 1_000)
         #expect(report.operations == 100_000)
         #expect(report.lostWrites == 0)
         #expect(report.verdict == .clean)

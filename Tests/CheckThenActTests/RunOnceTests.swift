@@ -1,6 +1,7 @@
 import CheckThenAct
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @Suite("Run once: checking a flag and then setting it")
@@ -10,7 +11,7 @@ struct RunOnceTests {
         let once = RacyOnce()
         let work = ImportantWork()
         let meeting = Rendezvous(at: "read didExecute", parties: 2)
-        await onSeparateThreads(2, hook: meeting) { _ in once.run { work.execute() } }
+        await onThreads(2, hook: meeting) { _ in once.run { work.execute() } }
         #expect(meeting.isComplete)
         #expect(work.executions == 2)
     }
@@ -27,7 +28,7 @@ struct RunOnceTests {
     func runnerReproducesThePlainFlag() async {
         // Measured here with noise: 26 % to 65 % of trials run the work twice (per run of 1,500,
         // whatever the machine's load). All 1,500 coming out right at 26 % has odds below 10^-190.
-        let report = await stress(lessonVariant("buggy"), trials: 1_500, iterations: 10)
+        let report = await StressRunner.run(lessonVariant("buggy"), trials: 1_500, iterations: 10)
         #expect(report.verdict == .reproduced)
         #expect(report.duplicates > 0)
         #expect(report.histogram.contains { $0.outcome == "2 executions" })
@@ -35,7 +36,7 @@ struct RunOnceTests {
 
     @Test("each fix runs the work exactly once in 10,000 trials of 10 threads' worth", arguments: ["serial-queue", "lock", "atomic"])
     func fixesRunOnce(variant: String) async {
-        let report = await stress(lessonVariant(variant), trials: 10_000, iterations: 10)
+        let report = await StressRunner.run(lessonVariant(variant), trials: 10_000, iterations: 10)
         #expect(report.operations == 100_000)
         #expect(report.anomalousTrials == 0)
         #expect(report.duplicates == 0 && report.lostWrites == 0)
@@ -73,7 +74,7 @@ struct RunOnceTests {
         let once = LockedOnce()
         let work = ImportantWork()
         let seen = Protected<[Int]>(resource: [])
-        await onSeparateThreads(4) { _ in
+        await onThreads(4) { _ in
             once.run { work.execute() }
             let executions = work.executions
             seen.mutate { $0 + [executions] }

@@ -1,37 +1,20 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 @testable import SubscriptRace
 
 @Suite("Lesson 1: contents[id] = data loses keys")
 struct SubscriptRaceTests {
-    /// Holds the first thread that reaches "set contents" until a second store has run from start to
-    /// finish: the two-column timeline of the lesson, forced instead of hoped for.
-    final class HoldFirstSetter: RaceWindowHook, @unchecked Sendable {
-        let firstInWindow = DispatchSemaphore(value: 0)
-        let secondStoreDone = DispatchSemaphore(value: 0)
-
-        func windowReached(_ name: StaticString) {
-            firstInWindow.signal()
-            secondStoreDone.wait()
-        }
-    }
-
     @Test("a store that runs between another store's get and set is undone")
-    func forcedInterleavingLosesAKey() {
+    func forcedInterleavingLosesAKey() async {
         let storage = Storage()
-        let hook = HoldFirstSetter()
-        let threadA = Thread {
-            // A: get contents (empty) … held at the window … set contents = ["a"]
-            Race.$hook.withValue(hook) { storage.store(Data([1]), forIdentifier: "a") }
-        }
-        threadA.start()
-        hook.firstInWindow.wait()
-        // B, wedged in between: get contents (still empty), set contents = ["b"]
-        storage.store(Data([2]), forIdentifier: "b")
-        hook.secondStoreDone.signal()
-        // A's barrier write now replaces ["b"] with ["a"]: B's key is gone.
-        while !threadA.isFinished { usleep(100) }
+        // A: get contents ([:]) … in the window, B's whole store runs … set contents = ["a"]
+        // B (inside A's window): get contents ([:]), set contents = ["b"]
+        let hook = AtWindow("set contents") { storage.store(Data([2]), forIdentifier: "b") }
+        await onThreads(1, hook: hook) { _ in storage.store(Data([1]), forIdentifier: "a") }
+        // A's barrier write ran after B's and replaced ["b"] with ["a"]: B's key is gone.
+        #expect(hook.fired)
         #expect(storage.numberOfItems == 1)
     }
 

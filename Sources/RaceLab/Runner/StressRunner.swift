@@ -17,11 +17,18 @@ public enum StressRunner {
         public var workload: Workload
         public var seed: UInt64
         public var noise: Bool
+        /// Seconds after which no new trial starts (at least one always runs); `nil` runs every trial.
+        ///
+        /// For instrumented builds (ThreadSanitizer makes some lessons 10-100x slower), where a fixed
+        /// trial count would either take far too long or be too small for the fast variants. The
+        /// report's `trials` says how many trials actually ran.
+        public var timeBudget: Double?
 
-        public init(workload: Workload, seed: UInt64, noise: Bool) {
+        public init(workload: Workload, seed: UInt64, noise: Bool, timeBudget: Double? = nil) {
             self.workload = workload
             self.seed = seed
             self.noise = noise
+            self.timeBudget = timeBudget
         }
     }
 
@@ -39,7 +46,10 @@ public enum StressRunner {
         let started = clock.now
 
         var firstAnomaly: (trial: Int, seconds: Double)?
+        var trialsRun = 0
         for trial in 0..<options.workload.trials {
+            if trial > 0, let budget = options.timeBudget, (clock.now - started).seconds >= budget { break }
+            trialsRun = trial + 1
             let result = runTrial(variant, trial: trial, iterations: iterations, cores: cores, options: options)
             if result.isAnomalous && firstAnomaly == nil {
                 firstAnomaly = (trial + 1, (clock.now - started).seconds)
@@ -50,7 +60,7 @@ public enum StressRunner {
         }
 
         let wall = (clock.now - started).seconds
-        let trials = options.workload.trials
+        let trials = trialsRun
         let verdict = Verdict.judging(variant.kind, anomalousTrials: totals.anomalousTrials)
         return VariantReport(
             name: variant.name, kind: variant.kind, summary: variant.summary,
@@ -79,6 +89,13 @@ public enum StressRunner {
                 continuation.resume(returning: run(variant, options: options))
             }.start()
         }
+    }
+
+    /// Runs `variant` for `trials` × `iterations` on a thread of its own: the short form for tests.
+    public static func run(
+        _ variant: Variant, trials: Int, iterations: Int, noise: Bool = true, seed: UInt64 = 1
+    ) async -> VariantReport {
+        await run(variant, options: Options(workload: Workload(trials: trials, iterations: iterations), seed: seed, noise: noise))
     }
 
     static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {
