@@ -7,7 +7,7 @@ RACELAB := .build/release/racelab
 ARGS    ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons list bench clean
+.PHONY: help build release test lessons list bench clean exercises-check examples tsan test-tsan tsan-demo
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -33,9 +33,52 @@ lessons: release ## Run every lesson
 power-%: release ## Measure how often lesson N's buggy variants show their bug, noise off vs on
 	$(RACELAB) power $* $(ARGS)
 
+# Workshop exercises (Lessons/NN-slug/Exercise/): the participant edits the file there; the checker
+# compiles it on its own in a scratch package under .build-exercise/, so a half-edited file never
+# breaks the repository's build.
+exercise-%-reset: ## Restore exercise N's file from its starter (e.g. make exercise-1-reset)
+	Scripts/check-exercise $* --reset
+
+exercise-%: ## Check your fix for exercise N (e.g. make exercise-1; TSAN=1 adds ThreadSanitizer): PASS or FAIL + hint
+	Scripts/check-exercise $*
+
+exercises-check: ## CI: every exercise's starter and common wrong fixes must FAIL, its reference solution PASS
+	@set -e; for dir in Lessons/*/Exercise; do \
+		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
+		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
+		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass; \
+		for wrong in $$dir/WrongFixes/*.swift; do \
+			[ -f $$wrong ] && Scripts/check-exercise $$n --file $$wrong --expect fail; \
+		done; \
+	done
+
+examples: ## Build the Examples/ packages (they depend on RaceLab by path) and run their checks
+	$(SWIFT) build -c release --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
+	.build-examples/CacheCheck/release/cache-check run all $(ARGS)
+
 bench: ## Benchmark the ways to guard shared state (release); writes .build/bench/results.md and chart.svg
 	$(SWIFT) build -c release --product racelab-bench
 	.build/release/racelab-bench --output .build/bench $(ARGS)
+
+# ThreadSanitizer, in its own scratch path and in a debug build: in a release build the standard
+# library's Dictionary and Array code is specialized into the program and instrumented, while the
+# reference counts that make copy-on-write safe are not, and TSan reports races in correct code
+# (measured; see README). Options for `racelab matrix` go in TSAN_ARGS, e.g. TSAN_ARGS="2 --budget 5".
+TSAN_SCRATCH := .build-tsan
+TSAN_RACELAB := $(TSAN_SCRATCH)/debug/racelab
+TSAN_ARGS    ?=
+# Tests that race on purpose (forced interleavings of buggy variants): skipped by test-tsan.
+TSAN_SKIPS   := $(shell sed -e 's/\#.*//' -e 's/[[:space:]]*$$//' -e '/^$$/d' -e "s/^[[:space:]]*\(.*\)/--skip '\1'/" Matrix/tsan-test-skips.txt 2>/dev/null)
+
+tsan: ## TSan build; every variant in its own process under TSan; the tool matrix (fails on any unexpected row)
+	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product racelab
+	Scripts/tsan-exec $(TSAN_RACELAB) matrix --logs $(TSAN_SCRATCH)/tsan-logs --junit $(TSAN_SCRATCH)/tsan-matrix.xml $(TSAN_ARGS)
+
+test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose are skipped)
+	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(TSAN_SKIPS)
+
+tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (in a scratch copy)
+	Scripts/tsan-demo-fixed-race
 
 list: release ## List the lessons and their variants
 	$(RACELAB) list

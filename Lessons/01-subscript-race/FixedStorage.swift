@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The same store with the fix: the read and the write of a store happen in one barrier work item,
 /// so no other store can run between them.
@@ -14,6 +15,7 @@ public final class FixedStorage: @unchecked Sendable {
     /// Stores `data` under `id`: read, change and write in a single barrier work item.
     @inline(never)
     public func store(_ data: Data, forIdentifier id: String) {
+        Race.step("store contents")
         queue.async(flags: .barrier) {
             self.contents[id] = data
         }

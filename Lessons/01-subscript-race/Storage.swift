@@ -17,7 +17,8 @@ public final class Storage: @unchecked Sendable {
 
     private var contents: [String: Data] {
         get {
-            queue.sync { _contents }
+            Race.step("get contents")
+            return queue.sync { _contents }
         }
         set {
             // hazard: the getter's work item has finished; another store can read the same old

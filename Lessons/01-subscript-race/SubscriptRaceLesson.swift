@@ -21,7 +21,7 @@ public enum SubscriptRaceLesson {
         makeState: { Storage() },
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
-    )
+    ).exploring(storeOneKeyEach { Storage() })
 
     static let fixed = Variant(
         name: "fixed", kind: .fixed,
@@ -29,7 +29,7 @@ public enum SubscriptRaceLesson {
         makeState: { FixedStorage() },
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
-    )
+    ).exploring(storeOneKeyEach { FixedStorage() })
 
     static let actor = Variant(
         name: "actor", kind: .fixed,

@@ -1,3 +1,4 @@
+import RaceLab
 import Synchronization
 
 /// The check and the set as one indivisible step: a compare-and-exchange from `false` to `true`.
@@ -12,6 +13,7 @@ public final class AtomicOnce: Sendable {
 
     /// Runs `execute` if this call is the first to flip the flag.
     public func run(_ execute: () -> Void) {
+        Race.step("compare-exchange didExecute")
         let (exchanged, _) = didExecute.compareExchange(
             expected: false, desired: true, ordering: .acquiringAndReleasing
         )

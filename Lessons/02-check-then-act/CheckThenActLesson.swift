@@ -25,7 +25,7 @@ public enum CheckThenActLesson {
         makeState: { OnceTrial(once: RacyOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
-    )
+    ).exploring(onceExploration { RacyOnce() })
 
     /// The article's fix. The check drains the queue first: the article's `async` means the work may
     /// still be pending when every iteration has returned.
@@ -41,7 +41,7 @@ public enum CheckThenActLesson {
             trial.once.drain()
             return .executions(trial.work.executions)
         }
-    )
+    ).exploring(serialQueueExploration)
 
     static let lock = Variant(
         name: "lock", kind: .fixed,
@@ -49,7 +49,7 @@ public enum CheckThenActLesson {
         makeState: { OnceTrial(once: LockedOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
-    )
+    ).exploring(onceExploration { LockedOnce() })
 
     static let atomic = Variant(
         name: "atomic", kind: .fixed,
@@ -57,7 +57,7 @@ public enum CheckThenActLesson {
         makeState: { OnceTrial(once: AtomicOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
-    )
+    ).exploring(onceExploration { AtomicOnce() })
 
     // MARK: Protected counter
 
@@ -69,7 +69,7 @@ public enum CheckThenActLesson {
         makeState: { Protected(resource: 0) },
         operation: { counter, _ in counter.incrementByReadingThenWriting() },
         check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
-    )
+    ).exploring(counterExploration { $0.incrementByReadingThenWriting() })
 
     /// The check's `read()` is enqueued after every iteration's barrier, so it sees all of them:
     /// a read after `mutate` sees the write.
@@ -80,7 +80,7 @@ public enum CheckThenActLesson {
         makeState: { Protected(resource: 0) },
         operation: { counter, _ in counter.incrementByMutating() },
         check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
-    )
+    ).exploring(counterExploration { $0.incrementByMutating() })
 
     // MARK: Fan-in of errors
 

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The check and the set under one lock: no thread can check while another is between its check
 /// and its set.
@@ -15,6 +16,7 @@ public final class LockedOnce: @unchecked Sendable {
 
     /// Runs `execute` unless some call already did; returns after it ran.
     public func run(_ execute: () -> Void) {
+        Race.step("lock")
         lock.lock()
         defer { lock.unlock() }
         guard !didExecute else { return }

@@ -1,3 +1,5 @@
+import RaceLab
+
 /// A value that may only be reached through a `ReadWriteLock`: the article's `Protected<Resource>`.
 ///
 /// `read()` returns a copy taken inside a read item; `mutate` runs the whole transformation inside
@@ -20,12 +22,14 @@ public final class Protected<Resource: Sendable>: @unchecked Sendable {
     /// The current value. Waits for every `mutate` or `write` enqueued before the call, so a thread
     /// always reads its own earlier changes.
     public func read() -> Resource {
-        lock.read { resource }
+        Race.step("read")
+        return lock.read { resource }
     }
 
     /// Replaces the value with `transform(value)`, read and written in one barrier item. Returns at
     /// once; the change happens before any later `read`.
     public func mutate(_ transform: @escaping @Sendable (Resource) -> Resource) {
+        Race.step("mutate")
         lock.write { self.resource = transform(self.resource) }
     }
 

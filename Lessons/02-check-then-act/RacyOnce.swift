@@ -17,6 +17,7 @@ public final class RacyOnce: @unchecked Sendable {
     /// Runs `execute` unless some call already did. Not thread-safe, whatever the type claims.
     @inline(never)
     public func run(_ execute: () -> Void) {
+        Race.step("check didExecute")
         guard !didExecute else { return }
         // hazard: check-then-act. This thread saw `false`; until it stores `true` below, every other
         // thread that reaches the guard sees `false` too and runs `execute()` as well.

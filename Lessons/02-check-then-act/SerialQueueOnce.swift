@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The article's fix: every check-and-set is a work item on one serial queue, so checks and sets
 /// can no longer interleave.
@@ -16,6 +17,7 @@ public final class SerialQueueOnce: @unchecked Sendable {
 
     /// Enqueues the check-and-set; `execute` runs later, on the queue, at most once over all calls.
     public func run(_ execute: @escaping @Sendable () -> Void) {
+        Race.step("async check-and-set")
         queue.async {
             guard !self.didExecute else { return }
             execute()

@@ -89,4 +89,4 @@ let faults = Lesson(
     ]
 )
 
-RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults]).main()
+RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults, deadlock]).main()

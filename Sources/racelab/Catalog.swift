@@ -2,6 +2,8 @@ import RaceLab
 import SubscriptRace
 import CheckThenAct
 import ActorReentrancy
+import CoordinatorLocking
+import PersistentStore
 import AsyncDataSource
 
 /// Every lesson the `racelab` tool knows, in workshop order. A new lesson adds one line here
@@ -10,5 +12,7 @@ let catalog: [Lesson] = [
     SubscriptRaceLesson.lesson,
     CheckThenActLesson.lesson,
     ActorReentrancyLesson.lesson,
+    CoordinatorLockingLesson.lesson,
+    PersistentStoreLesson.lesson,
     AsyncDataSourceLesson.lesson,
 ]

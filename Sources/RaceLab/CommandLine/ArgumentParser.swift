@@ -28,6 +28,10 @@ struct ArgumentParser {
             return try parseRun(rest, as: .run)
         case "power":
             return try parseRun(rest, as: .power)
+        case "matrix":
+            return try parseMatrix(rest)
+        case "explore":
+            return try ExploreRequest.parse(rest, lessons: lessons).map(ParsedCommand.explore) ?? .help(.explore)
         case IsolatedRun.childCommand:
             return try parseChild(rest)
         case WorkerProcess.command:
@@ -79,6 +83,7 @@ struct ArgumentParser {
             case "--json":
                 try reader.rejectValue(for: argument)
                 request.json = true
+            case "--junit" where command == .run: request.junit = try reader.value(for: argument)
             default:
                 if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: command) }
                 if let lessonIdentifier {
@@ -105,10 +110,15 @@ struct ArgumentParser {
     }
 
     private func parseChild(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        guard arguments.count == 10 else { throw UsageError("\(IsolatedRun.childCommand) is internal to racelab") }
-        let lesson = try self.lesson(arguments[0])
+        guard arguments.count == 10 || arguments.count == 12 else {
+            throw UsageError("\(IsolatedRun.childCommand) is internal to racelab")
+        }
+        // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
+        let lesson = arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
+            ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0])
         guard lesson.variant(named: arguments[1]) != nil else { throw UsageError("no variant '\(arguments[1])'") }
         var trials = 0, iterations = 0, seed: UInt64 = 0, noise = true
+        var budget: Double?
         var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
         while let argument = reader.next() {
             switch argument {
@@ -117,12 +127,56 @@ struct ArgumentParser {
                 iterations = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumIterations)
             case "--seed": seed = try self.seed(reader.value(for: argument))
             case "--noise": noise = try onOff(reader.value(for: argument), argument)
+            case "--budget": budget = try seconds(reader.value(for: argument), argument)
             default: throw UsageError("unknown option '\(argument)'")
             }
         }
         return .runVariantChild(
-            lesson: lesson.number, variant: arguments[1], trials: trials, iterations: iterations, seed: seed, noise: noise
+            lesson: lesson.number, variant: arguments[1], trials: trials, iterations: iterations, seed: seed, noise: noise,
+            budget: budget
         )
+    }
+
+    /// `matrix [<lesson|all>] [options]`: every lesson (and the TSan calibration) unless one is named.
+    private func parseMatrix(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = MatrixRequest(lessons: [])
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .matrix)
+        do throws(UsageError) {
+            while let argument = reader.next() {
+                switch argument {
+                case "-h", "--help": return .help(.matrix)
+                case "--trials": request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
+                case "--budget": request.budget = try seconds(reader.value(for: argument), argument)
+                case "--seed": request.seed = try seed(reader.value(for: argument))
+                case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
+                case "--timeout": request.timeout = try seconds(reader.value(for: argument), argument)
+                case "--expectations": request.expectations = try reader.value(for: argument)
+                case "--probes": request.probes = try reader.value(for: argument)
+                case "--logs": request.logs = try reader.value(for: argument)
+                case "--executable": request.executable = try reader.value(for: argument)
+                case "--junit": request.junit = try reader.value(for: argument)
+                case "--json":
+                    try reader.rejectValue(for: argument)
+                    request.json = true
+                default:
+                    if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: .matrix) }
+                    if let lessonIdentifier {
+                        throw UsageError("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson")
+                    }
+                    lessonIdentifier = argument
+                }
+            }
+            if lessonIdentifier == nil || lessonIdentifier == "all" {
+                request.lessons = lessons.map(\.number)
+                request.calibration = true
+            } else if let lessonIdentifier {
+                request.lessons = [try lesson(lessonIdentifier).number]
+            }
+        } catch {
+            throw UsageError(error.message, command: .matrix)
+        }
+        return .matrix(request)
     }
 
     /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its

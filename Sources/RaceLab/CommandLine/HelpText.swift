@@ -16,6 +16,8 @@ struct HelpText {
           list                 List the lessons and their variants.
           run <lesson>         Run a lesson's variants and report what went wrong.
           power <lesson>       Measure how often each buggy variant shows its bug, noise off and on.
+          matrix [lesson]      Which tool catches which bug: the runner, ThreadSanitizer, Swift 6.
+          explore <lesson>     Search thread schedules for one that breaks a variant; replay it.
           help [command]       Show this help, or a command's.
 
         OPTIONS:
@@ -32,10 +34,12 @@ struct HelpText {
     func usage(_ command: CommandName?) -> String {
         switch command {
         case .list: "usage: \(tool) list [--json]"
-        case .run: "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json]"
+        case .run: "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json] [--junit FILE]"
         case .power: "usage: \(tool) power <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--timeout S] [--json]"
+        case .matrix: "usage: \(tool) matrix [<lesson|all>] [--trials T] [--budget S] [--seed S] [--noise on|off] [--timeout S] [--expectations FILE] [--probes DIR] [--logs DIR] [--executable PATH] [--json] [--junit FILE]"
+        case .explore: "usage: \(tool) explore <lesson> [--variant NAME] [--strategy dfs|pct|random] [--threads K] [--preemptions P] [--schedules M] [--seed S] [--steps N] [--replay SCHEDULE] [--json]"
         case .help: "usage: \(tool) help [command]"
-        case nil: "usage: \(tool) <command> [options]   (commands: list, run, power, help)"
+        case nil: "usage: \(tool) <command> [options]   (commands: list, run, power, matrix, explore, help)"
         }
     }
 
@@ -72,6 +76,7 @@ struct HelpText {
               --timeout S          Seconds a variant may run before it is killed and reported as
                                    timed out (default: \(formatSeconds(RunRequest.defaultTimeout))).
               --json               Print one JSON document (schema in README.md) instead of text.
+              --junit FILE         Also write the result as JUnit XML (one test case per variant).
               -h, --help           Show this help.
 
             Every variant runs in a child process: a crash is reported as CRASHED with its signal and
@@ -89,6 +94,77 @@ struct HelpText {
             exposed the bug with a 95% Wilson confidence interval, the first trial that exposed it, and
             the seconds until then. Options are those of 'run'. Exit status: 0 when every measurement
             completed, 1 when one crashed or timed out, 2 for bad usage.
+            """
+        case .matrix:
+            """
+            \(tool) matrix: which tool catches which bug.
+
+            \(usage(.matrix))
+
+            One row per variant: what the stress runner measured, how many distinct races
+            ThreadSanitizer reported, and whether the Swift 6 compiler (language mode 6, complete
+            concurrency checking) accepts the variant's pattern as developers write it. Each variant
+            runs in its own process with TSAN_OPTIONS log_path=<logs>/<lesson>.<variant>, so every
+            report is attributed to the variant (and worker processes) that produced it. Build with
+            'make tsan', which runs this command from a ThreadSanitizer build; from another build the
+            TSan column says 'not measured'.
+
+            ARGUMENTS:
+              <lesson>             A lesson number or slug; default 'all' (every lesson, plus
+                                   calibration rows: TSan on correct code).
+
+            OPTIONS:
+              --trials T           At most T trials per variant (default: the lesson's).
+              --budget S           No new trial starts after S seconds per variant; one always
+                                   runs (default: \(formatSeconds(MatrixRequest.defaultBudget))). The matrix shows the trials run.
+              --seed S, --noise on|off
+                                   As for 'run'.
+              --timeout S          Watchdog per variant (default: \(formatSeconds(MatrixRequest.defaultTimeout))).
+              --expectations FILE  Expected TSan and compiler outcome per variant
+                                   (default: \(MatrixRequest.defaultExpectations), if present).
+              --probes DIR         Compiler probes, DIR/<NN-slug>/<variant>.swift
+                                   (default: \(MatrixRequest.defaultProbes)).
+              --logs DIR           Where TSan writes its logs (default: a temporary folder).
+              --executable PATH    Run the variants with this build of the tool (default: this one).
+              --json               Print one JSON document instead of the table.
+              --junit FILE         Also write JUnit XML (one test case per variant).
+              -h, --help           Show this help.
+
+            Exit status: 0 when every row is as expected (buggy variants reproduced, fixed ones clean
+            and silent under TSan, TSan and compiler outcomes as in the expectations file); 1
+            otherwise, naming each variant and what differs; 2 for bad usage.
+            """
+        case .explore:
+            """
+            \(tool) explore: search thread schedules for one that breaks a variant, and replay it.
+
+            \(usage(.explore))
+
+            Runs the variant's real code on a few logical threads, one at a time under a controlled
+            scheduler. Threads switch only at scheduling points: the race windows the lesson marks
+            (Race.window), the synchronization steps it marks (Race.step) and RaceLock operations.
+            A failing schedule is printed as a timeline, one column per thread, with a replay string.
+
+            ARGUMENTS:
+              <lesson>             A lesson number or slug.
+
+            OPTIONS:
+              --variant NAME       Only this variant (default: every explorable variant).
+              --strategy S         dfs: every schedule within the preemption bound (default);
+                                   pct: Probabilistic Concurrency Testing; random: a random
+                                   thread at every point.
+              --threads K          Logical threads (default: the exploration's, usually 2).
+              --preemptions P      dfs: at most P preemptions; pct: P priority change points
+                                   (bug depth d = P+1). Default 2.
+              --schedules M        At most M schedules (default 100000 for dfs, 1000 otherwise).
+              --seed S             Seed for pct and random (default 0).
+              --steps N            Step bound: longer executions are reported as livelock (1000).
+              --replay SCHEDULE    Run exactly this schedule (a replay string from a report).
+              --json               One JSON document instead of text.
+              -h, --help           Show this help.
+
+            Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
+            and no fixed variant has one; 1 otherwise; 2 for bad usage.
             """
         case .help:
             """

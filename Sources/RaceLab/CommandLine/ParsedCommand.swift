@@ -7,7 +7,11 @@ enum ParsedCommand: Equatable {
     /// Measure how likely each buggy variant is to show its bug, noise off and on.
     case power(RunRequest)
     /// The hidden command a parent uses to run one variant in a child process.
-    case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool)
+    case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool, budget: Double?)
+    /// Put every variant through the stress runner, ThreadSanitizer and the Swift 6 compiler.
+    case matrix(MatrixRequest)
+    /// Run variants under the schedule explorer, or replay one schedule.
+    case explore(ExploreRequest)
     /// The hidden command `WorkerProcess` uses to run one of a lesson's workers in a process of its own.
     case runWorker(lesson: Int, worker: String, parent: Int32, arguments: [String])
 }
@@ -23,6 +27,8 @@ struct RunRequest: Equatable {
     var noise: Bool = true
     var timeout: Double = RunRequest.defaultTimeout
     var json: Bool = false
+    /// Also write the report as JUnit XML to this file (`--junit FILE`).
+    var junit: String?
 
     /// Seconds a variant's process may run before the watchdog kills it.
     static let defaultTimeout: Double = 120

@@ -48,7 +48,7 @@ public struct RaceLabTool: Sendable {
             print(help.help(command))
             return .success
         case .version:
-            print("\(name) \(version)")
+            print("\(name) \(version)" + (ThreadSanitizer.isActive ? " (ThreadSanitizer)" : ""))
             return .success
         case .list(let json):
             return list(json: json)
@@ -56,8 +56,12 @@ public struct RaceLabTool: Sendable {
             return run(request)
         case .power(let request):
             return power(request)
-        case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise):
-            return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise)
+        case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise, budget):
+            return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise, budget)
+        case .matrix(let request):
+            return matrix(request)
+        case .explore(let request):
+            return explore(request)
         case let .runWorker(lessonNumber, workerName, parent, arguments):
             return runWorker(lessonNumber, workerName, parent: parent, arguments)
         }
@@ -152,13 +156,16 @@ public struct RaceLabTool: Sendable {
                 return .unexpectedVerdict
             }
         }
+        if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .unexpectedVerdict }
         return report.passed ? .success : .unexpectedVerdict
     }
 
-    private func runChild(_ lessonNumber: Int, _ variantName: String, _ workload: Workload, _ seed: UInt64, _ noise: Bool) -> ExitCode {
-        guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
+    private func runChild(
+        _ lessonNumber: Int, _ variantName: String, _ workload: Workload, _ seed: UInt64, _ noise: Bool, _ budget: Double?
+    ) -> ExitCode {
+        guard let lesson = (lessons + [ThreadSanitizerCalibration.lesson]).first(where: { $0.number == lessonNumber }),
               let variant = lesson.variant(named: variantName) else { return .usage }
-        let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: noise))
+        let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget))
         do {
             print(try IsolatedRun.reportLine(report))
             return .success

@@ -16,5 +16,7 @@ enum CommandName: String, CaseIterable {
     case list
     case run
     case power
+    case matrix
+    case explore
     case help
 }

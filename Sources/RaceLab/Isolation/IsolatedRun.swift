@@ -33,15 +33,25 @@ enum IsolatedRun {
             "--iterations", String(request.options.workload.iterations),
             "--seed", String(request.options.seed),
             "--noise", request.options.noise ? "on" : "off",
-        ]
+        ] + (request.options.timeBudget.map { ["--budget", String($0)] } ?? [])
     }
 
     /// Runs `request` in a child of `executable` and returns the report, whatever became of the child.
-    static func run(_ request: Request, executable: String, whileWaiting: (Double) -> Void = { _ in }) -> VariantReport {
+    ///
+    /// - Parameters:
+    ///   - environment: more variables for the child (the matrix sets `TSAN_OPTIONS` here).
+    ///   - launcher: a command that starts the child, e.g. `["/usr/bin/setarch", "x86_64", "-R"]`
+    ///     to run it without address randomization; empty to start `executable` directly.
+    static func run(
+        _ request: Request, executable: String, environment: [String: String] = [:], launcher: [String] = [],
+        whileWaiting: (Double) -> Void = { _ in }
+    ) -> VariantReport {
         let result: ChildProcess.Result
+        let command = launcher + [executable] + childArguments(request)
         do {
             result = try ChildProcess.run(
-                executable, arguments: childArguments(request), environment: childEnvironment,
+                command[0], arguments: Array(command.dropFirst()),
+                environment: childEnvironment.merging(environment) { _, new in new },
                 timeout: request.timeout, whileWaiting: whileWaiting
             )
         } catch {

@@ -6,7 +6,8 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var name: String
     public var kind: VariantKind
     public var summary: String
-    /// Independent trials run (fewer than asked only if the process died or was killed).
+    /// Independent trials run (fewer than asked only if the process died or was killed, or a time
+    /// budget ran out: see `StressRunner.Options.timeBudget`).
     public var trials: Int
     /// Operations per trial.
     public var iterations: Int

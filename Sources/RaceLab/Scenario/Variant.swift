@@ -26,6 +26,8 @@ public struct Variant: Sendable {
     /// (unsynchronized `Array` or `Dictionary` mutation can corrupt memory and trap), so a crash
     /// counts as reproduced. Meaningful for buggy variants only; a fixed variant that crashes fails.
     public var crashMeansReproduced: Bool
+    /// A few-thread version of the scenario for the schedule explorer (`racelab explore`), if any.
+    public var exploration: Exploration? = nil
 
     let makeTrial: @Sendable () throws -> TrialBody
 

@@ -21,10 +21,30 @@ public enum Race {
     public static func window(_ name: StaticString) {
         if let hook { hook.windowReached(name) }
     }
+
+    /// Marks a synchronization operation the code is about to perform (`queue.sync`, an async
+    /// barrier, taking a lock) as a scheduling point for the schedule explorer.
+    ///
+    /// Unlike `window`, a step is no race window: noise hooks and test gates ignore it (the default
+    /// `stepReached` does nothing), so adding a step never changes what `racelab run` measures. The
+    /// explorer needs it because a thread may only be switched out where the code does something
+    /// another thread can observe; a queue's work item is such a place even when no window is open.
+    @inlinable
+    public static func step(_ name: StaticString) {
+        if let hook { hook.stepReached(name) }
+    }
 }
 
 /// Something that acts when lesson code reaches a race window: noise, a scheduler, a test's gate.
 public protocol RaceWindowHook: Sendable {
     /// Called on the thread that reached the window, before it goes on.
     func windowReached(_ name: StaticString)
+
+    /// Called on the thread about to perform the synchronization operation `name` (see `Race.step`).
+    func stepReached(_ name: StaticString)
+}
+
+extension RaceWindowHook {
+    /// Noise and test gates act at race windows only.
+    public func stepReached(_ name: StaticString) {}
 }

@@ -1,0 +1,34 @@
+import Foundation
+import RaceLab
+
+/// What `racelab explore 1` runs: the lesson's own store, two (or `--threads`) threads, one key each.
+extension SubscriptRaceLesson {
+    /// The store type in both variants: `store(_:forIdentifier:)` and `numberOfItems`.
+    protocol KeyStore: Sendable {
+        func store(_ data: Data, forIdentifier id: String)
+        var numberOfItems: Int { get }
+    }
+
+    /// Each logical thread stores one distinct key; afterwards every key must be there.
+    ///
+    /// The scheduling points are the store's own: `get contents` (the getter's `queue.sync`) and
+    /// `set contents` (the setter's async barrier) in the buggy store, `store contents` in the fixed
+    /// one. The barrier work items themselves run on the queue, outside the explorer: they need no
+    /// steps of their own, because a concurrent queue runs barriers in the order they were submitted
+    /// and every later `queue.sync` (the next get, the final count) waits for them. So the order of
+    /// the steps alone decides what the store holds, and a schedule replays exactly.
+    static func storeOneKeyEach<Store: KeyStore>(_ makeStore: @escaping @Sendable () -> Store) -> Exploration {
+        Exploration(
+            summary: "each thread stores one key; invariant: every key is present",
+            makeState: makeStore,
+            thread: { store, index in store.store(Data([0x52, 0x4C]), forIdentifier: "item-\(index)") },
+            invariant: { store, threads in
+                let kept = store.numberOfItems
+                return kept == threads ? nil : "kept \(kept) of \(threads) keys"
+            }
+        )
+    }
+}
+
+extension Storage: SubscriptRaceLesson.KeyStore {}
+extension FixedStorage: SubscriptRaceLesson.KeyStore {}

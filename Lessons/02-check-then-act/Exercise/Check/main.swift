@@ -1,0 +1,47 @@
+// The harness for exercise 2 (do not edit): compiled next to the participant's Once.swift.
+import Foundation
+import RaceLab
+import Synchronization
+
+/// The work: it takes a moment (as real work would: a request, a file), and counts its executions
+/// atomically, so the count itself can never lose one. The moment it takes is what makes the
+/// starter's window (the flag is set after the work) wide even without the runner's noise.
+final class Executions: Sendable {
+    private let count = Atomic<Int>(0)
+    @inline(never) func execute() {
+        count.wrappingAdd(1, ordering: .relaxed)
+        usleep(100)
+    }
+    var value: Int { count.load(ordering: .acquiring) }
+}
+
+let check = ExerciseCheck("2 · Once runs its work exactly once")
+
+// Functional: the work runs (a `run` that does nothing never runs twice, and must not pass), it
+// has run by the time the first call returns, and later calls do not run it again.
+let once = Once()
+let work = Executions()
+once.run { work.execute() }
+check.require(work.value == 1, "the first call runs the work before it returns", evidence: "executions: \(work.value)")
+once.run { work.execute() }
+once.run { work.execute() }
+check.require(work.value == 1, "later calls do not run it again", evidence: "executions: \(work.value)")
+let other = Once(), otherWork = Executions()
+other.run { otherWork.execute() }
+check.require(otherWork.value == 1, "each Once has its own flag", evidence: "a second Once ran its work \(otherWork.value) times")
+
+// Concurrent: ten threads call `run` at once, as in the article; exactly one execution per trial,
+// and every caller returns after the work ran (checked inside each iteration).
+struct Trial: Sendable { let once = Once(); let work = Executions() }
+let variant = Variant(
+    name: "exercise", kind: .fixed, summary: "the participant's Once",
+    makeState: { Trial() },
+    operation: { trial, iteration in
+        trial.once.run { trial.work.execute() }
+        if trial.work.value == 0 { iteration.recordInconsistency("run returned before the work had run") }
+    },
+    check: { trial, _ in .executions(trial.work.value) }
+)
+check.stress(variant, workload: Workload(trials: 1_500, iterations: 10),
+             requirement: "ten concurrent calls run the work exactly once (every trial)")
+check.finish()

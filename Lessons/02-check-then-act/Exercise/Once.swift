@@ -1,0 +1,34 @@
+// Exercise 2: make `Once` run its work exactly once.
+//
+// `Once.run(_:)` promises: however many threads call it, `execute` runs exactly once. It checks a
+// flag, runs the work, and sets the flag. Called from ten threads at once, the work runs two,
+// three, sometimes ten times. Fix `Once` so that the work runs exactly once, and so that a call
+// returns only after the work has run (by this call or by another one).
+//
+// Rules:
+// - Keep the API: `init()` and `run(_ execute: () -> Void)`. No `async`.
+// - `execute` must run exactly once per `Once`: not zero times, not twice.
+//
+// `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
+// the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
+// is already there. Deleting it does not fix anything; it only makes the bug harder to see.
+//
+// Check your fix:   make exercise-2        (PASS, or FAIL with how many duplicate executions)
+// Hints, one at a time: Lessons/02-check-then-act/Exercise/hints.md
+// Start over:       make exercise-2-reset
+import Foundation
+import RaceLab
+
+final class Once: @unchecked Sendable {
+    private var didExecute = false
+
+    init() {}
+
+    @inline(never)
+    func run(_ execute: () -> Void) {
+        guard !didExecute else { return }
+        Race.window("read didExecute")
+        execute()
+        didExecute = true
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import RaceLab
+
+/// Lesson 4: many `ObjectStorage` instances increment one file. Coordination that is misconfigured
+/// (one owner for every claim) or owned by the wrong party (a process-owned lock between threads)
+/// excludes nothing and loses most increments; a per-file queue map fixes it within a process, an
+/// open-file-description lock across processes.
+public enum CoordinatorLockingLesson {
+    static let number = 4
+
+    public static let lesson = Lesson(
+        number: number,
+        slug: "coordinator-locking",
+        title: "misconfigured coordinator-style locking",
+        summary: "Separate ObjectStorage instances increment one JSON file through mutatingObject. A coordinator "
+            + "whose claims share one owner, or a lock owned by the process, lets them all in at once.",
+        workload: Workload(trials: 10, iterations: 200),
+        variants: [uncoordinated, sameOwner, processRecordLock, coordinated, crossProcess],
+        workers: [incrementWorker]
+    )
+
+    static let uncoordinated = counterVariant(
+        name: "uncoordinated", kind: .buggy,
+        summary: "no coordination: every read-modify-write of the file runs at once",
+        coordinator: { _ in Uncoordinated() }
+    )
+
+    static let sameOwner = counterVariant(
+        name: "same-owner", kind: .buggy,
+        summary: "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
+        coordinator: { owner in OwnerScopedCoordinator(owner: owner) }
+    )
+
+    static let processRecordLock = counterVariant(
+        name: "fcntl-process-lock", kind: .buggy,
+        summary: "fcntl(F_SETLKW) record locks: owned by the process, so its threads never exclude each other",
+        coordinator: { _ in ProcessRecordLock() }
+    )
+
+    static let coordinated = counterVariant(
+        name: "coordinated", kind: .fixed,
+        summary: "the article's FileCoordinator: a concurrent queue per file, writes as barriers, the map bounded",
+        coordinator: { _ in FileCoordinator.shared },
+        workload: Workload(trials: 8, iterations: 500)
+    )
+
+    static let crossProcess = Variant(
+        name: "cross-process", kind: .fixed,
+        summary: "open-file-description locks (F_OFD_SETLKW); the iterations are split over 4 worker processes",
+        workload: Workload(trials: 8, iterations: 500),
+        makeState: { try CrossProcessTrial() },
+        operation: { trial, iteration in try trial.launchWorker(iteration.index, of: iteration.count) },
+        check: { trial, info in
+            try await trial.waitForWorkers()
+            return .kept(try trial.counter.finalValue(), of: info.iterations, unit: "increments")
+        },
+        tearDown: { trial in trial.tearDown() }
+    )
+
+    /// The worker processes of the cross-process variant run.
+    static let incrementWorker = LessonWorker(
+        name: "increment", summary: "increments a counter file from every core of a process of its own"
+    ) { arguments in
+        try IncrementWorker(arguments: arguments).run()
+    }
+
+    /// A variant in which every iteration increments the trial's file once, through a new
+    /// `ObjectStorage` whose coordinator `coordinator` makes (given the trial's one shared owner).
+    private static func counterVariant(
+        name: String, kind: VariantKind, summary: String,
+        coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
+        workload: Workload? = nil
+    ) -> Variant {
+        Variant(
+            name: name, kind: kind, summary: summary, workload: workload,
+            makeState: {
+                let owner = ClaimOwner()
+                return try CounterFile(coordinator: { coordinator(owner) })
+            },
+            operation: { counter, _ in try counter.increment() },
+            check: { counter, trial in .kept(try counter.finalValue(), of: trial.iterations, unit: "increments") },
+            tearDown: { counter in counter.remove() }
+        )
+    }
+}

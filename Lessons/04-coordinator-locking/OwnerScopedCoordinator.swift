@@ -1,0 +1,41 @@
+import Foundation
+
+/// A coordinator whose claims belong to an owner, modelled on how `NSFileCoordinator` treats file
+/// presenters and purpose identifiers: a claim waits for other owners' conflicting claims, never for
+/// claims of its own owner.
+///
+/// Apple's answer to the article's bug report: file coordination "will NOT block against other
+/// read/write claims made with the same NSFileCoordinator instance or NSFileCoordinator instances
+/// made with the same filePresenter or purposeIdentifier". Give every storage instance the same
+/// owner and the coordinator excludes nothing; give each claim its own owner (`owner: nil`, like
+/// `NSFileCoordinator(filePresenter: nil)`) and it excludes every other claim.
+public struct OwnerScopedCoordinator: FileAccessCoordinator {
+    /// The owner every claim made through this coordinator belongs to; nil gives each claim a new one.
+    public let owner: ClaimOwner?
+    private let table: ClaimTable
+
+    /// - Parameter owner: the identity claims are made under. Sharing one owner between callers that
+    ///   must exclude each other is the misconfiguration this lesson is about.
+    public init(owner: ClaimOwner? = nil) {
+        self.init(owner: owner, table: .shared)
+    }
+
+    init(owner: ClaimOwner?, table: ClaimTable) {
+        self.owner = owner
+        self.table = table
+    }
+
+    public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
+        let claim = ClaimTable.Claim(kind: .reading, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
+        table.acquire(claim)
+        defer { table.release(claim) }
+        return try accessor(url)
+    }
+
+    public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
+        let claim = ClaimTable.Claim(kind: .writing, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
+        table.acquire(claim)
+        defer { table.release(claim) }
+        return try accessor(url)
+    }
+}

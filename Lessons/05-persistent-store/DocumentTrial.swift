@@ -1,0 +1,195 @@
+import Foundation
+import RaceLab
+
+/// One trial of lesson 5: a store holding a few documents that iterations overwrite and load
+/// through the store, while an `OutsideReader` reads the same files directly, as another process
+/// would. Every read is checked for tearing.
+///
+/// Iteration `i` works on document `(i / 4) % documents`: `i % 4` of 0 or 1 stores a new version,
+/// 2 or 3 loads it through the store.
+///
+/// Versions are numbered inside the store's write (in the provider), so under the barrier the
+/// version numbers of one document are written in order and the last successful store holds the
+/// highest. A store that reported success but whose version is above the one left on disk was
+/// **lost**; so was a store that failed. A file that is not a whole version is **torn**, and one
+/// holding the version of a store that reported failure is inconsistent too.
+final class DocumentTrial: @unchecked Sendable {
+    static let documents = 4
+    /// Three 4 KiB chunks and a little more: each store is several `write` calls.
+    static let bodyLength = 12_000
+
+    let parent: URL
+    let store: PersistentDataStore
+    private let completions = DispatchQueue(label: "racelab.documents.completions")
+    private let pending = DispatchGroup()
+    private let lock = NSLock()
+    private var nextVersion: [Int]
+    private var succeeded: [[Int]]
+    private var failedStores = 0
+    private var firstFailure: String?
+    private let outsideReader: OutsideReader
+    private var outside: (reads: Int, torn: Int, firstTorn: String?) = (0, 0, nil)
+
+    init(discipline: WriteDiscipline) throws {
+        parent = try ScratchSpace.makeFolder(label: "persistent-store")
+        store = try PersistentDataStore(name: "documents", in: parent, completionQueue: completions, discipline: discipline)
+        // Version 0 of every document, as an earlier session left it.
+        for document in 0..<Self.documents {
+            let payload = Payload(document: document, version: 0, bodyLength: Self.bodyLength)
+            try payload.encoded().write(to: URL(fileURLWithPath: store.path(of: Self.identifier(document))))
+        }
+        nextVersion = Array(repeating: 1, count: Self.documents)
+        succeeded = Array(repeating: [0], count: Self.documents)
+        let paths = (0..<Self.documents).map { [store] in store.path(of: Self.identifier($0)) }
+        outsideReader = OutsideReader(paths: paths)
+        outsideReader.start()
+    }
+
+    static func identifier(_ document: Int) -> String {
+        "document-\(document)"
+    }
+
+    func perform(_ iteration: Iteration) {
+        let document = (iteration.index / 4) % Self.documents
+        switch iteration.index % 4 {
+        case 0, 1: storeNewVersion(of: document)
+        default: loadThroughStore(document, iteration)
+        }
+    }
+
+    /// Waits until every completion of the trial has run, then stops the outside reader.
+    func finished() async {
+        await withCheckedContinuation { continuation in
+            pending.notify(queue: completions) { continuation.resume() }
+        }
+        let seen = outsideReader.stop()
+        lock.withLock { outside = seen }
+    }
+
+    /// Reads every document from disk and compares it with the stores that succeeded; adds the
+    /// torn reads the outside reader saw (those seen by loads were recorded as they happened).
+    func verify() -> Observation {
+        lock.lock()
+        defer { lock.unlock() }
+        var current = 0, lost = failedStores, torn = 0, orphaned = 0
+        for document in 0..<Self.documents {
+            let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
+            guard let data, let payload = Payload(validating: data) else {
+                torn += 1
+                continue
+            }
+            let latest = succeeded[document].max() ?? 0
+            lost += succeeded[document].filter { $0 > payload.version }.count
+            if payload.version == latest { current += 1 }
+            // Data whose store reported failure: another store renamed it into place.
+            if payload.version > latest { orphaned += 1 }
+        }
+        var problems: [String] = []
+        if outside.torn > 0 {
+            problems.append("the outside reader saw \(outside.torn) of \(outside.reads) reads torn (e.g. \(outside.firstTorn ?? "?"))")
+        }
+        if torn > 0 { problems.append(Self.count(torn, "file") + " torn") }
+        if orphaned > 0 { problems.append(Self.count(orphaned, "file") + " holding a store that reported failure") }
+        if lost > failedStores { problems.append(Self.count(lost - failedStores, "store") + " overwritten by older ones") }
+        if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
+        return Observation(
+            expected: Self.documents, observed: current, lostWrites: lost, inconsistencies: torn + orphaned + outside.torn,
+            outcome: "\(current)/\(Self.documents) documents current" + (outside.torn > 0 ? ", torn outside reads" : ""),
+            meaning: problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
+        )
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    func remove() {
+        _ = outsideReader.stop()
+        ScratchSpace.remove(parent)
+    }
+
+    private func storeNewVersion(of document: Int) {
+        let version = VersionBox()
+        pending.enter()
+        store.storeData({ [self] in
+            let number = takeVersion(of: document)
+            version.set(number)
+            return Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
+        }, identifier: Self.identifier(document)) { [self] result in
+            record(result, version: version.get(), of: document)
+            pending.leave()
+        }
+    }
+
+    private func loadThroughStore(_ document: Int, _ iteration: Iteration) {
+        pending.enter()
+        store.loadData(forIdentifier: Self.identifier(document), transformer: { $0 }) { [self] result in
+            switch result {
+            case .loaded(let data): check(data, of: document, by: "a load", iteration)
+            case .notFound: iteration.recordInconsistency("a load found no \(Self.identifier(document))")
+            case .failed(let error): iteration.recordInconsistency("a load of \(Self.identifier(document)) failed: \(error)")
+            }
+            pending.leave()
+        }
+    }
+
+    /// Records a torn read when `data` is not a whole version of `document`.
+    private func check(_ data: Data, of document: Int, by reader: String, _ iteration: Iteration) {
+        if Payload(validating: data)?.document != document {
+            iteration.recordInconsistency(
+                "\(reader) of \(Self.identifier(document)) read a torn file (\(data.count) of "
+                    + "\(Payload.headerLength + Self.bodyLength) bytes, checksum wrong)"
+            )
+        }
+    }
+
+    private func takeVersion(of document: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let version = nextVersion[document]
+        nextVersion[document] += 1
+        return version
+    }
+
+    private func record(_ result: StoreResult, version: Int?, of document: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch result {
+        case .success:
+            if let version { succeeded[document].append(version) }
+        case .noData:
+            failedStores += 1
+        case .failed(let error):
+            failedStores += 1
+            if firstFailure == nil { firstFailure = Self.brief(error) }
+        }
+    }
+}
+
+extension DocumentTrial {
+    /// An error in a few words for the report: a system call and its errno, without the long path.
+    static func brief(_ error: any Error) -> String {
+        if case StoreError.system(let operation, _, let code) = error {
+            return "\(operation): \(String(cString: strerror(code)))"
+        }
+        return "\(error)"
+    }
+}
+
+/// The version a store's provider chose, handed to its completion.
+private final class VersionBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+
+    func set(_ version: Int) {
+        lock.lock()
+        value = version
+        lock.unlock()
+    }
+
+    func get() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A reader outside the store: a thread that reads the documents' files directly, one after the
+/// other, for as long as a trial runs, the way an app extension or a backup tool reads a folder
+/// another process writes.
+///
+/// It never uses the store's queue, so the barrier does nothing for it: all it can rely on is that
+/// a data file is replaced whole. Every read it makes is checked for tearing.
+final class OutsideReader: @unchecked Sendable {
+    /// Microseconds between two reads: a reader that polls, not one that spins, so that it leaves
+    /// the writer most of a core on a 2-core machine. A write's window is long enough that reads
+    /// this frequent still land in it in every trial.
+    static let pause: UInt32 = 20
+
+    private let paths: [String]
+    private let lock = NSLock()
+    private var started = false
+    private var stopped = false
+    private var reads = 0
+    private var torn = 0
+    private var firstTorn: String?
+    private let done = DispatchSemaphore(value: 0)
+
+    /// - Parameter paths: the data files to read, in turn; `paths[i]` holds document `i`.
+    init(paths: [String]) {
+        self.paths = paths
+    }
+
+    /// Starts reading on a thread of its own.
+    func start() {
+        lock.lock()
+        started = true
+        lock.unlock()
+        let thread = Thread { [self] in
+            var next = 0
+            while !isStopped {
+                read(document: next)
+                next = (next + 1) % paths.count
+                usleep(Self.pause)
+            }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Stops the thread (waiting for its last read) and returns what it saw. Later calls only return.
+    func stop() -> (reads: Int, torn: Int, firstTorn: String?) {
+        lock.lock()
+        let running = started && !stopped
+        stopped = true
+        lock.unlock()
+        if running { done.wait() }
+        lock.lock()
+        defer { lock.unlock() }
+        return (reads, torn, firstTorn)
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    private func read(document: Int) {
+        let data = try? DataFile.contents(of: paths[document])
+        let whole = data.flatMap { Payload(validating: $0) }.map { $0.document == document } ?? false
+        lock.lock()
+        defer { lock.unlock() }
+        reads += 1
+        if !whole {
+            torn += 1
+            if firstTorn == nil { firstTorn = "\(data?.count ?? 0) bytes of document-\(document)" }
+        }
+    }
+}

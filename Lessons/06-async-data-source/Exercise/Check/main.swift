@@ -1,0 +1,56 @@
+// The harness for exercise 6 (do not edit): compiled next to the participant's Playlist.swift.
+import Foundation
+import RaceLab
+
+/// What a reader draws: the count it shows in the header and the items it shows as rows.
+struct PlaylistSnapshot: Sendable, Equatable {
+    let count: Int
+    let items: [Int]
+}
+
+/// Version `v` of the list: `v % 5 + 1` items, all equal to `v`. A snapshot mixing two versions,
+/// or whose count disagrees with its items, was never written by anyone.
+func version(_ v: Int) -> [Int] { Array(repeating: v, count: v % 5 + 1) }
+
+func isPublished(_ snapshot: PlaylistSnapshot) -> Bool {
+    guard snapshot.count == snapshot.items.count else { return false }
+    guard let first = snapshot.items.first else { return true }   // the initial empty list
+    return snapshot.items == version(first)
+}
+
+let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
+
+// Functional: a replace is visible, whole, in the next snapshot (an empty snapshot cannot pass).
+let playlist = Playlist()
+check.require(playlist.snapshot() == PlaylistSnapshot(count: 0, items: []), "a new playlist is empty")
+playlist.replace(with: [7, 8, 9])
+check.require(playlist.snapshot() == PlaylistSnapshot(count: 3, items: [7, 8, 9]), "a snapshot shows the last replace",
+              evidence: "got \(playlist.snapshot())")
+playlist.replace(with: [1])
+check.require(playlist.snapshot() == PlaylistSnapshot(count: 1, items: [1]), "a second replace replaces the first",
+              evidence: "got \(playlist.snapshot())")
+
+// Concurrent: half the iterations write versions, half take snapshots and check them.
+let variant = Variant(
+    name: "exercise", kind: .fixed, summary: "the participant's Playlist",
+    makeState: { Playlist() },
+    operation: { playlist, iteration in
+        if iteration.index.isMultiple(of: 2) {
+            playlist.replace(with: version(iteration.index + 1))
+        } else {
+            let snapshot = playlist.snapshot()
+            if !isPublished(snapshot) {
+                iteration.recordInconsistency("torn snapshot: count \(snapshot.count), items \(snapshot.items)")
+            }
+        }
+    },
+    check: { playlist, trial in
+        let last = playlist.snapshot()
+        let whole = isPublished(last) && !last.items.isEmpty
+        return Observation(expected: 1, observed: whole ? 1 : 0, inconsistencies: whole ? 0 : 1,
+                           outcome: whole ? "whole" : "torn", meaning: whole ? "a published version" : "final state never written")
+    }
+)
+check.stress(variant, workload: Workload(trials: 100, iterations: 1_000),
+             requirement: "readers racing writers only ever see whole versions (every trial)")
+check.finish()

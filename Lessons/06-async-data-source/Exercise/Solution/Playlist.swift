@@ -1,0 +1,23 @@
+// Exercise 6, reference solution: one immutable state value, replaced whole and read whole under
+// one lock. A reader gets the state before a replace or after it, never half of each.
+import Foundation
+import RaceLab
+
+final class Playlist: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`; replaced as a whole, never changed piece by piece.
+    private var state = PlaylistSnapshot(count: 0, items: [])
+
+    init() {}
+
+    @inline(never)
+    func replace(with newItems: [Int]) {
+        let next = PlaylistSnapshot(count: newItems.count, items: newItems)
+        lock.withLock { state = next }
+    }
+
+    @inline(never)
+    func snapshot() -> PlaylistSnapshot {
+        lock.withLock { state }
+    }
+}

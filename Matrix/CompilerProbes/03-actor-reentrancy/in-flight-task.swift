@@ -1,0 +1,45 @@
+// Compiler probe · lesson 3 · in-flight-task
+// The fix: one stored Task per item; a second reload joins the load in flight instead of starting
+// its own, and the result is stored only if the item still exists. Accepted.
+
+struct Item: Sendable, Equatable {
+    var id: Int
+    var updates: [Int] = []
+}
+
+/// Stands in for a network call: the suspension point where other calls to the actor run.
+func loadUpdates(for item: Item, adding update: Int) async -> Item {
+    try? await Task.sleep(for: .microseconds(50))
+    var loaded = item
+    loaded.updates.append(update)
+    return loaded
+}
+
+actor DataSource {
+    var items: [Item] = (0..<4).map { Item(id: $0) }
+    private var inFlight: [Int: Task<Item, Never>] = [:]
+
+    func reloadItem(at index: Int, update: Int) async {
+        guard items.indices.contains(index) else { return }
+        let item = items[index]
+        if let running = inFlight[item.id] {
+            _ = await running.value
+            return
+        }
+        let load = Task { await loadUpdates(for: item, adding: update) }
+        inFlight[item.id] = load
+        let loaded = await load.value
+        inFlight[item.id] = nil
+        guard let current = items.firstIndex(where: { $0.id == item.id }) else { return }
+        items[current] = loaded
+    }
+}
+
+func reloadConcurrently() async {
+    let source = DataSource()
+    await withTaskGroup(of: Void.self) { group in
+        for update in 0..<100 {
+            group.addTask { await source.reloadItem(at: update % 4, update: update) }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+// Compiler probe · lesson 6 · mutable-inside-state
+// A State that is a struct of lets, but holds a class with a var inside: making the next state
+// changes the one every reader already holds. Swift 6 rejects it: a Sendable struct may not store a
+// non-Sendable class. Here the compiler catches the bug, unless @unchecked silences it (as the
+// lesson does, to run it). TSan reports it too.
+
+final class Footer {
+    var version = 0
+}
+
+struct State: Sendable {
+    let version: Int
+    let footer: Footer
+
+    func next() -> State {
+        footer.version = version + 1
+        return State(version: version + 1, footer: footer)
+    }
+}

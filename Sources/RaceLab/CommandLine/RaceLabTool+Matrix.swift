@@ -1,0 +1,110 @@
+import Foundation
+
+extension RaceLabTool {
+    /// `racelab matrix`: every variant through the stress runner, ThreadSanitizer and the Swift 6
+    /// compiler, checked against the expectations file (see `ToolMatrix`).
+    func matrix(_ request: MatrixRequest) -> ExitCode {
+        ChildProcess.installInterruptHandler()
+        let base = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> URL {
+            path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: base).appendingPathComponent(path)
+        }
+
+        var executable = ChildProcess.currentExecutable
+        if let other = request.executable {
+            executable = absolute(other).path
+            guard FileManager.default.isExecutableFile(atPath: executable) else {
+                return usageFailure("--executable '\(other)' is not an executable file")
+            }
+        }
+        let sanitizer = sanitizerOf(executable)
+
+        var expectations = MatrixExpectations()
+        var expectationsFile: String?
+        let expectationsPath = request.expectations ?? MatrixRequest.defaultExpectations
+        if FileManager.default.fileExists(atPath: absolute(expectationsPath).path) {
+            guard let data = FileManager.default.contents(atPath: absolute(expectationsPath).path) else {
+                return usageFailure("cannot read '\(expectationsPath)'")
+            }
+            do {
+                expectations = try MatrixExpectations.parse(String(decoding: data, as: UTF8.self))
+            } catch {
+                return usageFailure("\(expectationsPath): \(error)")
+            }
+            expectationsFile = expectationsPath
+        } else if request.expectations != nil {
+            return usageFailure("no expectations file '\(expectationsPath)'")
+        }
+
+        let logFolder = request.logs.map(absolute)
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tsan-logs", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: logFolder, withIntermediateDirectories: true)
+        } catch {
+            return usageFailure("cannot create the log folder '\(logFolder.path)': \(error)")
+        }
+
+        var lessonsToRun = request.lessons.compactMap { number in lessons.first { $0.number == number } }
+        if request.calibration { lessonsToRun.append(ThreadSanitizerCalibration.lesson) }
+        let plan = MatrixRunner.Plan(
+            tool: name, lessons: lessonsToRun, executable: executable,
+            sanitized: sanitizer.instrumented, startWithoutRandomization: sanitizer.needsNoRandomization,
+            logFolder: logFolder, probeFolder: absolute(request.probes), swiftc: CompilerProbe.locateCompiler(),
+            expectations: expectations, expectationsFile: expectationsFile,
+            seed: request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max)), noise: request.noise,
+            budget: request.budget, trialCap: request.trials, timeout: request.timeout, base: base
+        )
+
+        let live = isatty(STDERR_FILENO) == 1
+        var runner = MatrixRunner(plan: plan)
+        let matrix = runner.run(
+            progress: { line in
+                printError((live ? "\r\u{1B}[K" : "") + line)
+            },
+            whileWaiting: { label, elapsed in
+                guard live else { return }
+                FileHandle.standardError.write(Data("\r\u{1B}[Krunning \(label) … \(String(format: "%.1f", elapsed)) s".utf8))
+            }
+        )
+
+        if request.json {
+            do {
+                print(try matrix.jsonText())
+            } catch {
+                printError("\(name): error: cannot encode the matrix: \(error)")
+                return .unexpectedVerdict
+            }
+        } else {
+            print(MatrixText(matrix: matrix).render(), terminator: "")
+        }
+        if let junit = request.junit, !writeJUnit(JUnitDocument(matrix: matrix), to: junit) { return .unexpectedVerdict }
+        return matrix.passed ? .success : .unexpectedVerdict
+    }
+
+    /// Whether `executable` is a ThreadSanitizer build, and whether TSan already refused to start in
+    /// it because of the address layout (then every child starts under `setarch -R`).
+    private func sanitizerOf(_ executable: String) -> (instrumented: Bool, needsNoRandomization: Bool) {
+        if executable == ChildProcess.currentExecutable { return (ThreadSanitizer.isActive, false) }
+        guard let result = try? ChildProcess.run(executable, arguments: ["--version"], timeout: 60) else { return (false, false) }
+        let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        if output.contains(ThreadSanitizer.unexpectedMappingMessage) { return (true, true) }
+        return (output.contains("(ThreadSanitizer)"), false)
+    }
+
+    private func usageFailure(_ message: String) -> ExitCode {
+        printError("\(name): error: \(message)")
+        printError(HelpText(tool: name).usage(.matrix))
+        return .usage
+    }
+
+    /// Writes `document` to `path`; says so on stderr and returns false when it cannot.
+    func writeJUnit(_ document: JUnitDocument, to path: String) -> Bool {
+        do {
+            try document.write(to: path)
+            return true
+        } catch {
+            printError("\(name): error: cannot write JUnit XML to '\(path)': \(error)")
+            return false
+        }
+    }
+}

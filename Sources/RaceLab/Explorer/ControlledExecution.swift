@@ -1,0 +1,215 @@
+import Foundation
+
+/// Runs one explorable program under a baton: every logical thread is a real thread, but only the
+/// one holding the baton runs; the others wait on a shared condition until it is their turn.
+///
+/// A thread gives the baton back at each scheduling point (a `Race.window`, a `Race.step`, a
+/// `RaceLock.lock()`): it records the operation it is about to perform and waits. The controller
+/// (the calling thread) then asks the policy who goes next. Real threads, rather than a model,
+/// because the point is to run the lesson's own code: queue calls, locks and all.
+///
+/// Code before a thread's first scheduling point runs when the thread is started, one thread after
+/// the other; it is treated as thread-local set-up, not as steps.
+final class ControlledExecution: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// The thread allowed to run; nil while the controller decides.
+    private var running: Int?
+    private var pending: [PendingOperation?]
+    private var finished: [Bool]
+    private var errors: [Int: String] = [:]
+    private var owners: [ObjectIdentifier: Int] = [:]
+    /// After a deadlock or the step bound: locks no longer exclude, so that every thread can be run
+    /// to its end (see `drain`).
+    private var freeRunning = false
+
+    private init(threads: Int) {
+        pending = Array(repeating: nil, count: threads)
+        finished = Array(repeating: false, count: threads)
+    }
+
+    /// Runs `program` once, choosing at each point with `policy`.
+    ///
+    /// - Parameters:
+    ///   - stepBound: more steps than this is reported as a livelock.
+    ///   - stallTimeout: seconds a running thread may take to reach its next point.
+    static func run(
+        _ program: ExplorableProgram, policy: SchedulingPolicy, stepBound: Int, stallTimeout: Double
+    ) -> ExecutionResult {
+        let execution = ControlledExecution(threads: program.threads.count)
+        let result = execution.drive(program, policy: policy, stepBound: stepBound, stallTimeout: stallTimeout)
+        if case .stuck = result.outcome {} else { program.tearDown() }
+        return result
+    }
+
+    private func drive(
+        _ program: ExplorableProgram, policy: SchedulingPolicy, stepBound: Int, stallTimeout: Double
+    ) -> ExecutionResult {
+        let count = program.threads.count
+        var choices: [Int] = []
+        var steps: [ScheduleStep] = []
+        func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
+            ExecutionResult(schedule: Schedule(threads: count, choices: choices), steps: steps, outcome: outcome)
+        }
+        policy.beginExecution()
+        condition.lock()
+        defer { condition.unlock() }
+        // Start each thread and let it run its set-up to its first scheduling point.
+        for (index, body) in program.threads.enumerated() {
+            let logical = LogicalThread(id: index, execution: self)
+            let thread = Thread {
+                Race.$hook.withValue(logical) {
+                    logical.execution.awaitTurn(index)
+                    do { try body() } catch { logical.execution.record(error, of: index) }
+                }
+                logical.execution.finish(index)
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+            running = index
+            condition.broadcast()
+            if !awaitBaton(timeout: stallTimeout) {
+                return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
+            }
+        }
+        var current: Int?
+        while true {
+            if finished.allSatisfy({ $0 }) { break }
+            let enabled = (0..<count).filter { !finished[$0] && canProceed($0) }
+            if enabled.isEmpty {
+                let positions = (0..<count).filter { !finished[$0] }.map { index in
+                    ThreadPosition(thread: index, waitingFor: pending[index]?.name ?? "?", heldBy: holder(of: pending[index]))
+                }
+                drain(timeout: stallTimeout)
+                return result(.deadlock(positions))
+            }
+            if steps.count >= stepBound {
+                drain(timeout: stallTimeout)
+                return result(.stepBoundExceeded(stepBound))
+            }
+            let chosen = policy.choose(enabled: enabled, current: current, step: steps.count)
+            let operation = pending[chosen]!
+            choices.append(chosen)
+            steps.append(ScheduleStep(thread: chosen, operation: operation.name))
+            if case .acquire(let lock, _) = operation { owners[lock] = chosen }
+            pending[chosen] = nil
+            current = chosen
+            running = chosen
+            condition.broadcast()
+            if !awaitBaton(timeout: stallTimeout) {
+                return result(.stuck(thread: chosen, after: operation.name, seconds: stallTimeout))
+            }
+        }
+        if let (thread, message) = errors.min(by: { $0.key < $1.key }) {
+            return result(.threw(thread: thread, message: message))
+        }
+        condition.unlock()
+        let broken = program.invariant()
+        condition.lock()
+        return result(broken.map(ExecutionOutcome.invariantBroken) ?? .passed)
+    }
+
+    // MARK: - Controller side (condition held)
+
+    /// Waits until the running thread gives the baton back; false on timeout.
+    private func awaitBaton(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while running != nil {
+            if !condition.wait(until: deadline) && running != nil { return false }
+        }
+        return true
+    }
+
+    private func canProceed(_ index: Int) -> Bool {
+        guard case .acquire(let lock, _)? = pending[index] else { return true }
+        return owners[lock] == nil
+    }
+
+    private func holder(of operation: PendingOperation?) -> Int? {
+        guard case .acquire(let lock, _)? = operation else { return nil }
+        return owners[lock]
+    }
+
+    /// Lets every unfinished thread run to its end after a deadlock or the step bound, so that none
+    /// is left parked forever: locks are ignored and threads take turns round-robin, one step each
+    /// (still one at a time, so the discarded state is never raced on). Gives up after `limit` steps.
+    private func drain(timeout: Double, limit: Int = 100_000) {
+        freeRunning = true
+        var next = 0
+        for _ in 0..<limit {
+            guard let chosen = (0..<finished.count).map({ (next + $0) % finished.count }).first(where: { !finished[$0] }) else {
+                return
+            }
+            next = chosen + 1
+            pending[chosen] = nil
+            running = chosen
+            condition.broadcast()
+            if !awaitBaton(timeout: timeout) { return }
+        }
+    }
+
+    // MARK: - Logical thread side
+
+    fileprivate func awaitTurn(_ index: Int) {
+        condition.lock()
+        while running != index { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Called by a running thread at a scheduling point: hand the baton back and wait for a turn.
+    fileprivate func pause(_ index: Int, before operation: PendingOperation) {
+        condition.lock()
+        defer { condition.unlock() }
+        pending[index] = operation
+        running = nil
+        condition.broadcast()
+        while running != index { condition.wait() }
+    }
+
+    fileprivate func release(_ lock: ObjectIdentifier, by index: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        if owners[lock] == index || freeRunning { owners[lock] = nil }
+    }
+
+    fileprivate func finish(_ index: Int) {
+        condition.lock()
+        finished[index] = true
+        if running == index { running = nil }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    fileprivate func record(_ error: any Error, of index: Int) {
+        condition.lock()
+        errors[index] = String(describing: error)
+        condition.unlock()
+    }
+}
+
+/// The hook bound (as `Race.hook`) on one logical thread: each window or step it reaches becomes a
+/// scheduling point of its execution.
+final class LogicalThread: RaceWindowHook, @unchecked Sendable {
+    let id: Int
+    let execution: ControlledExecution
+
+    init(id: Int, execution: ControlledExecution) {
+        self.id = id
+        self.execution = execution
+    }
+
+    func windowReached(_ name: StaticString) {
+        execution.pause(id, before: .point(name.description))
+    }
+
+    func stepReached(_ name: StaticString) {
+        execution.pause(id, before: .point(name.description))
+    }
+
+    func acquire(_ lock: ObjectIdentifier, name: String) {
+        execution.pause(id, before: .acquire(lock, name: name))
+    }
+
+    func release(_ lock: ObjectIdentifier) {
+        execution.release(lock, by: id)
+    }
+}

@@ -1,0 +1,42 @@
+/// How the explorer searches: the strategy and its bounds.
+public struct ExplorationOptions: Sendable {
+    public enum Strategy: String, Sendable, CaseIterable, Codable {
+        /// Every schedule within the preemption bound, exhaustively.
+        case dfs
+        /// Probabilistic Concurrency Testing: random priorities and `preemptions` change points.
+        case pct
+        /// A uniformly random thread at every scheduling point.
+        case random
+    }
+
+    public var strategy: Strategy
+    /// Logical threads; nil for the exploration's default.
+    public var threads: Int?
+    /// dfs: the preemption bound. pct: the number of priority change points (d − 1).
+    public var preemptions: Int
+    /// The most schedules to run; nil for 100,000 (dfs) or 1,000 (pct, random).
+    public var schedules: Int?
+    /// Seed for pct and random.
+    public var seed: UInt64
+    /// Steps after which an execution is reported as a livelock.
+    public var stepBound: Int
+    /// Seconds a thread may run between two scheduling points before it is reported stuck.
+    public var stallTimeout: Double
+
+    public init(
+        strategy: Strategy = .dfs, threads: Int? = nil, preemptions: Int = 2, schedules: Int? = nil,
+        seed: UInt64 = 0, stepBound: Int = 1_000, stallTimeout: Double = 10
+    ) {
+        self.strategy = strategy
+        self.threads = threads
+        self.preemptions = preemptions
+        self.schedules = schedules
+        self.seed = seed
+        self.stepBound = stepBound
+        self.stallTimeout = stallTimeout
+    }
+
+    var scheduleLimit: Int {
+        schedules ?? (strategy == .dfs ? 100_000 : 1_000)
+    }
+}

@@ -1,0 +1,29 @@
+/// What an exploration found.
+public struct ExplorationReport: Sendable {
+    public let strategy: ExplorationOptions.Strategy
+    public let threads: Int
+    public let preemptions: Int
+    public let seed: UInt64
+    /// Executions run.
+    public let schedules: Int
+    /// dfs only: true when every schedule within the bound ran (the schedule limit was not hit).
+    public let exhaustive: Bool
+    /// Executions that failed (broken invariant, error, deadlock, livelock).
+    public let failingSchedules: Int
+    /// The shortest failing execution found (the first among equally short ones).
+    public let failure: ExecutionResult?
+    public let elapsedSeconds: Double
+    /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
+    public let pctGuarantee: Double?
+    public let pctSteps: Int?
+    /// Something that makes the figures less than they seem (nondeterminism, a stuck thread).
+    public let warning: String?
+    /// Set when exploration stopped because a thread got stuck outside the explorer's control: the
+    /// figures are then inconclusive, whatever they say.
+    public let abandoned: String?
+
+    /// Failing executions per execution run.
+    public var hitRate: Double {
+        schedules == 0 ? 0 : Double(failingSchedules) / Double(schedules)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Runs an exploration's real code under a controlled scheduler, schedule after schedule, and
+/// reports the failing ones.
+///
+/// Blocks the calling thread while logical threads run; from async code (tests) use the `async`
+/// overloads, which run it on a thread of their own so that the cooperative pool is never blocked.
+public enum Explorer {
+    /// Searches schedules with `options.strategy`.
+    public static func explore(_ exploration: Exploration, options: ExplorationOptions = .init()) throws -> ExplorationReport {
+        let threads = options.threads ?? exploration.defaultThreads
+        let start = DispatchTime.now().uptimeNanoseconds
+        var schedules = 0, failing = 0
+        var shortest: ExecutionResult?
+        var warning: String?
+        var abandoned: String?
+        var exhaustive = false
+
+        let dfs = options.strategy == .dfs ? DepthFirstPolicy(preemptionBound: options.preemptions) : nil
+        let pct = options.strategy == .pct
+            ? PCTPolicy(threads: threads, depth: options.preemptions + 1, seed: options.seed, stepEstimate: 1) : nil
+        let policy: SchedulingPolicy
+        if let dfs { policy = dfs } else if let pct { policy = pct } else { policy = RandomPolicy(seed: options.seed) }
+
+        while schedules < options.scheduleLimit {
+            let program = try exploration.makeProgram(threads)
+            let result = ControlledExecution.run(
+                program, policy: policy, stepBound: options.stepBound, stallTimeout: options.stallTimeout
+            )
+            schedules += 1
+            if case .stuck = result.outcome {
+                // Not a verdict on the program: a thread left the explorer's control (it blocks on
+                // something the explorer does not model, or the cooperative pool is exhausted).
+                abandoned = result.outcome.summary
+                warning = "a thread got stuck outside the explorer's control; exploration stopped"
+                break
+            }
+            if result.outcome.isFailure {
+                failing += 1
+                if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
+            }
+            if let dfs {
+                if dfs.nondeterministic {
+                    warning = "the program made different choices under the same schedule prefix; counts are not exact"
+                }
+                if !dfs.advance() {
+                    exhaustive = true
+                    break
+                }
+            }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return ExplorationReport(
+            strategy: options.strategy, threads: threads, preemptions: options.preemptions, seed: options.seed,
+            schedules: schedules, exhaustive: exhaustive, failingSchedules: failing, failure: shortest,
+            elapsedSeconds: elapsed, pctGuarantee: pct?.guarantee, pctSteps: pct?.stepEstimate, warning: warning,
+            abandoned: abandoned
+        )
+    }
+
+    /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program
+    /// (a thread it names could not run at that point, or the program needed more decisions).
+    public static func replay(
+        _ exploration: Exploration, schedule: Schedule, options: ExplorationOptions = .init()
+    ) throws -> (result: ExecutionResult, diverged: Bool) {
+        let program = try exploration.makeProgram(schedule.threads)
+        let policy = ReplayPolicy(schedule)
+        let result = ControlledExecution.run(
+            program, policy: policy, stepBound: options.stepBound, stallTimeout: options.stallTimeout
+        )
+        return (result, policy.diverged || result.schedule != schedule)
+    }
+
+    /// `explore` on a dedicated thread, for async callers.
+    public static func explore(_ exploration: Exploration, options: ExplorationOptions = .init()) async throws -> ExplorationReport {
+        try await onOwnThread { try explore(exploration, options: options) }
+    }
+
+    /// `replay` on a dedicated thread, for async callers.
+    public static func replay(
+        _ exploration: Exploration, schedule: Schedule, options: ExplorationOptions = .init()
+    ) async throws -> (result: ExecutionResult, diverged: Bool) {
+        try await onOwnThread { try replay(exploration, schedule: schedule, options: options) }
+    }
+
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.start()
+        }
+    }
+}

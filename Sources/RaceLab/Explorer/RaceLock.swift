@@ -1,0 +1,43 @@
+import Foundation
+
+/// A mutual-exclusion lock that the schedule explorer can see.
+///
+/// Like loom's and Shuttle's replacement types: outside exploration it is an `NSLock` and costs one
+/// task-local read more. On a logical thread of the explorer, `lock()` is a scheduling point and
+/// the explorer, not the OS, decides who gets the lock: a thread waiting for a lock another thread
+/// holds is not runnable, and when no thread is runnable the explorer reports a deadlock with each
+/// thread's position instead of hanging.
+///
+/// Not recursive: taking it twice on one thread deadlocks, as `NSLock` does.
+public final class RaceLock: @unchecked Sendable {
+    /// Shown in schedules: `lock <name>`.
+    public let name: String
+    private let mutex = NSLock()
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public func lock() {
+        if let logical = Race.hook as? LogicalThread {
+            logical.acquire(ObjectIdentifier(self), name: name)
+        } else {
+            mutex.lock()
+        }
+    }
+
+    public func unlock() {
+        if let logical = Race.hook as? LogicalThread {
+            logical.release(ObjectIdentifier(self))
+        } else {
+            mutex.unlock()
+        }
+    }
+
+    /// Runs `body` holding the lock.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        self.lock()
+        defer { unlock() }
+        return try body()
+    }
+}

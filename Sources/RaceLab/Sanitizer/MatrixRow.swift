@@ -1,0 +1,126 @@
+/// One row of the "which tool catches which bug" matrix: one variant, and what each of the three
+/// tools made of it in this run.
+public struct MatrixRow: Sendable, Codable, Equatable {
+    /// Whether the row is a lesson's variant or a calibration of TSan itself.
+    public enum Role: String, Sendable, Codable {
+        case buggy
+        case fixed
+        /// Correct code run to measure TSan, not a lesson: a report here is a false positive.
+        case calibration
+    }
+
+    /// What the stress runner measured, in the same process TSan watched.
+    public struct RunnerCell: Sendable, Codable, Equatable {
+        public var verdict: Verdict
+        public var trials: Int
+        public var iterations: Int
+        public var anomalousTrials: Int
+        public var wallSeconds: Double
+        public var reason: String
+        /// The verdict is the one the variant's kind calls for.
+        public var passed: Bool
+
+        init(_ report: VariantReport) {
+            verdict = report.verdict
+            trials = report.trials
+            iterations = report.iterations
+            anomalousTrials = report.anomalousTrials
+            wallSeconds = report.wallSeconds
+            reason = report.verdictReason
+            passed = report.passed
+        }
+    }
+
+    /// What ThreadSanitizer reported for the variant's processes.
+    public struct TSanCell: Sendable, Codable, Equatable {
+        public enum Outcome: String, Sendable, Codable {
+            /// TSan watched the run and reported nothing.
+            case silent
+            /// TSan reported at least one race (`reports`).
+            case reported
+            /// The variant did not run under TSan (not a TSan build).
+            case notMeasured = "not-measured"
+            /// TSan itself failed (it could not start, say), so its silence means nothing.
+            case failed
+        }
+
+        public var outcome: Outcome
+        /// Distinct races (see `SanitizerReport.identity`).
+        public var reports: [SanitizerReport]
+        /// Warnings TSan printed, duplicates of one race included.
+        public var warnings: Int
+        /// Processes that wrote a log (the variant's, and its worker processes').
+        public var processes: Int
+        /// The log files, to read the full reports.
+        public var logs: [String]
+        /// Failures that are not reports (`FATAL: ...`, a crash TSan caught).
+        public var failures: [String]
+        /// The variant ran again under `setarch -R` after TSan refused the address layout.
+        public var ranWithoutAddressRandomization: Bool
+
+        public static let notMeasured = TSanCell(
+            outcome: .notMeasured, reports: [], warnings: 0, processes: 0, logs: [], failures: [],
+            ranWithoutAddressRandomization: false
+        )
+    }
+
+    public var lesson: Int
+    public var slug: String
+    public var variant: String
+    public var role: Role
+    public var summary: String
+    public var runner: RunnerCell
+    public var tsan: TSanCell
+    public var compiler: CompilerVerdict
+    /// The committed expectation, when the expectations file has one for this variant.
+    public var expectation: MatrixExpectations.Entry?
+    /// What differs from what was expected, one sentence each; empty when the row is as expected.
+    public var problems: [String]
+
+    public var passed: Bool { problems.isEmpty }
+
+    /// The problems of a row, by the rules of `make tsan`:
+    ///
+    /// - the runner must reproduce a buggy variant and find a fixed one (or a calibration) clean;
+    /// - a fixed variant must be silent under TSan, whatever the expectations file says;
+    /// - TSan's outcome must match the expectation (`silent` / `reported`), and TSan must not fail;
+    /// - the compiler's outcome must match the expectation.
+    static func problems(
+        role: Role, runner: RunnerCell, tsan: TSanCell, compiler: CompilerVerdict,
+        expectation: MatrixExpectations.Entry?
+    ) -> [String] {
+        var problems: [String] = []
+        if !runner.passed {
+            let wanted = role == .buggy ? "a buggy variant must reproduce its bug" : "it must stay clean"
+            problems.append("runner: \(runner.verdict.label.lowercased()) (\(runner.reason)); \(wanted)")
+        }
+        switch tsan.outcome {
+        case .notMeasured:
+            break
+        case .failed:
+            problems.append("TSan failed, so its silence means nothing: " + (tsan.failures.first ?? "no log"))
+        case .silent, .reported:
+            let count = tsan.reports.count
+            if role == .fixed && count > 0 {
+                let first = tsan.reports[0].headline
+                problems.append("TSan reported \(count) race\(count == 1 ? "" : "s") in a fixed variant (first: \(first))")
+            } else if let expected = expectation?.tsan {
+                switch (expected, tsan.outcome) {
+                case (.silent, .reported):
+                    problems.append("TSan: expected silent, got \(count) report\(count == 1 ? "" : "s") (first: \(tsan.reports[0].headline))")
+                case (.reported, .silent):
+                    problems.append("TSan: expected a report, got none")
+                default:
+                    break
+                }
+            }
+        }
+        if let expected = expectation?.compiler, expected != .any, expected.rawValue != compiler.outcome.rawValue {
+            var got = compiler.outcome.rawValue
+            if let diagnostic = compiler.diagnostic { got += " (\(diagnostic))" }
+            if let note = compiler.note { got += " (\(note))" }
+            problems.append("Swift 6 compiler: expected \(expected.rawValue), got \(got)")
+        }
+        return problems
+    }
+}

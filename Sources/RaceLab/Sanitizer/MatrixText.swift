@@ -1,0 +1,174 @@
+import Foundation
+
+/// Renders the matrix for a terminal: a table with one row per variant, then TSan's reports in
+/// short, what each tool saw of the buggy variants, and every row that differs from what was
+/// expected.
+struct MatrixText {
+    /// Longest compiler diagnostic shown in the table; `--json` has it whole.
+    static let diagnosticWidth = 70
+    /// Distinct reports listed per variant.
+    static let reportsShown = 3
+
+    let matrix: ToolMatrix
+
+    /// The three cells of a row as short text.
+    static func cells(_ row: MatrixRow) -> (runner: String, tsan: String, compiler: String) {
+        let runner: String
+        switch row.runner.verdict {
+        case .reproduced, .notReproduced, .clean, .failed:
+            runner = "\(row.runner.verdict.label.lowercased()) \(row.runner.anomalousTrials)/\(row.runner.trials)"
+        case .crashed, .timedOut:
+            runner = row.runner.verdict.label.lowercased()
+        }
+
+        var tsan: String
+        switch row.tsan.outcome {
+        case .silent: tsan = "silent"
+        case .reported:
+            let count = row.tsan.reports.count
+            tsan = "\(count) report\(count == 1 ? "" : "s")"
+            if row.role == .calibration { tsan += " (false positive)" }
+        case .notMeasured: tsan = "not measured"
+        case .failed: tsan = "failed to start"
+        }
+        if row.tsan.ranWithoutAddressRandomization { tsan += " ¹" }
+
+        let compiler: String
+        switch row.compiler.outcome {
+        case .accepted: compiler = "accepted"
+        case .rejected: compiler = "rejected: " + (row.compiler.diagnostic ?? "")
+        case .notMeasured: compiler = row.role == .calibration ? "—" : "not measured (\(row.compiler.note ?? "no probe"))"
+        }
+        return (runner, tsan, compiler)
+    }
+
+    func render() -> String {
+        var lines: [String] = []
+        let settings = matrix.settings
+        lines.append("RaceLab · which tool catches which bug")
+        lines.append("runner   each variant in its own process"
+            + (settings.threadSanitizer ? " (ThreadSanitizer build)" : "")
+            + ", noise \(settings.noise ? "on" : "off"), seed \(settings.seed), trials until \(formatSeconds(settings.budgetSeconds)) s"
+            + (settings.trialCap.map { " or \($0) trials" } ?? " or the lesson's count") + " per variant")
+        if settings.threadSanitizer {
+            lines.append("TSan     halt_on_error=0, one log per process: \(settings.logFolder ?? "?")/<NN-lesson>.<variant>.<pid>")
+        } else {
+            lines.append("TSan     not measured: \(settings.executable) is not a ThreadSanitizer build (use 'make tsan')")
+        }
+        lines.append("Swift 6  " + (settings.compilerCommand.map { "\($0) \(settings.probeFolder)/<NN-lesson>/<variant>.swift" }
+            ?? "not measured: no swiftc found"))
+        lines.append("")
+        lines.append(contentsOf: table())
+        if matrix.rows.contains(where: \.tsan.ranWithoutAddressRandomization) {
+            lines.append("¹ run under 'setarch -R' (no address randomization): TSan could not map its shadow memory otherwise")
+        }
+        let reports = reportLines()
+        if !reports.isEmpty {
+            lines.append("")
+            lines.append("TSan reports (distinct races; the full reports with both stacks are in the logs):")
+            lines.append(contentsOf: reports)
+        }
+        let seen = seenBy()
+        if !seen.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: seen)
+        }
+        if !matrix.notes.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: matrix.notes.map { "note: " + $0 })
+        }
+        lines.append("")
+        let failing = matrix.rows.filter { !$0.passed }
+        for row in failing {
+            for problem in row.problems {
+                lines.append("✗ lesson \(row.lesson) \(row.slug) · \(row.variant) [\(row.role.rawValue)]: \(problem)")
+            }
+        }
+        let time = String(format: "%.0f", matrix.wallSeconds)
+        if failing.isEmpty {
+            lines.append("matrix: PASS, all \(matrix.rows.count) rows as expected (\(time) s)")
+        } else {
+            lines.append("matrix: FAIL, \(failing.count) of \(matrix.rows.count) rows differ from what was expected: "
+                + failing.map { "\($0.slug) · \($0.variant)" }.joined(separator: ", ") + " (\(time) s)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func table() -> [String] {
+        let rows = matrix.rows
+        let cells = rows.map(Self.cells)
+        let nameWidth = max(20, (rows.map(\.variant.count).max() ?? 0) + 4)
+        let runnerWidth = max("RUNNER (anomalous/trials)".count, cells.map(\.runner.count).max() ?? 0)
+        let tsanWidth = max(12, cells.map(\.tsan.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int) -> String {
+            text + String(repeating: " ", count: max(0, width - text.count))
+        }
+        var lines = [
+            "  " + pad("LESSON / VARIANT", nameWidth) + "  " + pad("KIND", 11) + "  " + pad("RUNNER (anomalous/trials)", runnerWidth)
+                + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6 COMPILER",
+        ]
+        var lastLesson: String?
+        for (row, cell) in zip(rows, cells) {
+            let lessonLabel = row.role == .calibration
+                ? "calibration: TSan on correct code (a report here is a false positive)"
+                : "\(row.lesson) \(row.slug)"
+            if lessonLabel != lastLesson {
+                lines.append("  " + lessonLabel)
+                lastLesson = lessonLabel
+            }
+            var compiler = cell.compiler
+            if compiler.count > Self.diagnosticWidth { compiler = String(compiler.prefix(Self.diagnosticWidth - 1)) + "…" }
+            lines.append((row.passed ? "  " : "✗ ") + pad("  " + row.variant, nameWidth) + "  " + pad(row.role.rawValue, 11)
+                + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  " + compiler)
+        }
+        return lines
+    }
+
+    private func reportLines() -> [String] {
+        var lines: [String] = []
+        for row in matrix.rows where !row.tsan.reports.isEmpty || !row.tsan.failures.isEmpty {
+            let count = row.tsan.reports.count
+            var header = "  lesson \(row.lesson) \(row.slug) · \(row.variant) [\(row.role.rawValue)]: \(count) race\(count == 1 ? "" : "s")"
+                + " (\(row.tsan.warnings) warning\(row.tsan.warnings == 1 ? "" : "s") from \(row.tsan.processes) process\(row.tsan.processes == 1 ? "" : "es"))"
+            if let folder = matrix.settings.logFolder {
+                header += ", logs \(folder)/\(CompilerProbe.lessonFolderName(number: row.lesson, slug: row.slug)).\(row.variant).*"
+            }
+            lines.append(header)
+            for report in row.tsan.reports.prefix(Self.reportsShown) {
+                lines.append("      \(report.headline)")
+                for access in report.accesses {
+                    var line = "        \(access.description)"
+                    if let location = access.location { line += " at \(location)" }
+                    if let function = access.function, function != report.function { line += " in \(function)" }
+                    lines.append(line)
+                }
+            }
+            if count > Self.reportsShown { lines.append("      … \(count - Self.reportsShown) more") }
+            for failure in row.tsan.failures.prefix(2) { lines.append("      " + failure) }
+        }
+        return lines
+    }
+
+    /// What each tool saw of the buggy variants: the lesson of the matrix in three lines.
+    private func seenBy() -> [String] {
+        let buggy = matrix.rows.filter { $0.role == .buggy }
+        guard !buggy.isEmpty else { return [] }
+        func names(_ rows: [MatrixRow]) -> String {
+            rows.isEmpty ? "none" : rows.map { "\($0.variant) (\($0.lesson))" }.joined(separator: ", ")
+        }
+        var lines = ["Of \(buggy.count) buggy variant\(buggy.count == 1 ? "" : "s") (lesson number in parentheses):"]
+        lines.append("  the runner reproduced \(buggy.filter { $0.runner.verdict == .reproduced }.count)")
+        if matrix.settings.threadSanitizer {
+            let reported = buggy.filter { $0.tsan.outcome == .reported }
+            lines.append("  TSan reported \(reported.count): \(names(reported))")
+        }
+        let measured = buggy.filter { $0.compiler.outcome != .notMeasured }
+        let rejected = measured.filter { $0.compiler.outcome == .rejected }
+        lines.append("  the Swift 6 compiler rejected \(rejected.count) of \(measured.count) probed: \(names(rejected))")
+        if matrix.settings.threadSanitizer {
+            let neither = buggy.filter { $0.tsan.outcome == .silent && $0.compiler.outcome == .accepted }
+            lines.append("  invisible to both TSan and the compiler, caught only by the runner: \(names(neither))")
+        }
+        return lines
+    }
+}

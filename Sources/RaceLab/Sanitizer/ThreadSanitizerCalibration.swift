@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// Correct code run under ThreadSanitizer, to measure TSan itself: the matrix shows these as
+/// calibration rows, so that a reader sees in the same table which synchronization TSan understands
+/// and which it reports although nothing is wrong.
+///
+/// Each variant counts `iterations` increments under one primitive; all are correct (the runner
+/// checks every count). Measured on Linux with Swift 6.3.1:
+/// - `Synchronization.Mutex` is reported: its lock is a futex inside the standard library, which
+///   is not instrumented, so TSan sees two threads write the guarded value with nothing between them.
+///   This is a false positive; it is why no fixed variant in RaceLab uses `Mutex`.
+/// - `Synchronization.Atomic` is silent: atomics are compiled into the program, where TSan sees
+///   them. The harness's own atomics (start gate, trial log) rely on this.
+/// - `NSLock` (a `pthread_mutex_t`) is silent: TSan intercepts pthread calls.
+///
+/// Not a lesson: `racelab list` and `run` do not know it; the matrix runs it (as lesson 0).
+public enum ThreadSanitizerCalibration {
+    public static let lesson = Lesson(
+        number: 0,
+        slug: "tsan-calibration",
+        title: "ThreadSanitizer calibration: correct counters",
+        summary: "Correct code under each synchronization primitive, to see which ones TSan understands.",
+        workload: Workload(trials: 20, iterations: 1_000),
+        variants: [mutex, atomic, nslock]
+    )
+
+    static let mutex = Variant(
+        name: "mutex", kind: .fixed,
+        summary: "Synchronization.Mutex<Int>: correct, but its futex is invisible to TSan (false positive)",
+        makeState: { MutexCounter() },
+        operation: { counter, _ in counter.increment() },
+        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
+    )
+
+    static let atomic = Variant(
+        name: "atomic", kind: .fixed,
+        summary: "Synchronization.Atomic<Int>: compiled into the program, seen by TSan",
+        makeState: { AtomicCounter() },
+        operation: { counter, _ in counter.increment() },
+        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
+    )
+
+    static let nslock = Variant(
+        name: "nslock", kind: .fixed,
+        summary: "NSLock around a plain Int: a pthread mutex, intercepted by TSan",
+        makeState: { LockCounter() },
+        operation: { counter, _ in counter.increment() },
+        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
+    )
+}
+
+/// A counter in a `Synchronization.Mutex`.
+final class MutexCounter: Sendable {
+    private let value = Mutex<Int>(0)
+
+    @inline(never)
+    func increment() {
+        value.withLock { $0 += 1 }
+    }
+
+    var count: Int { value.withLock { $0 } }
+}
+
+/// A counter that is one `Atomic<Int>`.
+final class AtomicCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    @inline(never)
+    func increment() {
+        value.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    var count: Int { value.load(ordering: .acquiring) }
+}
+
+/// A plain `Int` behind an `NSLock`.
+final class LockCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    @inline(never)
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}

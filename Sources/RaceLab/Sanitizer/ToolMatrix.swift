@@ -1,0 +1,85 @@
+import Foundation
+
+/// The "which tool catches which bug" matrix: one row per variant, with what the stress runner,
+/// ThreadSanitizer and the Swift 6 compiler each made of it. This is the document `racelab matrix
+/// --json` prints.
+///
+/// The point it makes: the three tools see different things. The compiler sees data that may be
+/// shared unsafely, but not logic errors, and nothing at all behind `@unchecked Sendable`. TSan sees
+/// unsynchronized memory accesses that really happened in the run it watched, but not a
+/// read-then-write made of two individually synchronized steps, nor races between processes. The
+/// runner sees wrong results, whatever their cause, if the run happens to produce them.
+public struct ToolMatrix: Sendable, Codable, Equatable {
+    /// How the matrix was measured.
+    public struct Settings: Sendable, Codable, Equatable {
+        public var seed: UInt64
+        public var noise: Bool
+        /// Seconds of trials per variant.
+        public var budgetSeconds: Double
+        /// At most this many trials per variant, if capped.
+        public var trialCap: Int?
+        /// Whether the variants ran under ThreadSanitizer.
+        public var threadSanitizer: Bool
+        /// The build that ran the variants.
+        public var executable: String
+        /// Where TSan's logs are.
+        public var logFolder: String?
+        /// The compiler command the probes were checked with, or nil when no compiler was found.
+        public var compilerCommand: String?
+        public var probeFolder: String
+        public var expectationsFile: String?
+    }
+
+    public var tool: String
+    public var schemaVersion: Int
+    public var settings: Settings
+    public var rows: [MatrixRow]
+    /// Remarks that are not failures: expectations for variants that do not exist, variants with
+    /// no expectation.
+    public var notes: [String]
+    /// Every row as expected.
+    public var passed: Bool
+    public var wallSeconds: Double
+
+    public static let currentSchemaVersion = 1
+
+    public init(tool: String, settings: Settings, rows: [MatrixRow], notes: [String], wallSeconds: Double) {
+        self.tool = tool
+        self.schemaVersion = Self.currentSchemaVersion
+        self.settings = settings
+        self.rows = rows
+        self.notes = notes
+        self.passed = rows.allSatisfy(\.passed)
+        self.wallSeconds = wallSeconds
+    }
+
+    /// Pretty-printed JSON with stable key order.
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+extension JUnitDocument {
+    /// The matrix as JUnit: a case fails when its row has problems; its output shows the three cells.
+    public init(matrix: ToolMatrix) {
+        var suites: [Suite] = []
+        for row in matrix.rows {
+            let suiteName = row.role == .calibration ? "tsan-calibration" : "lesson \(row.lesson): \(row.slug)"
+            if suites.last?.name != suiteName { suites.append(Suite(name: suiteName, cases: [])) }
+            let cells = MatrixText.cells(row)
+            var output = "runner: \(cells.runner)\nTSan: \(cells.tsan)\nSwift 6 compiler: \(cells.compiler)\n"
+            for report in row.tsan.reports { output += "  \(report.headline)\n" }
+            if !row.tsan.logs.isEmpty { output += "TSan logs: " + row.tsan.logs.joined(separator: ", ") + "\n" }
+            suites[suites.count - 1].cases.append(TestCase(
+                className: "\(matrix.tool).matrix.\(row.slug)",
+                name: "\(row.variant) [\(row.role.rawValue)]",
+                seconds: row.runner.wallSeconds,
+                failure: row.passed ? nil : (row.problems.joined(separator: "; "), row.problems.joined(separator: "\n")),
+                output: output
+            ))
+        }
+        self.init(name: "\(matrix.tool) matrix", suites: suites)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import RaceLab
+import Testing
+@testable import ActorReentrancy
+
+/// Lesson 3 under the schedule explorer: the `await load` window is where another call runs on the
+/// actor, and the explorer finds the schedule that puts it there.
+///
+/// Serialized: a task paused at a window holds a cooperative-pool thread, so two explorations at
+/// once could use up a 2-thread pool.
+@Suite("Lesson 3 under the schedule explorer", .serialized)
+struct ActorReentrancyExplorerTests {
+    /// Generous: under a full parallel test run, a task may wait long for a pool thread; a stuck
+    /// report here would mean a test-machine stall, not a finding.
+    static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
+
+    static func exploration(_ name: String) throws -> Exploration {
+        let variant = try #require(ActorReentrancyLesson.lesson.variant(named: name))
+        return try #require(variant.exploration, "variant \(name) should be explorable")
+    }
+
+    @Test("both calls read item 0 before either writes it back: one update is undone",
+          arguments: ["buggy-update", "buggy-reload"])
+    func buggyMethodsLoseAnUpdate(name: String) async throws {
+        let exploration = try Self.exploration(name)
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 4)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
+        #expect(failure.steps.map(\.operation).suffix(2) == ["await load", "await load"])
+        #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("no schedule within 2 preemptions loses an update in a fixed variant",
+          arguments: ["await-first", "revalidate", "state-object"])
+    func fixesKeepBothUpdates(name: String) async throws {
+        let report = try await Explorer.explore(Self.exploration(name), options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules > 1)
+        #expect(report.failingSchedules == 0)
+    }
+}

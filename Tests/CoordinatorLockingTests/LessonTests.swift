@@ -1,0 +1,59 @@
+import Foundation
+import RaceLab
+import Testing
+@testable import CoordinatorLocking
+
+@Suite("Lesson 4 under the stress runner")
+struct LessonTests {
+    /// Measured on 2 cores (release and debug alike): a trial of 200 increments loses about half of
+    /// them, with or without noise. Tests share the machine with other tests, so a trial may now and
+    /// then run on a single thread and lose nothing; 20 trials without a single loss would need
+    /// every one of them to. (The deterministic proof is `ForcedInterleavingTests`.)
+    @Test("every buggy variant loses increments", arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"])
+    func buggyVariantsLoseIncrements(name: String) async throws {
+        let variant = try #require(CoordinatorLockingLesson.lesson.variant(named: name))
+        let report = await StressRunner.run(variant, trials: 20, iterations: 200, seed: 4)
+        #expect(report.verdict == .reproduced)
+        #expect(report.lostWrites > 0)
+        #expect(report.errors == 0)
+    }
+
+    @Test("the coordinated variant keeps all 5,000 increments, with noise")
+    func coordinatedVariantIsClean() async throws {
+        let report = await StressRunner.run(CoordinatorLockingLesson.coordinated, trials: 5, iterations: 1_000, seed: 4)
+        #expect(report.operations == 5_000)
+        #expect(report.verdict == .clean)
+        #expect(report.lostWrites == 0)
+        #expect(report.errors == 0)
+    }
+
+    /// In a process of its own, so that no other test's trial folders are around: runs every
+    /// in-process variant, lists what is left in the scratch folder, and exits; the folder itself
+    /// must then be gone too (removed at exit).
+    @Test("trials leave no files behind, and the process's scratch folder goes at exit")
+    func trialsCleanUp() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            for variant in CoordinatorLockingLesson.lesson.variants where variant.name != "cross-process" {
+                _ = await StressRunner.run(variant, trials: 2, iterations: 20)
+            }
+            let folder = try ScratchSpace.processFolder()
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            print("scratch \(folder.path)")
+            print("leftovers \(leftovers.count)")
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        let lines = output.split(separator: "\n")
+        #expect(lines.contains("leftovers 0"))
+        let folder = try #require(lines.first { $0.hasPrefix("scratch ") }?.dropFirst("scratch ".count))
+        #expect(!FileManager.default.fileExists(atPath: String(folder)))
+    }
+
+    @Test("the lesson lists three buggy variants, two fixes and the increment worker")
+    func lessonShape() {
+        let lesson = CoordinatorLockingLesson.lesson
+        #expect(lesson.number == 4)
+        #expect(lesson.variants.map(\.name) == ["uncoordinated", "same-owner", "fcntl-process-lock", "coordinated", "cross-process"])
+        #expect(lesson.variants.map(\.kind) == [.buggy, .buggy, .buggy, .fixed, .fixed])
+        #expect(lesson.workers.map(\.name) == ["increment"])
+    }
+}

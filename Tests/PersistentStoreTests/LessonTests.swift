@@ -1,0 +1,53 @@
+import Foundation
+import RaceLab
+import Testing
+@testable import PersistentStore
+
+@Suite("Lesson 5 under the stress runner")
+struct LessonTests {
+    /// Measured on 2 cores with `racelab run 5`: both buggy variants show in 20 of 20 trials of 400
+    /// operations, with or without noise (no-barrier: torn files and failed stores in every trial;
+    /// non-atomic-write: dozens of torn outside reads per trial). Ten trials without one would take
+    /// ten trials in which no read ever met a write.
+    @Test("both buggy variants reproduce", arguments: ["no-barrier", "non-atomic-write"])
+    func buggyVariantsReproduce(name: String) async throws {
+        let variant = try #require(PersistentStoreLesson.lesson.variant(named: name))
+        let report = await StressRunner.run(variant, trials: 10, iterations: 400, seed: 5)
+        #expect(report.verdict == .reproduced)
+        #expect(report.inconsistencies + report.lostWrites > 0)
+    }
+
+    @Test("the fixed store is clean over 10,000 operations, with noise")
+    func fixedIsClean() async throws {
+        let report = await StressRunner.run(PersistentStoreLesson.fixed, trials: 25, iterations: 400, seed: 6)
+        #expect(report.operations == 10_000)
+        #expect(report.verdict == .clean)
+        #expect(report.inconsistencies == 0)
+        #expect(report.lostWrites == 0)
+        #expect(report.errors == 0)
+    }
+
+    @Test("trials leave no files behind, and the process's scratch folder goes at exit")
+    func trialsCleanUp() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            for variant in PersistentStoreLesson.lesson.variants {
+                _ = await StressRunner.run(variant, trials: 2, iterations: 40)
+            }
+            let folder = try ScratchSpace.processFolder()
+            print("scratch \(folder.path)")
+            print("leftovers \(try FileManager.default.contentsOfDirectory(atPath: folder.path).count)")
+        }
+        let lines = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self).split(separator: "\n")
+        #expect(lines.contains("leftovers 0"))
+        let folder = try #require(lines.first { $0.hasPrefix("scratch ") }?.dropFirst("scratch ".count))
+        #expect(!FileManager.default.fileExists(atPath: String(folder)))
+    }
+
+    @Test("the lesson lists two buggy variants and the fix")
+    func lessonShape() {
+        let lesson = PersistentStoreLesson.lesson
+        #expect(lesson.number == 5)
+        #expect(lesson.variants.map(\.name) == ["no-barrier", "non-atomic-write", "fixed"])
+        #expect(lesson.variants.map(\.kind) == [.buggy, .buggy, .fixed])
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import RaceLabTesting
+import Testing
+@testable import PersistentStore
+
+@Suite("PersistentDataStore stores, loads and removes files in its own folder")
+struct StoreBehaviorTests {
+    @Test("stored data loads back, and removal makes it not found")
+    func roundTrip() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        let stored = await store.storeData({ Data("hello".utf8) }, identifier: "greeting")
+        #expect(stored.identifier == "greeting")
+        let loaded = await store.loadData(forIdentifier: "greeting") { String(decoding: $0, as: UTF8.self) }
+        #expect(loaded.value == "hello")
+        #expect(try await store.removeData(forIdentifier: "greeting"))
+        #expect(try await store.removeData(forIdentifier: "greeting") == false)
+        #expect(await store.loadData(forIdentifier: "greeting") { $0 }.isNotFound)
+    }
+
+    @Test("without an identifier, a store gets a new UUID")
+    func defaultIdentifier() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        let first = try #require(await store.storeData({ Data([1]) }).identifier)
+        let second = try #require(await store.storeData({ Data([2]) }).identifier)
+        #expect(UUID(uuidString: first) != nil)
+        #expect(first != second)
+        #expect(await store.loadData(forIdentifier: second) { $0 }.value == Data([2]))
+    }
+
+    @Test("a provider with nothing to store gives noData and writes nothing", arguments: [nil, Data()])
+    func noData(data: Data?) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        #expect(await store.storeData({ data }, identifier: "empty").isNoData)
+        #expect(await store.loadData(forIdentifier: "empty") { $0 }.isNotFound)
+    }
+
+    @Test("a transformer that cannot make a value is a failure, not a missing file")
+    func transformerFailure() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        _ = await store.storeData({ Data([0xFF, 0xFE]) }, identifier: "binary")
+        let loaded: LoadResult<Int> = await store.loadData(forIdentifier: "binary") { _ in nil }
+        #expect(loaded.error.map { "\($0)" }?.contains("transformer") == true)
+    }
+
+    @Test("every completion runs on the queue the caller chose")
+    func completionsOnChosenQueue() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let completions = CompletionQueue()
+        let store = try PersistentDataStore(name: "documents", in: folder.url, completionQueue: completions.queue)
+        let onQueue = await onThread { () -> [Bool] in
+            let stored = Completion<Bool>(), loaded = Completion<Bool>(), removed = Completion<Bool>(), all = Completion<Bool>()
+            let rejected = Completion<Bool>()
+            store.storeData({ Data([1]) }, identifier: "a") { _ in stored.fulfil(completions.isCurrent) }
+            store.loadData(forIdentifier: "a", transformer: { $0 }) { _ in loaded.fulfil(completions.isCurrent) }
+            store.removeData(forIdentifier: "a") { _ in removed.fulfil(completions.isCurrent) }
+            store.removeAll { _ in all.fulfil(completions.isCurrent) }
+            store.storeData({ Data([1]) }, identifier: "../a") { _ in rejected.fulfil(completions.isCurrent) }
+            return [stored.wait(), loaded.wait(), removed.wait(), all.wait(), rejected.wait()]
+        }
+        #expect(onQueue == [true, true, true, true, true])
+    }
+
+    @Test("stores of one identifier made one after another are applied in that order")
+    func storesApplyInOrder() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        let last = await onThread { () -> Int in
+            let done = DispatchGroup()
+            for version in 1...200 {
+                done.enter()
+                store.storeData({ payload(0, version: version) }, identifier: "document") { _ in done.leave() }
+            }
+            done.wait()
+            let loaded = Completion<LoadResult<Payload>>()
+            store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) { loaded.fulfil($0) }
+            return loaded.wait().value?.version ?? -1
+        }
+        #expect(last == 200)
+    }
+
+    @Test("a second store on the same folder is refused until the first is gone")
+    func oneStorePerFolder() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        var first: PersistentDataStore? = try openStore(in: folder)
+        #expect(first != nil)
+        #expect {
+            try openStore(in: folder)
+        } throws: { error in
+            "\(error)".contains("another PersistentDataStore manages")
+        }
+        first = nil
+        _ = try openStore(in: folder)
+    }
+
+    @Test("opening a store removes staging files a crashed writer left, never data files")
+    func stagingLeftoversAreCleared() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        do {
+            let store = try openStore(in: folder)
+            _ = await store.storeData({ payload(0, version: 1) }, identifier: "document-0")
+            try Data("half".utf8).write(to: store.staging.appendingPathComponent("document-0"))
+        }
+        let store = try openStore(in: folder)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.staging.path).isEmpty)
+        #expect(await store.loadData(forIdentifier: "document-0") { Payload(validating: $0) }.value?.version == 1)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import RaceLab
+@testable import PersistentStore
+
+/// A parent folder of the test's own (the store's folder goes inside), removed by `remove()`.
+struct TestFolder {
+    let url: URL
+
+    init() throws {
+        url = try ScratchSpace.makeFolder(label: "persistent-store-test")
+    }
+
+    func remove() {
+        ScratchSpace.remove(url)
+    }
+}
+
+/// A queue for completions, distinguishable from every other queue.
+final class CompletionQueue: Sendable {
+    static let key = DispatchSpecificKey<String>()
+    let queue: DispatchQueue
+    let name: String
+
+    init(_ name: String = "test-completions-\(UUID().uuidString)") {
+        self.name = name
+        queue = DispatchQueue(label: name)
+        queue.setSpecific(key: Self.key, value: name)
+    }
+
+    /// Whether the calling code runs on this queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == name }
+}
+
+/// Opens a store named "documents" in `folder`.
+func openStore(in folder: TestFolder, discipline: WriteDiscipline = .fixed) throws -> PersistentDataStore {
+    try PersistentDataStore(name: "documents", in: folder.url, completionQueue: CompletionQueue().queue, discipline: discipline)
+}
+
+/// The bytes of version `version` of document `document`.
+func payload(_ document: Int, version: Int, bodyLength: Int = 12_000) -> Data {
+    Payload(document: document, version: version, bodyLength: bodyLength).encoded()
+}
+
+/// A value set on one thread and read on another.
+final class Box<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Waits for a completion-handler API from plain blocking code.
+final class Completion<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var value: Value?
+
+    func fulfil(_ result: Value) {
+        lock.withLock { value = result }
+        done.signal()
+    }
+
+    func wait() -> Value {
+        done.wait()
+        return lock.withLock { value! }
+    }
+}
+
+extension StoreResult {
+    var identifier: String? {
+        if case .success(let identifier) = self { return identifier }
+        return nil
+    }
+
+    var error: (any Error)? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    var isNoData: Bool {
+        if case .noData = self { return true }
+        return false
+    }
+}
+
+extension LoadResult {
+    var value: Value? {
+        if case .loaded(let value) = self { return value }
+        return nil
+    }
+
+    var error: (any Error)? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import RaceLab
+
+/// `racelab explore`: its options, and its exit status on lessons whose schedules are known.
+@Suite("The explore command")
+struct ExploreCommandTests {
+    /// A lesson with a lost update (buggy), a locked increment (fixed) and a lock-order deadlock
+    /// (buggy), each explorable; the stress operations are never run here.
+    static let lesson = Lesson(
+        number: 1, slug: "explorable", title: "t", summary: "s", workload: Workload(trials: 1, iterations: 1),
+        variants: [
+            Synthetic.clean.exploring(ExplorerTests.lockedIncrement),
+            Synthetic.dropping(every: 2).exploring(ExplorerTests.lostUpdate),
+            Variant(name: "lock-order", kind: .buggy, summary: "two locks in opposite orders",
+                    makeState: { 0 }, operation: { _, _ in }, check: { _, _ in .kept(1, of: 1) })
+                .exploring(ExplorerTests.lockOrder),
+        ]
+    )
+    let parser = ArgumentParser(lessons: [Self.lesson])
+
+    @Test("options are read into a request")
+    func parsesOptions() throws {
+        var expected = ExploreRequest(lesson: 1)
+        expected.variant = "lock-order"
+        expected.strategy = .pct
+        expected.threads = 3
+        expected.preemptions = 1
+        expected.schedules = 50
+        expected.seed = 255
+        expected.json = true
+        let parsed = try parser.parse([
+            "explore", "explorable", "--variant", "lock-order", "--strategy=pct", "--threads", "3",
+            "--preemptions", "1", "--schedules", "50", "--seed", "0xff", "--json",
+        ])
+        #expect(parsed == .explore(expected))
+        #expect(try parser.parse(["explore", "--help"]) == .help(.explore))
+    }
+
+    @Test("bad explore input is refused with one line", arguments: [
+        (["explore"], "which lesson? give a number or a slug"),
+        (["explore", "1", "--strategy", "bfs"], "--strategy must be dfs, pct or random, got 'bfs'"),
+        (["explore", "1", "--threads", "0"], "--threads must be an integer from 1 to 16, got '0'"),
+        (["explore", "1", "--replay", "2:0.5"], "--replay needs a replay string like '2:0.1.0.1', got '2:0.5'"),
+        (["explore", "1", "--replay", "2:0.1"], "--replay needs --variant (one of: clean, drops-every-2, lock-order)"),
+    ])
+    func refusesBadInput(arguments: [String], message: String) {
+        do {
+            _ = try parser.parse(arguments)
+            Issue.record("\(arguments) should be refused")
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test("exit 0 when the buggy variants fail, the deadlock included, and the fixed one does not")
+    func exitStatus() {
+        let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
+        #expect(tool.run(["explore", "1", "--json"]) == .success)
+        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1"]) == .success)
+        // A serial schedule of the buggy variant passes, so the replay does not reproduce: exit 1.
+        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1"]) == .unexpectedVerdict)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import RaceLab
+import Testing
+
+/// Small programs whose schedules can be counted by hand, run under the schedule explorer.
+@Suite("Schedule explorer")
+struct ExplorerTests {
+    /// A box for the programs' shared state: the explorer runs one logical thread at a time, so
+    /// plain fields are enough (that is the point of the baton).
+    final class Shared: @unchecked Sendable {
+        var counter = 0
+        var flag = false
+        let first = RaceLock("first")
+        let second = RaceLock("second")
+    }
+
+    /// Each thread performs `steps` scheduling points and touches nothing shared.
+    static func independent(steps: Int, threads: Int = 2) -> Exploration {
+        Exploration(
+            summary: "\(threads) threads, \(steps) steps each", defaultThreads: threads,
+            makeState: { Shared() },
+            thread: { _, _ in
+                for _ in 0..<steps { Race.step("step") }
+            },
+            invariant: { _, _ in nil }
+        )
+    }
+
+    /// counter += 1 as a read, a window and a write: the lost update.
+    static let lostUpdate = Exploration(
+        summary: "each thread increments a counter; invariant: counter == threads",
+        makeState: { Shared() },
+        thread: { shared, _ in
+            Race.step("read counter")
+            let value = shared.counter
+            Race.window("write counter")
+            shared.counter = value + 1
+        },
+        invariant: { shared, threads in shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)" }
+    )
+
+    /// counter += 1 under a lock: no schedule loses an increment.
+    static let lockedIncrement = Exploration(
+        summary: "each thread increments a counter under a lock; invariant: counter == threads",
+        makeState: { Shared() },
+        thread: { shared, _ in
+            shared.first.withLock {
+                let value = shared.counter
+                Race.window("write counter")
+                shared.counter = value + 1
+            }
+        },
+        invariant: { shared, threads in shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)" }
+    )
+
+    /// Two locks taken in opposite orders.
+    static let lockOrder = Exploration(
+        summary: "thread 0 locks first then second; thread 1 second then first",
+        makeState: { Shared() },
+        thread: { shared, index in
+            let (outer, inner) = index == 0 ? (shared.first, shared.second) : (shared.second, shared.first)
+            outer.withLock { inner.withLock { shared.counter += 1 } }
+        },
+        invariant: { _, _ in nil }
+    )
+
+    @Test("two threads of two steps have C(4,2) = 6 interleavings; 4 with one preemption, 2 with none",
+          arguments: [(2, 6), (1, 4), (0, 2)])
+    func countsInterleavings(preemptions: Int, expected: Int) async throws {
+        let report = try await Explorer.explore(Self.independent(steps: 2), options: .init(preemptions: preemptions))
+        #expect(report.exhaustive)
+        #expect(report.schedules == expected)
+        #expect(report.failingSchedules == 0)
+    }
+
+    @Test("three threads of one step each have 3! = 6 orders, none of them a preemption")
+    func countsOrders() async throws {
+        let report = try await Explorer.explore(Self.independent(steps: 1, threads: 3), options: .init(preemptions: 0))
+        #expect(report.exhaustive)
+        #expect(report.schedules == 6)
+    }
+
+    @Test("a lost update is found, and only in the schedules where both reads come before either write")
+    func findsLostUpdate() async throws {
+        let report = try await Explorer.explore(Self.lostUpdate, options: .init(preemptions: 2))
+        // Of the 6 interleavings of (read, write) × 2, only the 2 serial ones keep both increments.
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 4)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.count == 4)
+        #expect(failure.steps.prefix(2).allSatisfy { $0.operation == "read counter" })
+        #expect(failure.outcome == .invariantBroken("counter is 1, expected 2"))
+    }
+
+    @Test("a lock held across a window keeps every schedule correct; waiting for it is no preemption")
+    func lockExcludes() async throws {
+        let report = try await Explorer.explore(Self.lockedIncrement, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.failingSchedules == 0)
+        // Each thread is (lock, write). Once one thread holds the lock the other cannot run at all
+        // (its next step is the lock), so the only choice is who locks first: 2 schedules.
+        #expect(report.schedules == 2)
+    }
+
+    @Test("replaying a failing schedule fails the same way every time")
+    func replayRoundTrip() async throws {
+        let schedule = try #require(Schedule(replayString: "2:0.1.0.1"))
+        #expect(schedule.replayString == "2:0.1.0.1")
+        for _ in 0..<100 {
+            let (result, diverged) = try await Explorer.replay(Self.lostUpdate, schedule: schedule)
+            #expect(!diverged)
+            #expect(result.schedule == schedule)
+            #expect(result.outcome == .invariantBroken("counter is 1, expected 2"))
+        }
+        let serial = try await Explorer.replay(Self.lostUpdate, schedule: Schedule(threads: 2, choices: [0, 0, 1, 1]))
+        #expect(serial.result.outcome == .passed)
+    }
+
+    @Test("malformed replay strings are refused")
+    func parsesReplayStrings() {
+        #expect(Schedule(replayString: "2:0.2") == nil)
+        #expect(Schedule(replayString: "0.1") == nil)
+        #expect(Schedule(replayString: "x:0") == nil)
+        #expect(Schedule(replayString: "3:") == Schedule(threads: 3, choices: []))
+    }
+
+    @Test("two locks taken in opposite orders deadlock, and the report says where each thread waits")
+    func findsDeadlock() async throws {
+        let report = try await Explorer.explore(Self.lockOrder, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        let failure = try #require(report.failure)
+        // The deadlock: each thread holds its outer lock and waits for the other's.
+        #expect(failure.outcome == .deadlock([
+            ThreadPosition(thread: 0, waitingFor: "lock second", heldBy: 1),
+            ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
+        ]))
+        #expect(failure.steps.map(\.operation) == ["lock first", "lock second"])
+        let replayed = try await Explorer.replay(Self.lockOrder, schedule: failure.schedule)
+        #expect(replayed.result.outcome == failure.outcome)
+        // Without preemptions each thread takes both locks before the other starts: no deadlock.
+        let serial = try await Explorer.explore(Self.lockOrder, options: .init(preemptions: 0))
+        #expect(serial.failingSchedules == 0)
+    }
+
+    @Test("a thread spinning on a flag nobody sets yet is stopped by the step bound, not left to hang")
+    func stepBoundCatchesSpinning() async throws {
+        let spin = Exploration(
+            summary: "thread 0 polls a flag thread 1 sets",
+            makeState: { Shared() },
+            thread: { shared, index in
+                if index == 0 {
+                    while !shared.flag { Race.step("poll flag") }
+                } else {
+                    Race.step("set flag")
+                    shared.flag = true
+                }
+            },
+            invariant: { _, _ in nil }
+        )
+        let report = try await Explorer.explore(spin, options: .init(preemptions: 0, stepBound: 50))
+        #expect(report.failure?.outcome == .stepBoundExceeded(50))
+    }
+
+    @Test("pct and random find the lost update and report their hit rate", arguments: [ExplorationOptions.Strategy.pct, .random])
+    func samplingStrategies(strategy: ExplorationOptions.Strategy) async throws {
+        let report = try await Explorer.explore(Self.lostUpdate, options: .init(strategy: strategy, preemptions: 1, schedules: 200, seed: 7))
+        #expect(report.schedules == 200)
+        #expect(report.failingSchedules > 0)
+        if strategy == .pct {
+            let guarantee = try #require(report.pctGuarantee)
+            #expect(report.hitRate >= guarantee / 2)
+        }
+    }
+}
