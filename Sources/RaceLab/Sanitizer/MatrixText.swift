@@ -169,6 +169,13 @@ struct MatrixText {
             let neither = buggy.filter { $0.tsan.outcome == .silent && $0.compiler.outcome == .accepted }
             lines.append("  invisible to both TSan and the compiler, caught only by the runner: \(names(neither))")
         }
+        // The compiler's rejections only mean something next to what it does with the fixes.
+        let fixedMeasured = matrix.rows.filter { $0.role == .fixed && $0.compiler.outcome != .notMeasured }
+        if !fixedMeasured.isEmpty {
+            let rejectedFixes = fixedMeasured.filter { $0.compiler.outcome == .rejected }
+            lines.append("Of \(matrix.rows.filter { $0.role == .fixed }.count) fixed variants, the Swift 6 compiler also rejected "
+                + "\(rejectedFixes.count) of \(fixedMeasured.count) probed: correct code it cannot verify without @unchecked Sendable")
+        }
         return lines
     }
 }
