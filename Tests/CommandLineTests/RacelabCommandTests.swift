@@ -138,3 +138,28 @@ struct PowerCommandTests {
         #expect(interval[0] < 0.5 && 0.5 < interval[1])
     }
 }
+
+@Suite("racelab power includes the schedule explorer's strategies")
+struct PowerExplorerTests {
+    private func rates(seed: String) throws -> [[String: Any]] {
+        let output = try Executable.racelab.run("power", "1", "--json", "--trials", "20", "--seed", seed)
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        return try #require((document["lessons"] as? [[String: Any]])?.first?["rates"] as? [[String: Any]])
+    }
+
+    @Test("an explorable buggy variant is measured with noise off, noise on, random and PCT schedules")
+    func explorerRows() throws {
+        let rows = try rates(seed: "5")
+        #expect(rows.map { $0["strategy"] as? String } == ["noise off", "noise on", "explorer random", "explorer pct"])
+        for row in rows.suffix(2) {
+            #expect(row["trials"] as? Int == 20)
+        }
+        // The explorer's choices follow the seed and lesson 1 is deterministic under a schedule: the
+        // same seed finds the same number of failing schedules, and random finds some.
+        let again = try rates(seed: "5")
+        #expect(rows[2]["exposedTrials"] as? Int == again[2]["exposedTrials"] as? Int)
+        #expect(rows[3]["exposedTrials"] as? Int == again[3]["exposedTrials"] as? Int)
+        #expect((rows[2]["exposedTrials"] as? Int ?? 0) > 0)
+    }
+}

@@ -1,10 +1,12 @@
 import Foundation
 
 extension RaceLabTool {
-    /// The ways `power` runs each buggy variant, in report order.
-    ///
-    /// The schedule explorer's strategies (random, PCT) join this list when the explorer exists.
+    /// The ways `power` runs each buggy variant under the stress runner, in report order.
     static let powerStrategies: [(name: String, noise: Bool)] = [("noise off", false), ("noise on", true)]
+
+    /// The schedule explorer's sampling strategies, run on variants that declare an exploration:
+    /// each execution is one sample, so its failure rate compares with the runner's per-trial rate.
+    static let explorerStrategies: [ExplorationOptions.Strategy] = [.random, .pct]
 
     /// `racelab power`: for every buggy variant, the probability per trial of exposing its bug with
     /// each strategy, measured side by side in one run (same seed, same workload, each in a child).
@@ -21,7 +23,8 @@ extension RaceLabTool {
             var rates: [DetectionRate] = []
             if !request.json {
                 print("RaceLab power · lesson \(lesson.number): \(lesson.title)")
-                print("seed \(seed) · each strategy runs the same workload in its own process · 95% Wilson intervals\n")
+                print("seed \(seed) · runner strategies run the same workload in their own processes; explorer strategies"
+                    + " run as many schedules as the runner runs trials · 95% Wilson intervals\n")
             }
             for variant in buggy {
                 var workload = lesson.workload(for: variant)
@@ -37,6 +40,15 @@ extension RaceLabTool {
                     let rate = DetectionRate(strategy: strategy.name, report: report)
                     allCompleted = allCompleted && rate.completed
                     rates.append(rate)
+                }
+                if let exploration = variant.exploration {
+                    for strategy in Self.explorerStrategies {
+                        let options = ExplorationOptions(strategy: strategy, schedules: workload.trials, seed: seed)
+                        guard let report = try? Explorer.explore(exploration, options: options) else { continue }
+                        let rate = DetectionRate(variant: variant.name, strategy: "explorer \(strategy.rawValue)", exploration: report)
+                        allCompleted = allCompleted && rate.completed
+                        rates.append(rate)
+                    }
                 }
             }
             lessonsOut.append(.init(number: lesson.number, slug: lesson.slug, title: lesson.title, rates: rates))
@@ -87,7 +99,8 @@ struct PowerTable {
                 "\(grouped(rate.exposedTrials))/\(grouped(rate.trials))",
                 percentage(rate.probability),
                 "\(percentage(rate.confidenceInterval[0]))–\(percentage(rate.confidenceInterval[1]))",
-                rate.firstExposureTrial.map { "trial \(grouped($0))" } ?? "never",
+                rate.firstExposureTrial.map { "\(rate.strategy.hasPrefix("explorer") ? "schedule" : "trial") \(grouped($0))" }
+                    ?? "never",
                 rate.secondsToFirstExposure.map { String(format: "%.3f s", $0) } ?? "–",
             ])
         }

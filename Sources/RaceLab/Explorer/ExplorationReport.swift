@@ -12,6 +12,10 @@ public struct ExplorationReport: Sendable {
     public let failingSchedules: Int
     /// The shortest failing execution found (the first among equally short ones).
     public let failure: ExecutionResult?
+    /// The number (1-based) of the first execution that failed, and the seconds until it ended:
+    /// how fast this strategy finds the bug (`racelab power`).
+    public var firstFailingSchedule: Int? = nil
+    public var secondsToFirstFailure: Double? = nil
     public let elapsedSeconds: Double
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
     public let pctGuarantee: Double?

@@ -15,6 +15,7 @@ public enum Explorer {
         var warning: String?
         var abandoned: String?
         var exhaustive = false
+        var firstFailure: (schedule: Int, seconds: Double)?
 
         let dfs = options.strategy == .dfs ? DepthFirstPolicy(preemptionBound: options.preemptions) : nil
         let pct = options.strategy == .pct
@@ -37,6 +38,9 @@ public enum Explorer {
             }
             if result.outcome.isFailure {
                 failing += 1
+                if firstFailure == nil {
+                    firstFailure = (schedules, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                }
                 if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
             }
             if let dfs {
@@ -50,12 +54,15 @@ public enum Explorer {
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return ExplorationReport(
+        var report = ExplorationReport(
             strategy: options.strategy, threads: threads, preemptions: options.preemptions, seed: options.seed,
             schedules: schedules, exhaustive: exhaustive, failingSchedules: failing, failure: shortest,
             elapsedSeconds: elapsed, pctGuarantee: pct?.guarantee, pctSteps: pct?.stepEstimate, warning: warning,
             abandoned: abandoned
         )
+        report.firstFailingSchedule = firstFailure?.schedule
+        report.secondsToFirstFailure = firstFailure?.seconds
+        return report
     }
 
     /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program

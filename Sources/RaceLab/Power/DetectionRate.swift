@@ -40,6 +40,21 @@ public struct DetectionRate: Sendable, Codable, Equatable {
         verdict = report.verdict
     }
 
+    /// The rate at which a schedule explorer strategy's executions failed: each execution is one
+    /// independent trial (random and PCT draw every schedule afresh from the seed).
+    init(variant: String, strategy: String, exploration report: ExplorationReport) {
+        self.variant = variant
+        self.strategy = strategy
+        trials = report.schedules
+        exposedTrials = report.failingSchedules
+        probability = report.hitRate
+        confidenceInterval = Self.wilson(successes: report.failingSchedules, trials: report.schedules)
+        firstExposureTrial = report.firstFailingSchedule
+        secondsToFirstExposure = report.secondsToFirstFailure
+        wallSeconds = report.elapsedSeconds
+        verdict = report.abandoned != nil ? .timedOut : (report.failingSchedules > 0 ? .reproduced : .notReproduced)
+    }
+
     /// The 95% Wilson score interval for `successes` out of `trials`.
     static func wilson(successes: Int, trials: Int, z: Double = 1.959964) -> [Double] {
         guard trials > 0 else { return [0, 1] }
