@@ -12,7 +12,7 @@ ARGS    ?=
 help: ## List the targets
 	@echo "RaceLab make targets:"
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk 'BEGIN { FS = ":.*## " } { printf "  make %-12s %s\n", $$1, $$2 }'
+		awk 'BEGIN { FS = ":.*## " } { printf "  make %-20s %s\n", $$1, $$2 }'
 	@echo "Pass runner options with ARGS, e.g. make lesson-1 ARGS=\"--noise off\""
 
 build: ## Debug build of the library, the CLI and the lessons
@@ -30,7 +30,7 @@ lesson-%: release ## Run lesson N (e.g. make lesson-1): buggy variants must repr
 lessons: release ## Run every lesson
 	$(RACELAB) run all $(ARGS)
 
-power-%: release ## Measure how often lesson N's buggy variants show their bug, noise off vs on
+power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct
 	$(RACELAB) power $* $(ARGS)
 
 # Workshop exercises (Lessons/NN-slug/Exercise/): the participant edits the file there; the checker

@@ -15,7 +15,7 @@ struct HelpText {
         COMMANDS:
           list                 List the lessons and their variants.
           run <lesson>         Run a lesson's variants and report what went wrong.
-          power <lesson>       Measure how often each buggy variant shows its bug, noise off and on.
+          power <lesson>       Measure how often each buggy variant shows its bug, by strategy.
           matrix [lesson]      Which tool catches which bug: the runner, ThreadSanitizer, Swift 6.
           explore <lesson>     Search thread schedules for one that breaks a variant; replay it.
           help [command]       Show this help, or a command's.
@@ -90,9 +90,10 @@ struct HelpText {
             \(usage(.power))
 
             Runs every buggy variant of the lesson twice, with noise off and with noise on (each in its
-            own process, same seed and workload), and reports per strategy: the share of trials that
-            exposed the bug with a 95% Wilson confidence interval, the first trial that exposed it, and
-            the seconds until then. Options are those of 'run'. Exit status: 0 when every measurement
+            own process, same seed and workload), and, where the schedule explorer can run the variant,
+            samples as many schedules with its random and pct strategies. Reports per strategy: the
+            share of trials (or schedules) that exposed the bug with a 95% Wilson confidence interval,
+            the first one that exposed it, and the seconds until then. Options are those of 'run'. Exit status: 0 when every measurement
             completed, 1 when one crashed or timed out, 2 for bad usage.
             """
         case .matrix:

@@ -4,7 +4,7 @@ enum ParsedCommand: Equatable {
     case version
     case list(json: Bool)
     case run(RunRequest)
-    /// Measure how likely each buggy variant is to show its bug, noise off and on.
+    /// Measure how likely each buggy variant is to show its bug, per strategy.
     case power(RunRequest)
     /// The hidden command a parent uses to run one variant in a child process.
     case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool, budget: Double?)
