@@ -93,8 +93,9 @@ struct HelpText {
             own process, same seed and workload), and, where the schedule explorer can run the variant,
             samples as many schedules with its random and pct strategies. Reports per strategy: the
             share of trials (or schedules) that exposed the bug with a 95% Wilson confidence interval,
-            the first one that exposed it, and the seconds until then. Options are those of 'run'. Exit status: 0 when every measurement
-            completed, 1 when one crashed or timed out, 2 for bad usage.
+            the first one that exposed it, and the seconds until then. Options are those of 'run'.
+            Exit status: 0 when every measurement completed, 1 when one crashed or timed out, 2 for
+            bad usage.
             """
         case .matrix:
             """
