@@ -28,6 +28,8 @@ let lessonsWithExercises: Set<String> = [
     "01-subscript-race",
     "02-check-then-act",
     "03-actor-reentrancy",
+    "04-coordinator-locking",
+    "05-persistent-store",
     "06-async-data-source",
 ]
 

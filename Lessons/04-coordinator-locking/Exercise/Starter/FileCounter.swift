@@ -1,0 +1,52 @@
+// Exercise 4: make `FileCounter` keep every increment.
+//
+// `FileCounter` keeps a number in a file: `increment()` reads the file, adds one and writes the file
+// back (atomically: a temporary file, then a rename, so a read never sees half a file). Code makes a
+// new `FileCounter` wherever it needs one, so many instances increment the same file at once, and
+// increments vanish. Fix `FileCounter` so that concurrent increments of one file never lose one.
+//
+// Rules:
+// - Keep the API: `init(url:)`, `increment()`, `value()`.
+// - The count lives in the file at `url` (a decimal number); a missing file counts as 0.
+// - The checker makes a NEW `FileCounter(url:)` for every single increment: whatever protects the
+//   file must be shared by every instance that uses the same URL.
+// - Stay synchronous (no `async` methods).
+//
+// `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
+// the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
+// is already there. Deleting it does not fix anything; it only makes the bug harder to see.
+//
+// Check your fix:   make exercise-4        (PASS, or FAIL with how many increments were lost)
+// Hints, one at a time: Lessons/04-coordinator-locking/Exercise/hints.md
+// Start over:       make exercise-4-reset
+import Foundation
+import RaceLab
+
+final class FileCounter: @unchecked Sendable {
+    let url: URL
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    @inline(never)
+    func increment() throws {
+        let current = try read()
+        Race.window("write counter")
+        try write(current + 1)
+    }
+
+    func value() throws -> Int {
+        try read()
+    }
+
+    private func read() throws -> Int {
+        guard FileManager.default.fileExists(atPath: url.path) else { return 0 }
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    private func write(_ value: Int) throws {
+        try Data("\(value)\n".utf8).write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,97 @@
+// The harness for exercise 5 (do not edit): compiled next to the participant's DocumentStore.swift.
+import Foundation
+import RaceLab
+
+let check = ExerciseCheck("5 · DocumentStore: no torn reads, every store lands")
+
+/// A payload that proves whether it is whole: a header line `version:length:checksum`, then a body
+/// of 16 KiB (several write chunks) that depends on the version.
+enum Payload {
+    static func make(version: Int) -> Data {
+        let body = Data((0..<16_384).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ version &* 7) })
+        return Data("\(version):\(body.count):\(checksum(body))\n".utf8) + body
+    }
+    static func checksum(_ data: Data) -> UInt64 {
+        data.reduce(14_695_981_039_346_656_037 as UInt64) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    }
+    /// The version of a whole payload, or nil for a torn one (truncated, mixed, empty).
+    static func version(of data: Data) -> Int? {
+        guard let newline = data.firstIndex(of: 10),
+              let header = String(data: data[data.startIndex..<newline], encoding: .utf8) else { return nil }
+        let fields = header.split(separator: ":")
+        guard fields.count == 3, let version = Int(fields[0]), let length = Int(fields[1]),
+              let sum = UInt64(fields[2]) else { return nil }
+        let body = data[(newline + 1)...]
+        return body.count == length && checksum(Data(body)) == sum ? version : nil
+    }
+}
+
+func makeFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("racelab-exercise-5-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+// Functional: a store really writes the file (a store that keeps data in memory, or drops it,
+// must not pass), a load returns what was stored, a second store replaces the first.
+do {
+    let folder = try makeFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = DocumentStore(folder: folder)
+    check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
+    let first = Payload.make(version: 1), second = Payload.make(version: 2)
+    try store.store(first, as: "report")
+    check.require((try? store.load("report")) == first, "load returns what was stored")
+    check.require((try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
+                  "the document is the file folder/name on disk")
+    try store.store(second, as: "report")
+    check.require((try? store.load("report")) == second, "a second store replaces the first")
+    check.require((try? DocumentStore(folder: folder).load("report")) == second,
+                  "another store on the same folder reads it (it is on disk, not in memory)")
+} catch {
+    check.require(false, "the functional checks run without errors", evidence: "\(error)")
+}
+
+// Concurrent: even iterations store (a new version of one of two shared documents, and a document
+// of their own), odd ones read the shared documents, through `load` and straight from the file (a few
+// times) as another process would. Every read must be whole; afterwards every own document must be there, whole.
+struct Trial: Sendable { let folder: URL; let store: DocumentStore }
+let writersPerTrial = 100
+let variant = Variant(
+    name: "exercise", kind: .fixed, summary: "the participant's DocumentStore",
+    makeState: { let folder = try makeFolder(); return Trial(folder: folder, store: DocumentStore(folder: folder)) },
+    operation: { trial, iteration in
+        let shared = "shared-\((iteration.index / 2) % 2)"
+        if iteration.index % 2 == 0 {
+            try trial.store.store(Payload.make(version: iteration.index), as: shared)
+            try trial.store.store(Payload.make(version: iteration.index), as: "own-\(iteration.index)")
+        } else {
+            if let data = try trial.store.load(shared), Payload.version(of: data) == nil {
+                iteration.recordInconsistency("load(\"\(shared)\") returned a torn payload (\(data.count) bytes)")
+            }
+            for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
+                if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)), Payload.version(of: data) == nil {
+                    iteration.recordInconsistency("a reader outside the store found \(shared) torn (\(data.count) bytes)")
+                }
+            }
+        }
+    },
+    check: { trial, info in
+        let writers = (info.iterations + 1) / 2
+        let landed = (0..<writers).filter { writer in
+            let data = try? Data(contentsOf: trial.folder.appendingPathComponent("own-\(writer * 2)"))
+            return data.flatMap(Payload.version(of:)) == writer * 2
+        }.count
+        var observation = Observation.kept(landed, of: writers, unit: "stores")
+        for shared in ["shared-0", "shared-1"] {
+            let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared))
+            if data.flatMap(Payload.version(of:)) == nil { observation.inconsistencies += 1 }
+        }
+        return observation
+    },
+    tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
+)
+check.stress(variant, workload: Workload(trials: 8, iterations: writersPerTrial * 2),
+             requirement: "100 stores and 100 readers at once: no torn read, every store lands whole (every trial)")
+check.finish()

@@ -1,0 +1,61 @@
+// Exercise 5: make `DocumentStore` safe for readers and writers.
+//
+// `DocumentStore` keeps each document as a file in a folder: `store(_:as:)` writes the file,
+// `load(_:)` reads it. Work runs on a concurrent queue. Yet under concurrent stores and loads,
+// readers find files that are neither the old version nor the new (torn), and stores of one
+// document mix into each other. Fix `DocumentStore` so that every reader, including one that reads
+// the file directly without the store's queue (another process, the next launch after a crash),
+// sees either a whole old version or a whole new one, and every store lands whole.
+//
+// Rules:
+// - Keep the API: `init(folder:)`, `store(_:as:)`, `load(_:)`.
+// - Document `name` lives in the file `folder/name`; `load` of a document never stored is `nil`.
+// - Stay synchronous (no `async` methods); `store` must have written the file when it returns.
+//
+// `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
+// the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
+// is already there. Deleting it does not fix anything; it only makes the bug harder to see.
+//
+// Check your fix:   make exercise-5        (PASS, or FAIL with how many torn reads and lost stores)
+// Hints, one at a time: Lessons/05-persistent-store/Exercise/hints.md
+// Start over:       make exercise-5-reset
+import Foundation
+import RaceLab
+
+final class DocumentStore: @unchecked Sendable {
+    let folder: URL
+    private let queue = DispatchQueue(label: "exercise.document-store", attributes: .concurrent)
+
+    init(folder: URL) {
+        self.folder = folder
+    }
+
+    @inline(never)
+    func store(_ data: Data, as name: String) throws {
+        try queue.sync {
+            let url = folder.appendingPathComponent(name)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                FileManager.default.createFile(atPath: url.path, contents: nil)
+            }
+            // Write in place: empty the file, then write it chunk by chunk.
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: 0)
+            var offset = 0
+            while offset < data.count {
+                let end = min(offset + 4_096, data.count)
+                try handle.write(contentsOf: data[offset..<end])
+                Race.window("write chunk")
+                offset = end
+            }
+        }
+    }
+
+    func load(_ name: String) throws -> Data? {
+        try queue.sync {
+            let url = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return try Data(contentsOf: url)
+        }
+    }
+}
