@@ -30,5 +30,24 @@ extension SubscriptRaceLesson {
     }
 }
 
+extension SubscriptRaceLesson {
+    /// The actor store, one key per thread. Its only scheduling point is `call store`, before the
+    /// `await`: the method has no window of its own, because the actor runs it whole. The explorer
+    /// can only confirm that no order of the calls loses a key, which is the lesson's point: with an
+    /// actor, the interleavings that broke the queue-guarded store no longer exist.
+    static let actorStoresOneKeyEach = Exploration(
+        summary: "each thread awaits one store on the actor; invariant: every key is present",
+        makeState: { ActorStorage() },
+        asyncThread: { storage, index in
+            Race.step("call store")
+            await storage.store(Data([0x52, 0x4C]), forIdentifier: "item-\(index)")
+        },
+        invariant: { storage, threads in
+            let kept = await storage.numberOfItems
+            return kept == threads ? nil : "kept \(kept) of \(threads) keys"
+        }
+    )
+}
+
 extension Storage: SubscriptRaceLesson.KeyStore {}
 extension FixedStorage: SubscriptRaceLesson.KeyStore {}

@@ -37,7 +37,7 @@ public enum SubscriptRaceLesson {
         makeState: { ActorStorage() },
         asyncOperation: { storage, iteration in await storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(await storage.numberOfItems, of: trial.iterations, unit: "keys") }
-    )
+    ).exploring(actorStoresOneKeyEach)
 
     private static let payload = Data([0x52, 0x4C])
 

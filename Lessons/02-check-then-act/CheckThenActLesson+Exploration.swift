@@ -3,7 +3,9 @@ import RaceLab
 /// What `racelab explore 2` runs: the lesson's own types on two (or `--threads`) logical threads.
 ///
 /// The scheduling points are the types' own marks: `check didExecute` (the racy guard), `lock`,
-/// `compare-exchange didExecute`, `async check-and-set`, and `Protected`'s `read` and `mutate`.
+/// `compare-exchange didExecute`, `async check-and-set`, `Protected`'s `read` and `mutate`, and
+/// `read errors.count` in the plain error array. A fetch's callback is a thread of its own (the
+/// `fetch callback` hand-off), so the explorer chooses when each callback runs.
 /// Work items the serial queue and `Protected`'s reader-writer queue run on their own threads need
 /// no steps: those queues run them in submission order, and every later read waits for them.
 extension CheckThenActLesson {
@@ -44,6 +46,27 @@ extension CheckThenActLesson {
             invariant: { counter, threads in
                 let value = counter.read()
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
+            }
+        )
+    }
+
+    /// Every thread starts one failing fetch; afterwards the completion must see each error once.
+    ///
+    /// The callbacks are the racing threads: the fetching threads only start them. Fetch `3 * index`
+    /// fails (every third fetch does), so each callback records one error.
+    static func errorsExploration(_ makeErrors: @escaping @Sendable () -> any ErrorCollector) -> Exploration {
+        Exploration(
+            summary: "each thread starts a failing fetch whose callback records its error; invariant: the completion sees every error once",
+            makeState: { FetchBatch(collectingInto: makeErrors()) },
+            asyncThread: { batch, index in
+                Race.step("start fetch")
+                batch.fetch(3 * index)
+            },
+            invariant: { batch, threads in
+                let errors = await batch.completion()
+                let recorded = errors.compactMap { ($0 as? FetchError)?.index }.sorted()
+                let expected = (0..<threads).map { 3 * $0 }
+                return recorded == expected ? nil : "the completion saw errors of fetches \(recorded), expected \(expected)"
             }
         )
     }

@@ -92,7 +92,7 @@ public enum CheckThenActLesson {
         makeState: { FetchBatch(collectingInto: UnprotectedErrors()) },
         operation: { batch, iteration in batch.fetch(iteration.index) },
         check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
-    )
+    ).exploring(errorsExploration { UnprotectedErrors(capacity: 16) })
 
     static let errorsProtected = Variant(
         name: "errors-protected", kind: .fixed,
@@ -101,7 +101,7 @@ public enum CheckThenActLesson {
         makeState: { FetchBatch(collectingInto: Protected<[any Error]>(resource: [])) },
         operation: { batch, iteration in batch.fetch(iteration.index) },
         check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
-    )
+    ).exploring(errorsExploration { Protected<[any Error]>(resource: []) })
 }
 
 /// One trial of a "run once" variant: the flag under test and the work it guards.

@@ -20,14 +20,15 @@ public final class FetchBatch: Sendable {
 
     /// Starts fetch `index` and returns; its callback records a failure, then leaves the group.
     ///
-    /// The callback runs on another thread, where the caller's race-window hook is not bound; it is
-    /// carried over explicitly, the way a task-local flows into a child task, so that the runner's
-    /// noise reaches the windows the callback passes.
+    /// The callback runs on another thread, where the caller's race-window hook is not bound. The
+    /// hand-off carries it over, the way a task-local flows into a child task, so that the runner's
+    /// noise reaches the windows the callback passes, and the schedule explorer runs the callback
+    /// as a thread of its own.
     public func fetch(_ index: Int) {
         group.enter()
-        let hook = Race.hook
+        let callback = Race.handOff("fetch callback")
         fetcher.fetch(index) { result in
-            Race.$hook.withValue(hook) {
+            callback.run {
                 if case .failure(let error) = result {
                     self.errors.record(error)
                 }

@@ -1,11 +1,13 @@
 import RaceLab
 
-/// What `racelab explore 3` runs: two tasks update the same item of one source; both updates
-/// must be in it afterwards.
+/// What `racelab explore 3` runs: two tasks update the same item of one source; every update a
+/// call reports applied must be in it afterwards.
 ///
 /// The scheduling points are `call <method>` (marked here, so that reading the actor's items is
 /// a step and not set-up) and the lesson's own `await load` window, which `ItemLoader` reaches off
-/// the actor, while the method is suspended: exactly where another call can run on the actor.
+/// the actor, while the method is suspended: exactly where another call can run on the actor. In
+/// `in-flight-task` the shared load is a `RaceTask`: a thread of its own (`load task`), which the
+/// callers wait for at `await load task`.
 extension ActorReentrancyLesson {
     static func sameItemExploration<Source: ItemSource>(
         _ method: StaticString,
@@ -13,17 +15,28 @@ extension ActorReentrancyLesson {
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Exploration {
         Exploration(
-            summary: "two tasks each add one update to item 0; invariant: item 0 has both updates",
-            makeState: source,
-            asyncThread: { source, index in
+            summary: "two tasks each add one update to item 0; invariant: item 0 has every update a call reported applied",
+            makeState: { SameItemTrial(source: source()) },
+            asyncThread: { trial, index in
                 Race.step(method)
-                _ = await apply(source, 0, index + 1)
+                let update = index + 1
+                if let id = await apply(trial.source, 0, update) {
+                    trial.ledger.record(update: update, appliedTo: id)
+                }
             },
-            invariant: { source, threads in
-                let updates = await source.snapshot().items.first?.updates ?? []
-                let missing = (1...threads).filter { !updates.contains($0) }
+            invariant: { trial, _ in
+                let updates = await trial.source.snapshot().items.first?.updates ?? []
+                let reported = trial.ledger.entries.keys.sorted()
+                let missing = reported.filter { !updates.contains($0) }
                 return missing.isEmpty ? nil : "item 0 has updates \(updates); lost \(missing)"
             }
         )
     }
+}
+
+/// One explored execution: the source, and which updates the calls reported applied. A reload that
+/// joined another's load reports none (it returns nil), so only reported updates are owed.
+struct SameItemTrial<Source: ItemSource>: Sendable {
+    let source: Source
+    let ledger = UpdateLedger()
 }

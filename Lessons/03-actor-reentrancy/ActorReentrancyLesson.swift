@@ -68,7 +68,10 @@ public enum ActorReentrancyLesson {
         summary: "one stored Task per item: a reload joins the load in flight; store only if the item still exists",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
-    )
+    ).exploring(sameItemExploration(
+        "call reloadItem", source: { DataSourceActor(items: TrialPlan.initialItems) },
+        apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
+    ))
 
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit).

@@ -1,3 +1,5 @@
+import RaceLab
+
 /// Three ways to keep an `await` from separating a read from the write that depends on it. Each
 /// comment says what the method guarantees and what it does not.
 extension DataSourceActor {
@@ -57,7 +59,7 @@ extension DataSourceActor {
             _ = await running.value
             return nil
         }
-        let load = Task { await ItemLoader.loadUpdates(for: item, adding: update) }
+        let load = RaceTask("load task") { await ItemLoader.loadUpdates(for: item, adding: update) }
         inFlight[item.id] = load
         let loaded = await load.value
         inFlight[item.id] = nil

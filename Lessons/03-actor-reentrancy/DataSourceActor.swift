@@ -1,3 +1,5 @@
+import RaceLab
+
 /// The article's data source as an actor: a list of items that many callers update.
 ///
 /// The actor makes every *access* safe: no two of its methods run at the same time, so the list can
@@ -10,8 +12,9 @@ public actor DataSourceActor: ItemSource {
     var items: [Item]
     /// The ids the last whole-list change stored; kept for the audit, never read by the updates.
     private var liveIDs: Set<Int>
-    /// Loads in progress, by item id. Used only by `reloadItemSharingLoads(at:update:)`.
-    var inFlight: [Int: Task<Item, Never>] = [:]
+    /// Loads in progress, by item id. Used only by `reloadItemSharingLoads(at:update:)`. A
+    /// `RaceTask` is a `Task` the schedule explorer can see: a second caller awaits the first one's.
+    var inFlight: [Int: RaceTask<Item>] = [:]
     /// How many reloads joined a load already in flight instead of starting their own: the work the
     /// de-duplication saved.
     public internal(set) var sharedLoads = 0

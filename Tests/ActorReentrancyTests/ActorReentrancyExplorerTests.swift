@@ -5,14 +5,12 @@ import Testing
 
 /// Lesson 3 under the schedule explorer: the `await load` window is where another call runs on the
 /// actor, and the explorer finds the schedule that puts it there.
-///
-/// Serialized: a task paused at a window holds a cooperative-pool thread, so two explorations at
-/// once could use up a 2-thread pool.
-@Suite("Lesson 3 under the schedule explorer", .serialized)
+@Suite("Lesson 3 under the schedule explorer")
 struct ActorReentrancyExplorerTests {
     /// Generous: under a full parallel test run, a task may wait long for a pool thread; a stuck
     /// report here would mean a test-machine stall, not a finding.
     static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
+    static let threeThreads = ExplorationOptions(threads: 3, preemptions: 2, stallTimeout: 120)
 
     static func exploration(_ name: String) throws -> Exploration {
         let variant = try #require(ActorReentrancyLesson.lesson.variant(named: name))
@@ -39,12 +37,27 @@ struct ActorReentrancyExplorerTests {
     }
 
     @Test("no schedule within 2 preemptions loses an update in a fixed variant",
-          arguments: ["await-first", "revalidate", "state-object"])
-    func fixesKeepBothUpdates(name: String) async throws {
-        let report = try await Explorer.explore(Self.exploration(name), options: Self.options)
+          arguments: ["await-first", "revalidate", "state-object", "in-flight-task"], [false, true])
+    func fixesKeepBothUpdates(name: String, threeThreads: Bool) async throws {
+        let options = threeThreads ? Self.threeThreads : Self.options
+        let report = try await Explorer.explore(Self.exploration(name), options: options)
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)
+    }
+
+    @Test("a second reload joins the load in flight: both calls await one load task, and only its starter stores")
+    func secondReloadJoinsTheLoad() async throws {
+        // Thread 0 starts the load (thread 2) and awaits it; thread 1 finds it in flight and awaits
+        // it too; the load runs its two steps; then each caller resumes.
+        let schedule = try #require(Schedule(replayString: "2:0.1.2.2.0.1"))
+        let (result, diverged) = try await Explorer.replay(Self.exploration("in-flight-task"), schedule: schedule, options: Self.options)
+        #expect(!diverged)
+        #expect(result.outcome == .passed)
+        #expect(result.spawned == [SpawnedThread(thread: 2, parent: 0, name: "load task")])
+        #expect(result.steps.map(\.operation) == [
+            "call reloadItem", "call reloadItem", "load task", "await load", "await load task", "await load task",
+        ])
     }
 }

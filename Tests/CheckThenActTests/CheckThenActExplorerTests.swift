@@ -46,4 +46,33 @@ struct CheckThenActExplorerTests {
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)
     }
+
+    @Test("two fetch callbacks both read the error count before either writes it: one error is lost")
+    func callbacksLoseAnError() async throws {
+        let exploration = try Self.exploration(CheckThenActLesson.errorsUnprotected)
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome == .invariantBroken("the completion saw errors of fetches [0], expected [0, 3]"))
+        // The racing threads are the callbacks, which the fetching threads started: threads 2 and 3.
+        #expect(failure.spawned.map(\.name) == ["fetch callback", "fetch callback"])
+        #expect(failure.steps.suffix(2).map(\.operation) == ["read errors.count", "read errors.count"])
+        #expect(Set(failure.steps.suffix(2).map(\.thread)) == [2, 3])
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("callbacks appending through Protected.mutate lose nothing in any schedule", arguments: [2, 3])
+    func protectedErrorsAreClean(threads: Int) async throws {
+        let exploration = try Self.exploration(CheckThenActLesson.errorsProtected)
+        let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules > 1)
+        #expect(report.failingSchedules == 0)
+    }
 }

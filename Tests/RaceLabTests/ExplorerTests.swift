@@ -118,7 +118,7 @@ struct ExplorerTests {
 
     @Test("malformed replay strings are refused")
     func parsesReplayStrings() {
-        #expect(Schedule(replayString: "2:0.2") == nil)
+        #expect(Schedule(replayString: "2:0.-1") == nil)
         #expect(Schedule(replayString: "0.1") == nil)
         #expect(Schedule(replayString: "x:0") == nil)
         #expect(Schedule(replayString: "3:") == Schedule(threads: 3, choices: []))
@@ -170,5 +170,94 @@ struct ExplorerTests {
             let guarantee = try #require(report.pctGuarantee)
             #expect(report.hitRate >= guarantee / 2)
         }
+    }
+
+    // MARK: Threads started while the program runs
+
+    /// Each thread hands one callback to a global queue; the callback is a logical thread of its own.
+    static let handOffs = Exploration(
+        summary: "each thread hands a callback to a queue",
+        makeState: { Shared() },
+        thread: { shared, _ in
+            Race.step("hand off")
+            let callback = Race.handOff("callback")
+            DispatchQueue.global().async {
+                callback.run { shared.counter += 1 }
+            }
+        },
+        invariant: { shared, threads in shared.counter == threads ? nil : "counter is \(shared.counter)" }
+    )
+
+    @Test("two hand-offs: 4 one-step threads, each callback after its hand-off, give 4!/(2!·2!) = 6 orders")
+    func countsHandOffOrders() async throws {
+        // Each step ends its thread (a hand-off returns, a callback finishes), so no switch is a
+        // preemption: all 6 orders are there even with a bound of 0.
+        let report = try await Explorer.explore(Self.handOffs, options: .init(preemptions: 0))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 0)
+        // A callback gets the next free id when it is handed off: in 2:1.2.0.3, thread 1 hands off
+        // first, so its callback is thread 2.
+        let schedule = try #require(Schedule(replayString: "2:1.2.0.3"))
+        let (result, diverged) = try await Explorer.replay(Self.handOffs, schedule: schedule)
+        #expect(!diverged)
+        #expect(result.spawned == [
+            SpawnedThread(thread: 2, parent: 1, name: "callback"),
+            SpawnedThread(thread: 3, parent: 0, name: "callback"),
+        ])
+        #expect(result.steps.map(\.operation) == ["hand off", "callback", "hand off", "callback"])
+    }
+
+    /// One thread starts a task of two steps, does one step of its own, then awaits the task.
+    static let awaitedTask = Exploration(
+        summary: "a task runs beside its creator, which then awaits it", defaultThreads: 1,
+        makeState: { Shared() },
+        asyncThread: { shared, _ in
+            let child = RaceTask("child") {
+                Race.window("child work")
+                return 1
+            }
+            Race.step("parent work")
+            shared.counter = await child.value
+        },
+        invariant: { shared, _ in shared.counter == 1 ? nil : "the task's value was not received" }
+    )
+
+    @Test("awaiting a RaceTask waits for its thread: 'parent work' takes 3 places among the task's 2 steps")
+    func joinsTask() async throws {
+        let unbounded = try await Explorer.explore(Self.awaitedTask, options: .init(preemptions: 2))
+        #expect(unbounded.exhaustive)
+        #expect(unbounded.abandoned == nil)
+        #expect(unbounded.schedules == 3)
+        #expect(unbounded.failingSchedules == 0)
+        // Only "child, parent work, child work" switches away from a thread that could go on.
+        let bounded = try await Explorer.explore(Self.awaitedTask, options: .init(preemptions: 0))
+        #expect(bounded.schedules == 2)
+        let (result, diverged) = try await Explorer.replay(Self.awaitedTask, schedule: Schedule(threads: 1, choices: [1, 0, 1, 0]))
+        #expect(!diverged)
+        #expect(result.steps.map(\.operation) == ["child", "parent work", "child work", "await child"])
+        #expect(result.outcome == .passed)
+    }
+
+    @Test("a task that needs a lock its awaiting creator holds: a deadlock, with who waits for whom")
+    func joinDeadlock() async throws {
+        let exploration = Exploration(
+            summary: "thread 0 holds a lock while it awaits a task that takes the lock", defaultThreads: 1,
+            makeState: { Shared() },
+            asyncThread: { shared, _ in
+                shared.first.lock()
+                let child = RaceTask("child") { shared.first.withLock { shared.counter += 1 } }
+                _ = await child.value
+                shared.first.unlock()
+            },
+            invariant: { _, _ in nil }
+        )
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.schedules == 1)
+        #expect(report.failure?.outcome == .deadlock([
+            ThreadPosition(thread: 0, waitingFor: "await child", heldBy: 1),
+            ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
+        ]))
     }
 }

@@ -54,4 +54,15 @@ struct SubscriptRaceExplorerTests {
         #expect(report.failure != nil)
         #expect(report.hitRate >= guarantee)
     }
+
+    @Test("the actor store has no failing schedule: each call runs whole", arguments: [2, 3])
+    func actorStoreIsClean(threads: Int) async throws {
+        let actor = try #require(SubscriptRaceLesson.actor.exploration)
+        let report = try await Explorer.explore(actor, options: .init(strategy: .dfs, threads: threads, preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        // One step per thread ("call store"): the schedules are the orders of the calls, threads!.
+        #expect(report.schedules == (threads == 2 ? 2 : 6))
+        #expect(report.failingSchedules == 0)
+    }
 }

@@ -44,6 +44,8 @@ struct ExploreEntry: Encodable {
         var steps: [ScheduleStep]
         var replay: String
         var deadlock: [ThreadPosition]?
+        /// Threads the program started while it ran (callbacks, tasks), beyond `threads`.
+        var spawned: [SpawnedThread]?
     }
 
     var variant: String
@@ -59,6 +61,7 @@ struct ExploreEntry: Encodable {
     var hitRate: Double
     var pctGuarantee: Double?
     var pctSteps: Int?
+    var pctThreads: Int?
     var elapsedSeconds: Double
     var failure: Failure?
     var diverged: Bool?
@@ -82,6 +85,7 @@ struct ExploreEntry: Encodable {
         hitRate = report.hitRate
         pctGuarantee = report.pctGuarantee
         pctSteps = report.pctSteps
+        pctThreads = report.pctThreads
         elapsedSeconds = report.elapsedSeconds
         failure = report.failure.map(Self.failure)
         warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
@@ -114,7 +118,8 @@ struct ExploreEntry: Encodable {
         if case .deadlock(let positions) = result.outcome { deadlock = positions }
         return Failure(
             kind: result.outcome.kind, message: result.outcome.summary, steps: result.steps,
-            replay: result.schedule.replayString, deadlock: deadlock
+            replay: result.schedule.replayString, deadlock: deadlock,
+            spawned: result.spawned.isEmpty ? nil : result.spawned
         )
     }
 
@@ -134,7 +139,7 @@ struct ExploreEntry: Encodable {
             let scope = exhaustive ? " (every schedule within the bound)" : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
             lines.append("  \(schedules) schedules\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing")
             if let pctGuarantee, let pctSteps, let preemptions {
-                lines.append("  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(threads)*\(pctSteps)^\(preemptions)) = "
+                lines.append("  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
                     + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate))
             } else if strategy == "random" {
                 lines.append("  measured hit rate " + percent(hitRate))
@@ -144,7 +149,9 @@ struct ExploreEntry: Encodable {
         if let failure {
             lines.append("")
             lines.append("  FAILING SCHEDULE (\(failure.steps.count) steps): \(failure.message)")
-            lines.append(TimelineText.render(failure.steps, threads: threads, indent: "    "))
+            let spawned = failure.spawned ?? []
+            lines.append(TimelineText.render(failure.steps, threads: threads + spawned.count, indent: "    "))
+            for thread in spawned { lines.append("    \(thread)") }
             lines.append("")
             lines.append("  replay: \(tool) explore \(lesson.number) --variant \(variant) --replay \(failure.replay)")
         } else {

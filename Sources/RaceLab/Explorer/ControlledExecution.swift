@@ -14,8 +14,11 @@ final class ControlledExecution: @unchecked Sendable {
     private let condition = NSCondition()
     /// The thread allowed to run; nil while the controller decides.
     private var running: Int?
+    /// Per logical thread, indexed by id: the program's threads first, then those started while it
+    /// runs (`spawn`), in the order they were started.
     private var pending: [PendingOperation?]
     private var finished: [Bool]
+    private var spawned: [SpawnedThread] = []
     private var errors: [Int: String] = [:]
     private var owners: [ObjectIdentifier: Int] = [:]
     /// After a deadlock or the step bound: locks no longer exclude, so that every thread can be run
@@ -48,7 +51,9 @@ final class ControlledExecution: @unchecked Sendable {
         var choices: [Int] = []
         var steps: [ScheduleStep] = []
         func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
-            ExecutionResult(schedule: Schedule(threads: count, choices: choices), steps: steps, outcome: outcome)
+            ExecutionResult(
+                schedule: Schedule(threads: count, choices: choices), steps: steps, outcome: outcome, spawned: spawned
+            )
         }
         policy.beginExecution()
         condition.lock()
@@ -74,9 +79,9 @@ final class ControlledExecution: @unchecked Sendable {
         var current: Int?
         while true {
             if finished.allSatisfy({ $0 }) { break }
-            let enabled = (0..<count).filter { !finished[$0] && canProceed($0) }
+            let enabled = pending.indices.filter { !finished[$0] && canProceed($0) }
             if enabled.isEmpty {
-                let positions = (0..<count).filter { !finished[$0] }.map { index in
+                let positions = pending.indices.filter { !finished[$0] }.map { index in
                     ThreadPosition(thread: index, waitingFor: pending[index]?.name ?? "?", heldBy: holder(of: pending[index]))
                 }
                 drain(timeout: stallTimeout)
@@ -120,31 +125,43 @@ final class ControlledExecution: @unchecked Sendable {
     }
 
     private func canProceed(_ index: Int) -> Bool {
-        guard case .acquire(let lock, _)? = pending[index] else { return true }
-        return owners[lock] == nil
+        switch pending[index] {
+        case .acquire(let lock, _)?: owners[lock] == nil
+        case .join(let thread, _)?: finished[thread]
+        case .point?, nil: true
+        }
     }
 
     private func holder(of operation: PendingOperation?) -> Int? {
-        guard case .acquire(let lock, _)? = operation else { return nil }
-        return owners[lock]
+        switch operation {
+        case .acquire(let lock, _)?: owners[lock]
+        case .join(let thread, _)?: thread
+        case .point?, nil: nil
+        }
     }
 
     /// Lets every unfinished thread run to its end after a deadlock or the step bound, so that none
     /// is left parked forever: locks are ignored and threads take turns round-robin, one step each
-    /// (still one at a time, so the discarded state is never raced on). Gives up after `limit` steps.
+    /// (still one at a time, so the discarded state is never raced on), except that a thread
+    /// awaiting another waits until that one finished. Gives up after `limit` steps.
     private func drain(timeout: Double, limit: Int = 100_000) {
         freeRunning = true
         var next = 0
         for _ in 0..<limit {
-            guard let chosen = (0..<finished.count).map({ (next + $0) % finished.count }).first(where: { !finished[$0] }) else {
-                return
-            }
+            let unfinished = (0..<finished.count).map({ (next + $0) % finished.count }).filter { !finished[$0] }
+            // A thread awaiting an unfinished one would block for real: run the awaited first.
+            guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else { return }
             next = chosen + 1
             pending[chosen] = nil
             running = chosen
             condition.broadcast()
             if !awaitBaton(timeout: timeout) { return }
         }
+    }
+
+    private func awaitsUnfinished(_ index: Int) -> Bool {
+        guard case .join(let thread, _)? = pending[index] else { return false }
+        return !finished[thread]
     }
 
     // MARK: - Logical thread side
@@ -163,6 +180,19 @@ final class ControlledExecution: @unchecked Sendable {
         running = nil
         condition.broadcast()
         while running != index { condition.wait() }
+    }
+
+    /// Registers a logical thread started by `parent` (a callback it scheduled, a task it created).
+    /// The new thread is runnable at once: its first step, named `name`, is entering its body, and
+    /// the controller, when it chooses that step, waits for the real thread that runs the body.
+    fileprivate func spawn(by parent: Int, name: String) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        let id = pending.count
+        pending.append(.point(name))
+        finished.append(false)
+        spawned.append(SpawnedThread(thread: id, parent: parent, name: name))
+        return id
     }
 
     fileprivate func release(_ lock: ObjectIdentifier, by index: Int) {
@@ -211,5 +241,25 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
 
     func release(_ lock: ObjectIdentifier) {
         execution.release(lock, by: id)
+    }
+
+    /// A new logical thread of the same execution, started by this one (see `RaceHandOff`).
+    func spawn(_ name: String) -> LogicalThread {
+        LogicalThread(id: execution.spawn(by: id, name: name), execution: execution)
+    }
+
+    /// Called on the real thread that runs a spawned thread's body, before it: waits to be chosen.
+    func begin() {
+        execution.awaitTurn(id)
+    }
+
+    /// Called when a spawned thread's body has returned.
+    func end() {
+        execution.finish(id)
+    }
+
+    /// Pauses until `thread` has finished: `name` is what this thread waits for, e.g. `await load`.
+    func join(_ thread: LogicalThread, name: String) {
+        execution.pause(id, before: .join(thread.id, name: name))
     }
 }

@@ -68,4 +68,9 @@ public struct ExecutionResult: Sendable {
     public let schedule: Schedule
     public let steps: [ScheduleStep]
     public let outcome: ExecutionOutcome
+    /// Threads started while it ran, beyond the program's own (`schedule.threads`).
+    public var spawned: [SpawnedThread] = []
+
+    /// Every logical thread that took part: the program's own and the spawned ones.
+    public var threadCount: Int { schedule.threads + spawned.count }
 }

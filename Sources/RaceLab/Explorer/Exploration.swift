@@ -52,11 +52,12 @@ extension Exploration {
     /// An exploration whose thread bodies are `async`, for actors.
     ///
     /// Each logical thread starts one `Task` (which inherits the thread's `Race.hook`, so windows
-    /// reached in it, on the cooperative pool, are scheduling points of that logical thread) and
-    /// waits for it. A thread paused at a window holds a pool thread while it waits, so the number
-    /// of threads paused at once must stay below the pool's width: keep async explorations at two
-    /// threads on a 2-core machine. A thread that waits for another's work outside the explorer's
-    /// view (`await task.value` on a task that is paused) is reported as stuck, not explored.
+    /// reached in it are scheduling points of that logical thread) and waits for it. The task prefers
+    /// the explorer's own executor, and so do the default actors it calls: a task paused at a window
+    /// blocks the thread it is on, which must not be one of the cooperative pool's. A task the code
+    /// under test creates with `Task { }` runs on the pool and keeps its creator's hook; one that
+    /// another thread awaits must be a `RaceTask`, or the waiter blocks outside the explorer's view
+    /// and is reported stuck.
     public init<State: Sendable>(
         summary: String, defaultThreads: Int = 2,
         makeState: @escaping @Sendable () throws -> State,
@@ -82,7 +83,8 @@ extension Exploration {
 }
 
 /// Runs async work from a logical (non-pool) thread and waits for it. `Task` rather than
-/// `Task.detached` when the work must see the thread's task-locals (the explorer's hook).
+/// `Task.detached` when the work must see the thread's task-locals (the explorer's hook); such work
+/// runs on the explorer's executor, since it pauses at scheduling points.
 private func blockOn<T: Sendable>(
     inheritingTaskLocals: Bool, _ work: @escaping @Sendable () async throws -> T
 ) throws -> T {
@@ -92,7 +94,11 @@ private func blockOn<T: Sendable>(
         do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
         done.signal()
     }
-    if inheritingTaskLocals { Task(operation: body) } else { Task.detached(operation: body) }
+    if inheritingTaskLocals {
+        Task(executorPreference: ExplorerExecutor.shared, operation: body)
+    } else {
+        Task.detached(operation: body)
+    }
     done.wait()
     return try box.get()!.get()
 }

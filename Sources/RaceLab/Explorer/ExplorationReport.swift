@@ -20,6 +20,8 @@ public struct ExplorationReport: Sendable {
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
     public let pctGuarantee: Double?
     public let pctSteps: Int?
+    /// pct only: n, the most logical threads an execution had (the program's and those it started).
+    public var pctThreads: Int? = nil
     /// Something that makes the figures less than they seem (nondeterminism, a stuck thread).
     public let warning: String?
     /// Set when exploration stopped because a thread got stuck outside the explorer's control: the

@@ -60,6 +60,7 @@ public enum Explorer {
             elapsedSeconds: elapsed, pctGuarantee: pct?.guarantee, pctSteps: pct?.stepEstimate, warning: warning,
             abandoned: abandoned
         )
+        report.pctThreads = pct?.threads
         report.firstFailingSchedule = firstFailure?.schedule
         report.secondsToFirstFailure = firstFailure?.seconds
         return report

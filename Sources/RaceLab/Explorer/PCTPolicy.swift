@@ -5,14 +5,20 @@
 /// can run; at the i-th change point it drops the running thread's priority to i, below every
 /// initial one. A bug of depth d (d ordering constraints) is then found by each execution with
 /// probability at least 1/(n·k^(d−1)), whatever the program.
+///
+/// A thread the program starts while it runs (a callback, a task) gets a random priority among the
+/// initial ones when it first appears; n in the guarantee then counts it too (`threads` grows to
+/// the most threads an execution had).
 final class PCTPolicy: SchedulingPolicy {
-    let threads: Int
+    private(set) var threads: Int
     /// d: one more than the number of change points.
     let depth: Int
     /// k: the step count change points are drawn from; grows to the longest execution seen.
     private(set) var stepEstimate: Int
     private var random: SplitMix64
-    private var priorities: [Int] = []
+    /// By thread id. Initial threads get d … d+n−1; spawned ones a value in between, so that all
+    /// stay distinct and above every change-point priority.
+    private var priorities: [Double] = []
     private var changePoints: [Int: Int] = [:]
     private var longest = 0
 
@@ -33,7 +39,7 @@ final class PCTPolicy: SchedulingPolicy {
         var order = Array(0..<threads)
         order.shuffle(using: &random)
         priorities = Array(repeating: 0, count: threads)
-        for (rank, thread) in order.enumerated() { priorities[thread] = depth + rank }
+        for (rank, thread) in order.enumerated() { priorities[thread] = Double(depth + rank) }
         changePoints = [:]
         var candidates = Array(0..<stepEstimate)
         candidates.shuffle(using: &random)
@@ -42,9 +48,15 @@ final class PCTPolicy: SchedulingPolicy {
 
     func choose(enabled: [Int], current: Int?, step: Int) -> Int {
         longest = max(longest, step + 1)
+        while priorities.count <= enabled.max()! {
+            // A spawned thread: strictly between two initial priorities, never equal to one.
+            let slot = Double(random.next() % UInt64(threads)) + Double(random.next() % 1_000 + 1) / 1_001
+            priorities.append(Double(depth) + slot)
+            threads = max(threads, priorities.count)
+        }
         var chosen = enabled.max { priorities[$0] < priorities[$1] }!
         if let lowered = changePoints[step] {
-            priorities[chosen] = lowered
+            priorities[chosen] = Double(lowered)
             chosen = enabled.max { priorities[$0] < priorities[$1] }!
         }
         return chosen

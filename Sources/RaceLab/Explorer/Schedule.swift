@@ -6,7 +6,8 @@
 public struct Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// How many logical threads the program had.
     public let threads: Int
-    /// The thread chosen at each decision, in order.
+    /// The thread chosen at each decision, in order. Ids from `threads` on are threads the program
+    /// started while it ran (callbacks, tasks), numbered in the order they were started.
     public let choices: [Int]
 
     public init(threads: Int, choices: [Int]) {
@@ -21,14 +22,15 @@ public struct Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { replayString }
 
-    /// Parses a replay string; nil when it is malformed or names a thread that does not exist.
+    /// Parses a replay string; nil when it is malformed. Whether the threads it names beyond the
+    /// program's own exist is only known when it is replayed (a replay that does not fit diverges).
     public init?(replayString text: String) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let threads = Int(parts[0]), threads > 0 else { return nil }
         var choices: [Int] = []
         if !parts[1].isEmpty {
             for field in parts[1].split(separator: ".", omittingEmptySubsequences: false) {
-                guard let choice = Int(field), (0..<threads).contains(choice) else { return nil }
+                guard let choice = Int(field), choice >= 0 else { return nil }
                 choices.append(choice)
             }
         }

@@ -15,11 +15,32 @@ enum PendingOperation: Equatable {
     case point(String)
     /// Taking `lock`: able to go on only while no other thread holds it.
     case acquire(ObjectIdentifier, name: String)
+    /// Waiting for logical thread `thread` to finish (`await task.value`): able to go on once it has.
+    case join(Int, name: String)
 
     var name: String {
         switch self {
         case .point(let name): name
         case .acquire(_, let name): "lock \(name)"
+        case .join(_, let name): name
         }
     }
+}
+
+/// A logical thread that a running one started: a callback it handed to a queue, a task it created.
+public struct SpawnedThread: Equatable, Sendable, Codable, CustomStringConvertible {
+    /// Its id; the program's own threads come first, so this is at least their count.
+    public let thread: Int
+    /// The thread that started it.
+    public let parent: Int
+    /// What it is, as the code that started it named it (`fetch callback`, `load task`).
+    public let name: String
+
+    public init(thread: Int, parent: Int, name: String) {
+        self.thread = thread
+        self.parent = parent
+        self.name = name
+    }
+
+    public var description: String { "thread \(thread) is '\(name)', started by thread \(parent)" }
 }
