@@ -13,15 +13,15 @@ public enum AsyncDataSourceLesson {
             + "each way of reading it synchronously is measured for what it keeps and what it costs.",
         workload: Workload(trials: 40, iterations: 400),
         variants: [
-            PublicPropertiesVariant.variant,
-            StateObjectVariant.variant,
-            ActorStateVariant.variant,
-            AtomicPropertyVariant.variant,
+            PublicPropertiesVariant.variant.exploring(publicPropertiesExploration),
+            StateObjectVariant.variant.exploring(stateObjectExploration),
+            ActorStateVariant.variant.exploring(actorExploration),
+            AtomicPropertyVariant.variant.exploring(atomicPropertyExploration),
             SyncOperationsVariant.variant,
             SafeReadingQueueVariant.variant,
-            SpecificQueueObserverVariant.variant,
-            AtomicObserverVariant.variant,
-            MutableInsideStateVariant.variant,
+            SpecificQueueObserverVariant.variant.exploring(specificQueueObserverExploration),
+            AtomicObserverVariant.variant.exploring(atomicObserverExploration),
+            MutableInsideStateVariant.variant.exploring(mutableInsideStateExploration),
         ]
     )
 }

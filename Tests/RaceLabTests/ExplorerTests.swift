@@ -260,4 +260,76 @@ struct ExplorerTests {
             ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
         ]))
     }
+
+    // MARK: Queues
+
+    /// Each thread appends its index twice to a log, as two async items on one queue.
+    static func queueLog(concurrent: Bool, barrier: Bool) -> Exploration {
+        Exploration(
+            summary: "each thread submits two items that append to a log", defaultThreads: 2,
+            makeState: { (queue: RaceQueue(label: "log", attributes: concurrent ? .concurrent : []), log: LogBox()) },
+            thread: { state, index in
+                Race.step("submit")
+                for step in 0..<2 {
+                    state.queue.async(flags: barrier ? .barrier : []) {
+                        Race.window("append")
+                        state.log.append(10 * index + step)
+                    }
+                }
+            },
+            invariant: { state, _ in
+                // Each thread's own items must stay in submission order on a serial queue.
+                let log = state.log.entries
+                let inOrder = [0, 1].allSatisfy { thread in
+                    let mine = log.filter { $0 / 10 == thread }
+                    return mine == mine.sorted()
+                }
+                return inOrder ? nil : "items ran out of order: \(log)"
+            }
+        )
+    }
+
+    final class LogBox: @unchecked Sendable {
+        var entries: [Int] = []
+        func append(_ value: Int) { entries.append(value) }
+    }
+
+    @Test("a serial queue runs its items one at a time, in submission order: every schedule keeps each thread's order")
+    func serialQueueOrder() async throws {
+        let report = try await Explorer.explore(Self.queueLog(concurrent: false, barrier: false), options: .init(preemptions: 3))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.failingSchedules == 0)
+        // The four items (two steps each: `log item`, `append`) run one after the other, the first
+        // submitter's two before the other's. What varies is who submits first (2) and where the
+        // second submit falls among the first submitter's 4 item steps, before its own items (5).
+        #expect(report.schedules == 10)
+    }
+
+    @Test("items of a concurrent queue overlap and finish in any order; barriers keep them in order")
+    func concurrentQueueOverlaps() async throws {
+        let concurrent = try await Explorer.explore(Self.queueLog(concurrent: true, barrier: false), options: .init(preemptions: 2))
+        #expect(concurrent.failingSchedules > 0)
+        let barriers = try await Explorer.explore(Self.queueLog(concurrent: true, barrier: true), options: .init(preemptions: 3))
+        #expect(barriers.exhaustive)
+        #expect(barriers.failingSchedules == 0)
+        #expect(barriers.schedules == 10)
+    }
+
+    @Test("sync onto the serial queue the thread is running on is a deadlock, reported with the item it waits behind")
+    func syncOntoOwnQueueDeadlocks() async throws {
+        let exploration = Exploration(
+            summary: "an item on a serial queue calls sync on the same queue", defaultThreads: 1,
+            makeState: { RaceQueue(label: "ui") },
+            thread: { queue, _ in
+                queue.sync {
+                    queue.sync {}
+                }
+            },
+            invariant: { _, _ in nil }
+        )
+        let report = try await Explorer.explore(exploration)
+        #expect(report.schedules == 1)
+        #expect(report.failure?.outcome == .deadlock([ThreadPosition(thread: 0, waitingFor: "sync ui", heldBy: 0)]))
+    }
 }

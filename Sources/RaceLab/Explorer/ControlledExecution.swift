@@ -21,6 +21,7 @@ final class ControlledExecution: @unchecked Sendable {
     private var spawned: [SpawnedThread] = []
     private var errors: [Int: String] = [:]
     private var owners: [ObjectIdentifier: Int] = [:]
+    private var queues: [ObjectIdentifier: QueueModel] = [:]
     /// After a deadlock or the step bound: locks no longer exclude, so that every thread can be run
     /// to its end (see `drain`).
     private var freeRunning = false
@@ -95,7 +96,11 @@ final class ControlledExecution: @unchecked Sendable {
             let operation = pending[chosen]!
             choices.append(chosen)
             steps.append(ScheduleStep(thread: chosen, operation: operation.name))
-            if case .acquire(let lock, _) = operation { owners[lock] = chosen }
+            switch operation {
+            case .acquire(let lock, _): owners[lock] = chosen
+            case .queueItem(let queue, let item, _): queues[queue]?.setState(.running, of: item)
+            case .point, .join: break
+            }
             pending[chosen] = nil
             current = chosen
             running = chosen
@@ -128,6 +133,7 @@ final class ControlledExecution: @unchecked Sendable {
         switch pending[index] {
         case .acquire(let lock, _)?: owners[lock] == nil
         case .join(let thread, _)?: finished[thread]
+        case .queueItem(let queue, let item, _)?: queues[queue]?.canStart(item) ?? true
         case .point?, nil: true
         }
     }
@@ -136,6 +142,7 @@ final class ControlledExecution: @unchecked Sendable {
         switch operation {
         case .acquire(let lock, _)?: owners[lock]
         case .join(let thread, _)?: thread
+        case .queueItem(let queue, let item, _)?: queues[queue]?.blocker(of: item)?.owner
         case .point?, nil: nil
         }
     }
@@ -193,6 +200,29 @@ final class ControlledExecution: @unchecked Sendable {
         finished.append(false)
         spawned.append(SpawnedThread(thread: id, parent: parent, name: name))
         return id
+    }
+
+    /// Submits a work item to `queue` for thread `owner`, or, when `owner` is nil, for a new thread
+    /// started by `submitter` (an `async` item). Returns the item and the thread that runs it.
+    fileprivate func submit(
+        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, by submitter: Int, runOnSubmitter: Bool
+    ) -> (item: Int, thread: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        let thread = runOnSubmitter ? submitter : pending.count
+        let item = queues[queue, default: QueueModel(serial: serial)].submit(barrier: barrier, owner: thread)
+        if !runOnSubmitter {
+            pending.append(.queueItem(queue, item: item, name: name))
+            finished.append(false)
+            spawned.append(SpawnedThread(thread: thread, parent: submitter, name: name))
+        }
+        return (item, thread)
+    }
+
+    fileprivate func itemDone(_ item: Int, of queue: ObjectIdentifier) {
+        condition.lock()
+        defer { condition.unlock() }
+        queues[queue]?.setState(.done, of: item)
     }
 
     fileprivate func release(_ lock: ObjectIdentifier, by index: Int) {
@@ -256,6 +286,34 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     /// Called when a spawned thread's body has returned.
     func end() {
         execution.finish(id)
+    }
+
+    /// Runs `work` as a work item of `queue` on this thread (`sync`): pauses until the queue would
+    /// start it, runs it, and marks it done.
+    func runItem<Result>(
+        of queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: () throws -> Result
+    ) rethrows -> Result {
+        let (item, _) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id, runOnSubmitter: true)
+        execution.pause(id, before: .queueItem(queue, item: item, name: name))
+        defer { execution.itemDone(item, of: queue) }
+        return try work()
+    }
+
+    /// Submits `work` to `queue` as an item run by a new logical thread (`async`), on a real thread
+    /// of its own; returns at once.
+    func submitItem(
+        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: @escaping @Sendable () -> Void
+    ) {
+        let (item, thread) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id, runOnSubmitter: false)
+        let child = LogicalThread(id: thread, execution: execution)
+        let runner = Thread {
+            child.begin()
+            Race.$hook.withValue(child) { work() }
+            child.execution.itemDone(item, of: queue)
+            child.end()
+        }
+        runner.stackSize = 1 << 20
+        runner.start()
     }
 
     /// Pauses until `thread` has finished: `name` is what this thread waits for, e.g. `await load`.

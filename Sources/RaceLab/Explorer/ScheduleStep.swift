@@ -17,12 +17,15 @@ enum PendingOperation: Equatable {
     case acquire(ObjectIdentifier, name: String)
     /// Waiting for logical thread `thread` to finish (`await task.value`): able to go on once it has.
     case join(Int, name: String)
+    /// Starting work item `item` of a `RaceQueue`: able to go on once the queue would start it.
+    case queueItem(ObjectIdentifier, item: Int, name: String)
 
     var name: String {
         switch self {
         case .point(let name): name
         case .acquire(_, let name): "lock \(name)"
         case .join(_, let name): name
+        case .queueItem(_, _, let name): name
         }
     }
 }

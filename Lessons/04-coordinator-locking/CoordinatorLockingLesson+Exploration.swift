@@ -1,0 +1,40 @@
+import RaceLab
+
+/// What `racelab explore 4` runs: two (or `--threads`) logical threads, each incrementing the trial's
+/// counter file once through a new `ObjectStorage` and the variant's coordinator, as `racelab run`
+/// does a thousand times.
+///
+/// The scheduling points are `mutatingObject` (marked here, so that taking the claim and reading the
+/// file is a step of the schedule and not set-up) and the storage's own `save object` window, between
+/// the read and the atomic rename. Everything between two points is plain synchronous file I/O on the
+/// running thread, and only one logical thread runs at a time, so the order of the points alone
+/// decides which value each thread read and which rename lands last: a failing schedule replays.
+///
+/// The buggy coordinators explore faithfully because none of them ever makes a thread wait: an
+/// owner-scoped claim admits its own owner at once, and a process-owned `fcntl` lock is granted to
+/// every thread of the process. The fixed `FileCoordinator` cannot be explored yet: a second thread's
+/// `queue.sync(flags: .barrier)` really blocks behind a thread paused at `save object` inside the
+/// first one's barrier, outside the explorer's view.
+extension CoordinatorLockingLesson {
+    /// Each thread increments the counter once; afterwards it must equal the thread count.
+    static func incrementOnceEach(
+        _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator
+    ) -> Exploration {
+        Exploration(
+            summary: "each thread increments the counter file once through a new ObjectStorage; invariant: counter == threads",
+            makeState: {
+                let owner = ClaimOwner()
+                return try CounterFile(coordinator: { coordinator(owner) })
+            },
+            thread: { counter, _ in
+                Race.step("mutatingObject")
+                try counter.increment()
+            },
+            invariant: { counter, threads in
+                guard let value = try? counter.finalValue() else { return "the counter file cannot be read" }
+                return value == threads ? nil : "counter is \(value) after \(threads) increments"
+            },
+            tearDown: { counter in counter.remove() }
+        )
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import RaceLab
+import Testing
+@testable import CoordinatorLocking
+
+/// Lesson 4 under the schedule explorer: two storages increment one file, and the explorer finds the
+/// order in which both read the old value before either saves.
+@Suite("Lesson 4 under the schedule explorer")
+struct CoordinatorLockingExplorerTests {
+    static func exploration(_ name: String) throws -> Exploration {
+        let variant = try #require(CoordinatorLockingLesson.lesson.variant(named: name))
+        return try #require(variant.exploration, "variant \(name) should be explorable")
+    }
+
+    @Test("both storages read the counter before either saves it: one increment is lost",
+          arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"])
+    func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
+        let exploration = try Self.exploration(name)
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.warning == nil)
+        // Of the 6 orders of two (mutatingObject, save object) pairs, only the 2 that run one
+        // increment entirely before the other keep both.
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 4)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.prefix(2).map(\.operation) == ["mutatingObject", "mutatingObject"])
+        #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
+        for _ in 0..<20 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("a schedule that runs one increment before the other starts keeps both")
+    func serialScheduleKeepsBoth() async throws {
+        let exploration = try Self.exploration("uncoordinated")
+        let serial = Schedule(threads: 2, choices: [0, 0, 1, 1])
+        let replay = try await Explorer.replay(exploration, schedule: serial)
+        #expect(!replay.diverged)
+        #expect(replay.result.outcome == .passed)
+    }
+}
