@@ -22,9 +22,42 @@ final class Accounts: @unchecked Sendable {
     }
 }
 
+/// A spending limit kept on a serial queue, for the second way to deadlock: a work item that calls
+/// `sync` on the queue it is running on waits for itself.
+final class Budget: @unchecked Sendable {
+    private let queue = RaceQueue(label: "budget")
+    private let limit = 10
+    /// Touched only on `queue`.
+    private var spent = 0
+
+    /// The public, queue-synchronized read.
+    var total: Int {
+        queue.sync { spent }
+    }
+
+    /// Spends `amount` if it fits, checking the limit through the public `total`.
+    func spendCheckingTotal(_ amount: Int) {
+        queue.sync {
+            // hazard: `total` is `queue.sync`, and this item is running on `queue`: a serial queue
+            // starts the inner item only after this one ends, which waits for the inner one.
+            guard total + amount <= limit else { return }
+            spent += amount
+        }
+    }
+
+    /// The fix: inside an item, read the state directly; only callers off the queue use `total`.
+    func spend(_ amount: Int) {
+        queue.sync {
+            guard spent + amount <= limit else { return }
+            spent += amount
+        }
+    }
+}
+
 let deadlock = Lesson(
-    number: 3, slug: "deadlock", title: "two locks in opposite orders",
-    summary: "Transfers each way lock their accounts in opposite orders; for 'explore' (under 'run' it hangs).",
+    number: 3, slug: "deadlock", title: "two locks in opposite orders; sync onto one's own queue",
+    summary: "Transfers each way lock their accounts in opposite orders, and a queue item syncs onto its own queue; "
+        + "for 'explore' (under 'run' they hang or crash).",
     workload: Workload(trials: 1, iterations: 2),
     variants: [
         Variant(
@@ -51,8 +84,32 @@ let deadlock = Lesson(
         ).exploring(transfers("both threads transfer savings → checking") { accounts, _ in
             accounts.transfer(from: accounts.savings, to: accounts.checking)
         }),
+        Variant(
+            name: "sync-on-own-queue", kind: .buggy, summary: "a serial queue's item reads the total with queue.sync",
+            makeState: { Budget() },
+            operation: { budget, _ in budget.spendCheckingTotal(1) },
+            check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
+        ).exploring(spends("each thread spends 1 through spendCheckingTotal") { $0.spendCheckingTotal(1) }),
+        Variant(
+            name: "read-inside-item", kind: .fixed, summary: "the item reads the state directly",
+            makeState: { Budget() },
+            operation: { budget, _ in budget.spend(1) },
+            check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
+        ).exploring(spends("each thread spends 1 through spend") { $0.spend(1) }),
     ]
 )
+
+/// One spend per thread; afterwards each must be counted.
+func spends(_ what: String, _ spend: @escaping @Sendable (Budget) -> Void) -> Exploration {
+    Exploration(
+        summary: what + "; invariant: total == threads",
+        makeState: { Budget() },
+        thread: { budget, _ in spend(budget) },
+        invariant: { budget, threads in
+            budget.total == threads ? nil : "total is \(budget.total) after \(threads) spends"
+        }
+    )
+}
 
 /// Two threads, one transfer each; afterwards both transfers must be done.
 func transfers(_ what: String, _ transfer: @escaping @Sendable (Accounts, Int) -> Void) -> Exploration {

@@ -27,7 +27,7 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("\"failingSchedules\" : 0"))
     }
 
-    @Test("two locks in opposite orders: a deadlock, with where each thread waits")
+    @Test("two locks in opposite orders, and a sync onto one's own queue: deadlocks, with where each thread waits")
     func deadlockIsReported() throws {
         let output = try Executable.fixtures.run("explore", "deadlock")
         #expect(output.status == 0)
@@ -35,6 +35,10 @@ struct ExploreCommandLineTests {
             "deadlock: thread 0 waits at 'lock checking' (held by thread 1); thread 1 waits at 'lock savings' (held by thread 0)"
         ))
         #expect(output.stdout.contains("variant one-order [fixed]"))
+        #expect(output.stdout.contains(
+            "deadlock: thread 0 waits at 'sync budget' (held by thread 0); thread 1 waits at 'sync budget' (held by thread 0)"
+        ))
+        #expect(output.stdout.contains("variant read-inside-item [fixed]"))
     }
 
     @Test("an unknown strategy is bad usage: exit 2, nothing runs")

@@ -126,9 +126,9 @@ struct ExploreEntry: Encodable {
     func text(tool: String, lesson: Lesson, exploration: Exploration) -> String {
         var lines = ["lesson \(lesson.number) (\(lesson.slug)), variant \(variant) [\(kind.rawValue)]: \(exploration.summary)"]
         if mode == "replay" {
-            lines.append("  replayed 1 schedule on \(threads) threads")
+            lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
         } else {
-            var setting = "  strategy \(strategy ?? "?"), \(threads) threads, "
+            var setting = "  strategy \(strategy ?? "?"), " + counted(threads, "thread") + ", "
             switch strategy {
             case "pct": setting += "\(preemptions ?? 0) priority change points"
             case "random": setting += "a random thread at every point"
@@ -137,7 +137,7 @@ struct ExploreEntry: Encodable {
             if let seed { setting += ", seed \(seed)" }
             lines.append(setting)
             let scope = exhaustive ? " (every schedule within the bound)" : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
-            lines.append("  \(schedules) schedules\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing")
+            lines.append("  " + counted(schedules, "schedule") + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing")
             if let pctGuarantee, let pctSteps, let preemptions {
                 lines.append("  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
                     + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate))
@@ -148,7 +148,7 @@ struct ExploreEntry: Encodable {
         if let warning { lines.append("  warning: \(warning)") }
         if let failure {
             lines.append("")
-            lines.append("  FAILING SCHEDULE (\(failure.steps.count) steps): \(failure.message)")
+            lines.append("  FAILING SCHEDULE (" + counted(failure.steps.count, "step") + "): \(failure.message)")
             let spawned = failure.spawned ?? []
             lines.append(TimelineText.render(failure.steps, threads: threads + spawned.count, indent: "    "))
             for thread in spawned { lines.append("    \(thread)") }
@@ -167,6 +167,11 @@ struct ExploreEntry: Encodable {
         if inconclusive { verdict = "INCONCLUSIVE" }
         lines.append("  verdict: \(verdict)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `1 schedule`, `6 schedules`.
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
     }
 
     private func percent(_ value: Double) -> String {

@@ -22,6 +22,8 @@ final class ControlledExecution: @unchecked Sendable {
     private var errors: [Int: String] = [:]
     private var owners: [ObjectIdentifier: Int] = [:]
     private var queues: [ObjectIdentifier: QueueModel] = [:]
+    /// For a thread resumed at a `sync`: the index of the item submitted for it.
+    private var syncItems: [Int: Int] = [:]
     /// After a deadlock or the step bound: locks no longer exclude, so that every thread can be run
     /// to its end (see `drain`).
     private var freeRunning = false
@@ -99,6 +101,10 @@ final class ControlledExecution: @unchecked Sendable {
             switch operation {
             case .acquire(let lock, _): owners[lock] = chosen
             case .queueItem(let queue, let item, _): queues[queue]?.setState(.running, of: item)
+            case let .queueSync(queue, serial, barrier, _):
+                let item = queues[queue, default: QueueModel(serial: serial)].submit(barrier: barrier, owner: chosen)
+                queues[queue]?.setState(.running, of: item)
+                syncItems[chosen] = item
             case .point, .join: break
             }
             pending[chosen] = nil
@@ -134,6 +140,7 @@ final class ControlledExecution: @unchecked Sendable {
         case .acquire(let lock, _)?: owners[lock] == nil
         case .join(let thread, _)?: finished[thread]
         case .queueItem(let queue, let item, _)?: queues[queue]?.canStart(item) ?? true
+        case .queueSync(let queue, _, let barrier, _)?: queues[queue]?.blocker(ofNew: barrier) == nil
         case .point?, nil: true
         }
     }
@@ -143,6 +150,7 @@ final class ControlledExecution: @unchecked Sendable {
         case .acquire(let lock, _)?: owners[lock]
         case .join(let thread, _)?: thread
         case .queueItem(let queue, let item, _)?: queues[queue]?.blocker(of: item)?.owner
+        case .queueSync(let queue, _, let barrier, _)?: queues[queue]?.blocker(ofNew: barrier)?.owner
         case .point?, nil: nil
         }
     }
@@ -202,21 +210,26 @@ final class ControlledExecution: @unchecked Sendable {
         return id
     }
 
-    /// Submits a work item to `queue` for thread `owner`, or, when `owner` is nil, for a new thread
-    /// started by `submitter` (an `async` item). Returns the item and the thread that runs it.
+    /// Submits an `async` work item to `queue`, run by a new logical thread started by `submitter`.
+    /// Returns the item and the new thread.
     fileprivate func submit(
-        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, by submitter: Int, runOnSubmitter: Bool
+        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, by submitter: Int
     ) -> (item: Int, thread: Int) {
         condition.lock()
         defer { condition.unlock() }
-        let thread = runOnSubmitter ? submitter : pending.count
+        let thread = pending.count
         let item = queues[queue, default: QueueModel(serial: serial)].submit(barrier: barrier, owner: thread)
-        if !runOnSubmitter {
-            pending.append(.queueItem(queue, item: item, name: name))
-            finished.append(false)
-            spawned.append(SpawnedThread(thread: thread, parent: submitter, name: name))
-        }
+        pending.append(.queueItem(queue, item: item, name: name))
+        finished.append(false)
+        spawned.append(SpawnedThread(thread: thread, parent: submitter, name: name))
         return (item, thread)
+    }
+
+    /// The item the controller submitted for `thread` when it chose its `sync`.
+    fileprivate func takeSyncItem(of thread: Int) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return syncItems.removeValue(forKey: thread)
     }
 
     fileprivate func itemDone(_ item: Int, of queue: ObjectIdentifier) {
@@ -289,13 +302,19 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     }
 
     /// Runs `work` as a work item of `queue` on this thread (`sync`): pauses until the queue would
-    /// start it, runs it, and marks it done.
+    /// start an item submitted now (the controller then submits and starts it), runs it, and marks
+    /// it done.
+    ///
+    /// The item joins the queue only when the thread is chosen, not when it reached the call: a
+    /// caller that waits is indistinguishable from one that called later, so this loses no
+    /// outcome, and it lets the explorer try every order of the callers.
     func runItem<Result>(
         of queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: () throws -> Result
     ) rethrows -> Result {
-        let (item, _) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id, runOnSubmitter: true)
-        execution.pause(id, before: .queueItem(queue, item: item, name: name))
-        defer { execution.itemDone(item, of: queue) }
+        execution.pause(id, before: .queueSync(queue, serial: serial, barrier: barrier, name: name))
+        // Nil only while draining after a deadlock, when queues no longer exclude.
+        let item = execution.takeSyncItem(of: id)
+        defer { if let item { execution.itemDone(item, of: queue) } }
         return try work()
     }
 
@@ -304,7 +323,7 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     func submitItem(
         to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: @escaping @Sendable () -> Void
     ) {
-        let (item, thread) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id, runOnSubmitter: false)
+        let (item, thread) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id)
         let child = LogicalThread(id: thread, execution: execution)
         let runner = Thread {
             child.begin()

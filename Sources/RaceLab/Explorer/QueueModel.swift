@@ -38,7 +38,16 @@ struct QueueModel {
 
     /// The first earlier item that keeps item `index` from starting, if any.
     func blocker(of index: Int) -> Item? {
-        let exclusive = serial || items[index].barrier
+        blocker(barrier: items[index].barrier, before: index)
+    }
+
+    /// The item that keeps an item submitted now (a `sync`) from starting at once, if any.
+    func blocker(ofNew barrier: Bool) -> Item? {
+        blocker(barrier: barrier, before: items.count)
+    }
+
+    private func blocker(barrier: Bool, before index: Int) -> Item? {
+        let exclusive = serial || barrier
         return items[..<index].first { item in
             item.state != .done && (exclusive || item.barrier)
         }

@@ -17,8 +17,12 @@ enum PendingOperation: Equatable {
     case acquire(ObjectIdentifier, name: String)
     /// Waiting for logical thread `thread` to finish (`await task.value`): able to go on once it has.
     case join(Int, name: String)
-    /// Starting work item `item` of a `RaceQueue`: able to go on once the queue would start it.
+    /// Starting work item `item` of a `RaceQueue` (an `async` item): able to go on once the queue
+    /// would start it.
     case queueItem(ObjectIdentifier, item: Int, name: String)
+    /// Calling `sync` on a `RaceQueue`: able to go on once the queue would start an item submitted
+    /// now; the item is submitted and started in the same step.
+    case queueSync(ObjectIdentifier, serial: Bool, barrier: Bool, name: String)
 
     var name: String {
         switch self {
@@ -26,6 +30,7 @@ enum PendingOperation: Equatable {
         case .acquire(_, let name): "lock \(name)"
         case .join(_, let name): name
         case .queueItem(_, _, let name): name
+        case .queueSync(_, _, _, let name): name
         }
     }
 }
