@@ -7,7 +7,7 @@ RACELAB := .build/release/racelab
 ARGS    ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons list bench clean exercises-check examples tsan test-tsan tsan-demo
+.PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -29,6 +29,14 @@ lesson-%: release ## Run lesson N (e.g. make lesson-1): buggy variants must repr
 
 lessons: release ## Run every lesson
 	$(RACELAB) run all $(ARGS)
+
+explore-%: release ## Search lesson N's thread schedules (e.g. make explore-1): print the one that breaks it, and its replay string
+	$(RACELAB) explore $* $(ARGS)
+
+explorations: release ## Explore every lesson (dfs): each buggy variant must have a failing schedule, no fixed one
+	@set -e; for dir in Lessons/[0-9]*/; do \
+		$(RACELAB) explore $$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|') $(ARGS); \
+	done
 
 power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct
 	$(RACELAB) power $* $(ARGS)
