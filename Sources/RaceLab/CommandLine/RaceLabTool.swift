@@ -165,6 +165,8 @@ public struct RaceLabTool: Sendable {
     ) -> ExitCode {
         guard let lesson = (lessons + [ThreadSanitizerCalibration.lesson]).first(where: { $0.number == lessonNumber }),
               let variant = lesson.variant(named: variantName) else { return .usage }
+        // A parent killed with SIGKILL cannot kill its child group: the child notices and stops.
+        WorkerProcess.exitWhenOrphaned(parent: getppid())
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget))
         do {
             print(try IsolatedRun.reportLine(report))
