@@ -12,9 +12,10 @@ import RaceLab
 ///
 /// The buggy coordinators explore faithfully because none of them ever makes a thread wait: an
 /// owner-scoped claim admits its own owner at once, and a process-owned `fcntl` lock is granted to
-/// every thread of the process. The fixed `FileCoordinator` cannot be explored yet: a second thread's
-/// `queue.sync(flags: .barrier)` really blocks behind a thread paused at `save object` inside the
-/// first one's barrier, outside the explorer's view.
+/// every thread of the process. The fixed `FileCoordinator`'s file queues are `RaceQueue`s, so its
+/// barrier `sync` is a scheduling point too, which the explorer holds back while another thread's
+/// barrier item is paused at `save object`. (Its map's own queue is not: see `QueueMap.access`.)
+/// `cross-process` is not explored: its increments run in worker processes.
 extension CoordinatorLockingLesson {
     /// Each thread increments the counter once; afterwards it must equal the thread count.
     static func incrementOnceEach(

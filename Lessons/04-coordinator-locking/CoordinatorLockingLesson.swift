@@ -41,11 +41,10 @@ public enum CoordinatorLockingLesson {
         name: "coordinated", kind: .fixed,
         summary: "the article's FileCoordinator: a concurrent queue per file, writes as barriers, the map bounded",
         coordinator: { _ in FileCoordinator.shared },
-        workload: Workload(trials: 8, iterations: 500),
-        // Its barrier `queue.sync` would block for real behind a paused thread (see the exploration).
-        explorable: false
+        workload: Workload(trials: 8, iterations: 500)
     )
 
+    /// Not explorable: its increments run in worker processes, which the explorer cannot schedule.
     static let crossProcess = Variant(
         name: "cross-process", kind: .fixed,
         summary: "open-file-description locks (F_OFD_SETLKW); the iterations are split over 4 worker processes",
@@ -71,9 +70,9 @@ public enum CoordinatorLockingLesson {
     private static func counterVariant(
         name: String, kind: VariantKind, summary: String,
         coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
-        workload: Workload? = nil, explorable: Bool = true
+        workload: Workload? = nil
     ) -> Variant {
-        let variant = Variant(
+        Variant(
             name: name, kind: kind, summary: summary, workload: workload,
             makeState: {
                 let owner = ClaimOwner()
@@ -83,6 +82,6 @@ public enum CoordinatorLockingLesson {
             check: { counter, trial in .kept(try counter.finalValue(), of: trial.iterations, unit: "increments") },
             tearDown: { counter in counter.remove() }
         )
-        return explorable ? variant.exploring(incrementOnceEach(coordinator)) : variant
+        .exploring(incrementOnceEach(coordinator))
     }
 }

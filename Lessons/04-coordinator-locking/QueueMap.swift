@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The map from file URL to the concurrent queue that guards it, for `FileCoordinator`, bounded by
 /// the number of claims in progress.
@@ -14,20 +15,23 @@ final class QueueMap: @unchecked Sendable {
     static let shared = QueueMap()
 
     private final class Entry {
-        let queue: DispatchQueue
+        /// A `RaceQueue`, so that the schedule explorer sees its work items and models the barrier.
+        let queue: RaceQueue
         var claims = 0
 
         init(url: URL) {
-            queue = DispatchQueue(label: "racelab.file-coordinator.\(url.lastPathComponent)", attributes: .concurrent)
+            queue = RaceQueue(label: "racelab.file-coordinator.\(url.lastPathComponent)", attributes: .concurrent)
         }
     }
 
-    /// Guards `entries`. Serial, as in the article: "a queue to access the queues".
+    /// Guards `entries`. Serial, as in the article: "a queue to access the queues". A plain queue:
+    /// the map is shared by the whole process, explored threads and others alike, and its items
+    /// never reach a scheduling point, so no explored thread ever waits behind a paused one.
     private let access = DispatchQueue(label: "racelab.file-coordinator.map")
     private var entries: [URL: Entry] = [:]
 
     /// The queue guarding `url`, counted as in use until `checkIn(url)`.
-    func checkOut(_ url: URL) -> DispatchQueue {
+    func checkOut(_ url: URL) -> RaceQueue {
         access.sync {
             let entry = entries[url] ?? Entry(url: url)
             entries[url] = entry

@@ -30,7 +30,9 @@ final class DocumentTrial: @unchecked Sendable {
     private let outsideReader: OutsideReader
     private var outside: (reads: Int, torn: Int, firstTorn: String?) = (0, 0, nil)
 
-    init(discipline: WriteDiscipline) throws {
+    /// - Parameter outsideReaderThread: false for the schedule explorer, whose threads read the
+    ///   files themselves with `readOutside(document:)` instead of a free-running thread.
+    init(discipline: WriteDiscipline, outsideReaderThread: Bool = true) throws {
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
         store = try PersistentDataStore(name: "documents", in: parent, completionQueue: completions, discipline: discipline)
         // Version 0 of every document, as an earlier session left it.
@@ -42,7 +44,7 @@ final class DocumentTrial: @unchecked Sendable {
         succeeded = Array(repeating: [0], count: Self.documents)
         let paths = (0..<Self.documents).map { [store] in store.path(of: Self.identifier($0)) }
         outsideReader = OutsideReader(paths: paths)
-        outsideReader.start()
+        if outsideReaderThread { outsideReader.start() }
     }
 
     static func identifier(_ document: Int) -> String {
@@ -62,6 +64,22 @@ final class DocumentTrial: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             pending.notify(queue: completions) { continuation.resume() }
         }
+        stopOutsideReader()
+    }
+
+    /// `finished()` for the schedule explorer's invariant, which runs on a thread of its own once
+    /// every store has delivered its result: only the completions themselves may still be running.
+    func finishedBlocking() {
+        pending.wait()
+        stopOutsideReader()
+    }
+
+    /// Reads `document`'s file once, directly, as the outside reader's thread does.
+    func readOutside(document: Int) {
+        outsideReader.read(document: document)
+    }
+
+    private func stopOutsideReader() {
         let seen = outsideReader.stop()
         lock.withLock { outside = seen }
     }
@@ -108,7 +126,7 @@ final class DocumentTrial: @unchecked Sendable {
         ScratchSpace.remove(parent)
     }
 
-    private func storeNewVersion(of document: Int) {
+    func storeNewVersion(of document: Int) {
         let version = VersionBox()
         pending.enter()
         store.storeData({ [self] in

@@ -61,7 +61,9 @@ final class OutsideReader: @unchecked Sendable {
         return stopped
     }
 
-    private func read(document: Int) {
+    /// Reads `document`'s file once and counts the read; the thread calls it in turn for each
+    /// document, the schedule explorer's reader threads directly.
+    func read(document: Int) {
         let data = try? DataFile.contents(of: paths[document])
         let whole = data.flatMap { Payload(validating: $0) }.map { $0.document == document } ?? false
         lock.lock()

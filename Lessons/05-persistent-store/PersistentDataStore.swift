@@ -29,7 +29,8 @@ public final class PersistentDataStore: Sendable {
 
     let staging: URL
     private let completionQueue: DispatchQueue
-    private let queue: DispatchQueue
+    /// A `RaceQueue`, so that the schedule explorer sees the work items and models the barrier.
+    private let queue: RaceQueue
     private let lock: FolderLock
 
     /// Opens (creating it if needed) the store named `name` in `parent`.
@@ -53,7 +54,7 @@ public final class PersistentDataStore: Sendable {
         staging = folder.appendingPathComponent(".staging", isDirectory: true)
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         lock = try FolderLock(folder: folder)
-        queue = DispatchQueue(label: "racelab.persistent-data-store.\(name)", attributes: .concurrent)
+        queue = RaceQueue(label: "racelab.persistent-data-store.\(name)", attributes: .concurrent)
         for leftover in (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [] {
             _ = try? DataFile.remove(staging.appendingPathComponent(leftover).path)
         }
@@ -72,16 +73,13 @@ public final class PersistentDataStore: Sendable {
     /// Runs `work` on the store's queue: as a barrier when it writes (under the fixed discipline),
     /// concurrently when it reads.
     ///
-    /// The caller's race-window hook is carried into the work item, so that the runner's noise and a
-    /// test's forced interleavings reach the windows inside file operations.
+    /// `RaceQueue` carries the caller's race-window hook into the work item, so that the runner's
+    /// noise and a test's forced interleavings reach the windows inside file operations.
     func submit(writing: Bool, _ work: @escaping @Sendable () -> Void) {
-        let hook = Race.hook
         // hazard (no-barrier): without .barrier a write runs alongside loads and other writes of the
         // same identifier, and they see (and share) its files mid-write.
         let flags: DispatchWorkItemFlags = writing && discipline.barrier ? .barrier : []
-        queue.async(flags: flags) {
-            Race.$hook.withValue(hook) { work() }
-        }
+        queue.async(flags: flags, execute: work)
     }
 
     /// Hands `result` to `completion` on the completion queue.

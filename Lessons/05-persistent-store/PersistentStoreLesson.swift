@@ -44,5 +44,6 @@ public enum PersistentStoreLesson {
             },
             tearDown: { trial in trial.remove() }
         )
+        .exploring(storeThenReadEach(discipline))
     }
 }

@@ -34,6 +34,29 @@ struct CoordinatorLockingExplorerTests {
         }
     }
 
+    @Test("the article's FileCoordinator: its barrier keeps every schedule's increments, with 2 threads and with 3")
+    func barrierKeepsEveryIncrement() async throws {
+        let exploration = try Self.exploration("coordinated")
+        for threads in [2, 3] {
+            let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
+            #expect(report.exhaustive)
+            #expect(report.abandoned == nil)
+            #expect(report.warning == nil)
+            #expect(report.failingSchedules == 0)
+            // Per thread: mutatingObject, the barrier, save object. The barrier holds a second thread
+            // back while the first is inside, so far fewer orders are possible than without it.
+            #expect(report.schedules == (threads == 2 ? 8 : 120))
+        }
+    }
+
+    @Test("the same queues with the write claimed as a read (no barrier): the explorer finds the lost increment")
+    func readClaimForAWriteLosesAnIncrement() async throws {
+        let exploration = CoordinatorLockingLesson.incrementOnceEach { _ in WritesAsReads() }
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.abandoned == nil)
+        #expect(report.failure?.outcome == .invariantBroken("counter is 1 after 2 increments"))
+    }
+
     @Test("a schedule that runs one increment before the other starts keeps both")
     func serialScheduleKeepsBoth() async throws {
         let exploration = try Self.exploration("uncoordinated")
@@ -41,5 +64,17 @@ struct CoordinatorLockingExplorerTests {
         let replay = try await Explorer.replay(exploration, schedule: serial)
         #expect(!replay.diverged)
         #expect(replay.result.outcome == .passed)
+    }
+}
+
+/// `FileCoordinator`'s queues, with writes run as plain (concurrent) work items: what the barrier
+/// is for.
+private struct WritesAsReads: FileAccessCoordinator {
+    func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
+        try FileCoordinator.shared.coordinateReading(at: url, accessor)
+    }
+
+    func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
+        try FileCoordinator.shared.coordinateReading(at: url, accessor)
     }
 }

@@ -232,6 +232,13 @@ final class ControlledExecution: @unchecked Sendable {
         return syncItems.removeValue(forKey: thread)
     }
 
+    /// True once the execution is being drained after a deadlock or the step bound.
+    fileprivate var isFreeRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return freeRunning
+    }
+
     fileprivate func itemDone(_ item: Int, of queue: ObjectIdentifier) {
         condition.lock()
         defer { condition.unlock() }
@@ -308,27 +315,38 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     /// The item joins the queue only when the thread is chosen, not when it reached the call: a
     /// caller that waits is indistinguishable from one that called later, so this loses no
     /// outcome, and it lets the explorer try every order of the callers.
+    ///
+    /// The item also runs inside the real queue (`real`), so that it excludes threads outside the
+    /// exploration too (another test using a process-wide queue). That never blocks behind another
+    /// logical thread: the model starts an item only when the real queue would admit it.
     func runItem<Result>(
-        of queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: () throws -> Result
+        of queue: RaceQueue, barrier: Bool, name: String, _ work: () throws -> Result
     ) rethrows -> Result {
-        execution.pause(id, before: .queueSync(queue, serial: serial, barrier: barrier, name: name))
-        // Nil only while draining after a deadlock, when queues no longer exclude.
-        let item = execution.takeSyncItem(of: id)
-        defer { if let item { execution.itemDone(item, of: queue) } }
-        return try work()
+        let id = ObjectIdentifier(queue)
+        execution.pause(self.id, before: .queueSync(id, serial: queue.isSerial, barrier: barrier, name: name))
+        // Nil while draining after a deadlock, when queues no longer exclude (nor the real one,
+        // which a thread paused inside an item may hold).
+        guard let item = execution.takeSyncItem(of: self.id) else { return try work() }
+        defer { execution.itemDone(item, of: id) }
+        return try queue.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
     }
 
     /// Submits `work` to `queue` as an item run by a new logical thread (`async`), on a real thread
-    /// of its own; returns at once.
-    func submitItem(
-        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, _ work: @escaping @Sendable () -> Void
-    ) {
-        let (item, thread) = execution.submit(to: queue, serial: serial, barrier: barrier, name: name, by: id)
+    /// of its own (inside the real queue, as for `runItem`); returns at once.
+    func submitItem(to queue: RaceQueue, barrier: Bool, name: String, _ work: @escaping @Sendable () -> Void) {
+        let id = ObjectIdentifier(queue)
+        let (item, thread) = execution.submit(to: id, serial: queue.isSerial, barrier: barrier, name: name, by: self.id)
         let child = LogicalThread(id: thread, execution: execution)
         let runner = Thread {
             child.begin()
-            Race.$hook.withValue(child) { work() }
-            child.execution.itemDone(item, of: queue)
+            Race.$hook.withValue(child) {
+                if child.execution.isFreeRunning {
+                    work()
+                } else {
+                    queue.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
+                }
+            }
+            child.execution.itemDone(item, of: id)
             child.end()
         }
         runner.stackSize = 1 << 20

@@ -1,0 +1,39 @@
+import RaceLab
+
+/// What `racelab explore 5` runs: two (or `--threads`) logical threads, each storing a new version of
+/// one document through the store and then reading the document's file directly, as the lesson's
+/// `OutsideReader` does (with its own `read(document:)`), on the trial `racelab run` uses.
+///
+/// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (first step
+/// `... item` or `... barrier`), its scheduling points the chunk windows (`write staged file`,
+/// `write in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
+/// would. The steps `storeData` and `outside read` let the explorer place the submissions and the
+/// direct reads among them. A read is one `read` call, so its result depends only on where it falls.
+///
+/// Not under the explorer's control: the completions, which the store hands to a real
+/// `DispatchQueue` (its API takes one). They only record results under the trial's lock, which no
+/// logical thread reads, so their timing cannot change the outcome; the invariant waits for them
+/// after every thread finished, when all have been submitted.
+extension PersistentStoreLesson {
+    /// Each thread stores document 0 once, then reads its file; afterwards no read may have been
+    /// torn and every store must have been applied, in order.
+    static func storeThenReadEach(_ discipline: WriteDiscipline) -> Exploration {
+        Exploration(
+            summary: "each thread stores a new version of document-0, then reads its file directly as the outside reader "
+                + "does; invariant: no torn read or file, every store applied",
+            makeState: { try DocumentTrial(discipline: discipline, outsideReaderThread: false) },
+            thread: { trial, _ in
+                Race.step("storeData")
+                trial.storeNewVersion(of: 0)
+                Race.step("outside read")
+                trial.readOutside(document: 0)
+            },
+            invariant: { trial, _ in
+                trial.finishedBlocking()
+                let observation = trial.verify()
+                return observation.isAnomalous || observation.observed != observation.expected ? observation.meaning : nil
+            },
+            tearDown: { trial in trial.remove() }
+        )
+    }
+}

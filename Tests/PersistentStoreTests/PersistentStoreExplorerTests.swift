@@ -1,0 +1,68 @@
+import Foundation
+import RaceLab
+import Testing
+@testable import PersistentStore
+
+/// Lesson 5 under the schedule explorer: two threads each store a new version of one document and
+/// then read its file directly, as the outside reader does. The store's work items are logical
+/// threads of their own, so the explorer chooses where each chunk of a write falls.
+@Suite("Lesson 5 under the schedule explorer")
+struct PersistentStoreExplorerTests {
+    static func exploration(_ name: String) throws -> Exploration {
+        let variant = try #require(PersistentStoreLesson.lesson.variant(named: name))
+        return try #require(variant.exploration, "variant \(name) should be explorable")
+    }
+
+    /// Explores every schedule within two preemptions, expects a failure whose outcome contains
+    /// `symptom`, and replays it.
+    static func findAndReplay(_ name: String, symptom: String) async throws {
+        let exploration = try exploration(name)
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.warning == nil)
+        #expect(report.failingSchedules > 0)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome.summary.contains(symptom))
+        for _ in 0..<10 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("without the barrier, a second store of the document runs inside the first: the explorer finds it, and it replays")
+    func noBarrierOverlaps() async throws {
+        try await Self.findAndReplay("no-barrier", symptom: "store")
+    }
+
+    @Test("writing in place, a read outside the queue lands between two chunks: a torn read, and it replays")
+    func nonAtomicWriteIsSeenHalfDone() async throws {
+        try await Self.findAndReplay("non-atomic-write", symptom: "torn")
+    }
+
+    @Test("without the barrier, a store run whole inside another's write takes the staging file the first one renames")
+    func secondStoreInsideTheFirst() async throws {
+        // Both submit, both read the version-0 file, then store 2 writes its first chunks, store 3
+        // (the other thread's) runs whole (truncating the shared staging file and renaming it), and
+        // store 2 renames a staging file that is no longer there.
+        let schedule = try #require(Schedule(replayString: "2:0.0.1.1.2.2.2.3.3.3.3.2"))
+        let replay = try await Explorer.replay(try Self.exploration("no-barrier"), schedule: schedule)
+        #expect(!replay.diverged)
+        #expect(replay.result.outcome == .invariantBroken("1 store failed (rename: No such file or directory)"))
+        // With the barrier the second item cannot start inside the first: the schedule does not fit.
+        let fixed = try await Explorer.replay(try Self.exploration("fixed"), schedule: schedule)
+        #expect(fixed.diverged)
+        #expect(fixed.result.outcome == .passed)
+    }
+
+    @Test("barrier writes renamed into place: every schedule within two preemptions is clean")
+    func fixedIsCleanInEverySchedule() async throws {
+        let report = try await Explorer.explore(try Self.exploration("fixed"), options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.warning == nil)
+        #expect(report.schedules > 100)
+        #expect(report.failingSchedules == 0)
+    }
+}
