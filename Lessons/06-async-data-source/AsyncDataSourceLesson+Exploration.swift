@@ -4,21 +4,31 @@ import RaceLab
 /// What `racelab explore 6` runs: logical thread 1 is the UI, rendering once with the variant's own
 /// reading code; every other thread is a writer publishing the next state twice.
 ///
-/// The scheduling points are `update` and `render` (marked here, so that each thread's first move
-/// is a step of the schedule and not set-up) and the readers' own windows: `read items`,
-/// `read footer`, `read detailedTitle`, `read state again`. A writer's update is a work item on the
-/// data source's queue, which the explorer cannot see into; so a writer here also waits for it
-/// (`waitUntilIdle()`, or the actor call's own `await`), which makes the whole update one step. No
-/// reader is ever paused inside the data source's queue, so that wait never stands behind a paused
-/// thread. Work the update hands on to the UI queue (`queue.async` in the observers) runs before any
-/// later UI work item and after the one in progress: its place is fixed by the schedule too. So the
-/// order of the steps alone decides which states the UI read, and a failing schedule replays.
+/// Every queue of the lesson is a `RaceQueue`, so the explorer sees the work the code really does
+/// on queues: a writer's `update` only submits a work item, and that item is a thread of its own
+/// (`state-data-source barrier`, `atomic-property item`, ...), started whenever the
+/// queue's rules allow it; the state an observer sends to the UI queue is one more
+/// (`ui item`); and a `sync` onto a queue (`sync ui`) waits, as a scheduling point,
+/// for the items ahead of it. So the schedules put updates between the UI's reads, updates against
+/// each other inside the queue, and a late delivery to the UI against the next update; and a
+/// writer that waits for real (`sync-operations`' synchronous update, `safe-reading-queue`'s
+/// assignment inside the UI queue) waits for the queue's model, not for a paused thread.
 ///
-/// This explores where an update can fall among the UI's reads, which is what the buggy readers get
-/// wrong. It does not explore updates interleaved with each other inside the queue, nor a slow
-/// delivery to the UI racing the next update: those need the queue's work items as threads of their
-/// own. `sync-operations` and `safe-reading-queue` are not explorable for that reason: their writer
-/// waits, for real, on a queue that a paused UI thread is inside.
+/// Scheduling points, besides the queue operations: `update` and `render` (marked here, so that
+/// each thread's first move is a step of the schedule and not set-up) and the windows of the
+/// variant's code: `read items`, `read footer`, `read detailedTitle`, `read state again`,
+/// `set items`, `notify observers`. The set-up's own work items (observers added in `init`) run
+/// before the threads start, on the real queues. The invariant is checked once every thread and
+/// every work item has finished, so the final state needs no waiting. The order of the steps
+/// alone decides what every thread read, and a failing schedule replays.
+///
+/// Size: with 2 threads (one writer) and 2 preemptions, 9 to 228 schedules per variant. With 3,
+/// each of the 4 updates, and each state sent on to the UI queue, is a thread: the variants that
+/// send states to the UI queue (`state-object`, `specific-queue-observer`, `mutable-inside-state`)
+/// then need 82,748 schedules or more (over 100,000 for `specific-queue-observer`) within 2
+/// preemptions, a minute or two in release; `--preemptions 1` takes about 20,000. The deadlocks
+/// the compromises warn about are shown in `AsyncDataSourceDeadlockTests`, not here: the variants
+/// as `racelab run` runs them never make the forbidden call.
 extension AsyncDataSourceLesson {
     /// What the UI thread reported, collected for the invariant.
     final class Findings: @unchecked Sendable {
@@ -48,12 +58,13 @@ extension AsyncDataSourceLesson {
         (threads > 1 ? threads - 1 : threads) * updatesPerWriter
     }
 
-    /// Thread 1 renders once with `render`; every other thread runs `update` twice, which must return only
-    /// once its change has been applied. `settle` waits for every queue and returns the final version
-    /// and what the observers got wrong.
+    /// Thread 1 renders once with `render`; every other thread runs `update` twice (with the round,
+    /// 0 then 1). `makeTrial` returns once the set-up's own work items have run. `settle`, called
+    /// when every thread and work item has finished, returns the final version and what the
+    /// observers got wrong.
     static func uiAgainstWriters<Trial: Sendable>(
         _ makeTrial: @escaping @Sendable () -> Trial,
-        update: @escaping @Sendable (Trial) -> Void,
+        update: @escaping @Sendable (Trial, _ round: Int) -> Void,
         render: @escaping @Sendable (Trial) -> [Inconsistency],
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
@@ -66,9 +77,9 @@ extension AsyncDataSourceLesson {
                     Race.step("render")
                     explored.findings.add(render(explored.trial))
                 } else {
-                    for _ in 0..<updatesPerWriter {
+                    for round in 0..<updatesPerWriter {
                         Race.step("update")
-                        update(explored.trial)
+                        update(explored.trial, round)
                     }
                 }
             },
@@ -122,56 +133,60 @@ extension AsyncDataSourceLesson {
 extension AsyncDataSourceLesson {
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial() },
-        update: { trial in
-            trial.dataSource.publishNextVersion()
-            trial.dataSource.waitUntilIdle()
-        },
+        update: { trial, _ in trial.dataSource.publishNextVersion() },
         render: { trial in trial.ui.sync { trial.dataSource.render(cell: 0) } },
-        settle: { trial in
-            trial.dataSource.waitUntilIdle()
-            return (trial.dataSource.header.version, [])
-        }
+        settle: { trial in (trial.dataSource.header.version, []) }
     )
 
     static let atomicPropertyExploration = uiAgainstWriters(
-        { AtomicPropertyVariant.Trial() },
-        update: { trial in
-            trial.dataSource.update { $0.next() }
-            trial.dataSource.waitUntilIdle()
-        },
+        { settled(AtomicPropertyVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
         render: { trial in trial.ui.sync { trial.dataSource.render(cell: 0) } },
         settle: { trial in
-            trial.dataSource.waitUntilIdle()
             let version = trial.dataSource.state.version
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
 
     static let stateObjectExploration = uiAgainstWriters(
-        { StateObjectVariant.Trial() },
-        update: { trial in
-            trial.dataSource.update { $0.next() }
-            trial.dataSource.waitUntilIdle()
-        },
+        { settled(StateObjectVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
         render: { trial in trial.ui.sync { trial.component.render(cell: 0) } },
         settle: { trial in
-            trial.dataSource.waitUntilIdle()
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
 
-    static let specificQueueObserverExploration = uiAgainstWriters(
-        { SpecificQueueObserverVariant.Trial() },
-        update: { trial in
-            trial.dataSource.update { $0.next() }
-            trial.dataSource.waitUntilIdle()
+    /// The variant's own reader. One writer's first update is synchronous (the caller waits until
+    /// it has been applied), the second asynchronous, as in `racelab run`'s mix.
+    static let syncOperationsExploration = uiAgainstWriters(
+        { settled(SyncOperationsVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, round in trial.dataSource.update(sync: round == 0) { $0.next() } },
+        render: { trial in SyncOperationsVariant.render(trial, cell: 0) },
+        settle: { trial in
+            let version = trial.dataSource.read { $0.version }
+            return (version, trial.observers.problems(finalVersion: version))
+        }
+    )
+
+    /// The variant's reader: five separate reads of `state` inside one UI work item.
+    static let safeReadingQueueExploration = uiAgainstWriters(
+        { SafeReadingQueueVariant.Trial() },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
+        render: { trial in
+            trial.ui.sync { CollectionReader.auditByRepeatedReads(cell: 0) { trial.dataSource.state } }
         },
+        settle: { trial in (trial.ui.sync { trial.dataSource.state.version }, []) }
+    )
+
+    static let specificQueueObserverExploration = uiAgainstWriters(
+        { settled(SpecificQueueObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
         render: { trial in
             trial.ui.sync { CollectionReader.auditByRepeatedReads(cell: 0) { trial.uiState.state } }
         },
         settle: { trial in
-            trial.dataSource.waitUntilIdle()
             let version = trial.ui.sync { trial.uiState.state.version }
             return (version, trial.observers.problems(finalVersion: version))
         }
@@ -180,11 +195,8 @@ extension AsyncDataSourceLesson {
     /// The reader is `racelab run`'s, from the variant's operation: one snapshot, audited, then a
     /// second read that must not be older.
     static let atomicObserverExploration = uiAgainstWriters(
-        { AtomicObserverVariant.Trial() },
-        update: { trial in
-            trial.dataSource.update { $0.next() }
-            trial.dataSource.waitUntilIdle()
-        },
+        { settled(AtomicObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
         render: { trial in
             let snapshot = trial.latest.state
             var found = CollectionReader.audit(snapshot: snapshot, cell: 0)
@@ -195,22 +207,22 @@ extension AsyncDataSourceLesson {
             return found
         },
         settle: { trial in
-            trial.dataSource.waitUntilIdle()
             let version = trial.latest.state.version
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
 
     static let mutableInsideStateExploration = uiAgainstWriters(
-        { MutableInsideStateVariant.Trial() },
-        update: { trial in
-            trial.dataSource.update { $0.next() }
-            trial.dataSource.waitUntilIdle()
-        },
+        { settled(MutableInsideStateVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
         render: { trial in trial.ui.sync { trial.uiState.state.render() }.map { [$0] } ?? [] },
-        settle: { trial in
-            trial.dataSource.waitUntilIdle()
-            return (trial.ui.sync { trial.uiState.state.version }, [])
-        }
+        settle: { trial in (trial.ui.sync { trial.uiState.state.version }, []) }
     )
+
+    /// `trial` once `wait` has returned: the observers its `init` adds are added on the real queue,
+    /// before any thread of the exploration starts.
+    private static func settled<Trial>(_ trial: Trial, _ wait: (Trial) -> Void) -> Trial {
+        wait(trial)
+        return trial
+    }
 }

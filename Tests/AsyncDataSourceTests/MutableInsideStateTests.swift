@@ -16,7 +16,7 @@ struct MutableInsideStateTests {
 
     @Test("the same through the data source: an update lands while the UI reads its own copy")
     func updateWhileTheUIReads() {
-        let ui = DispatchQueue(label: "test.ui")
+        let ui = RaceQueue(label: "test.ui")
         let initial = LeakyState.initial()
         let dataSource = StateDataSource(initialState: initial)
         let uiState = SpecificQueueStateObserver(queue: ui, state: initial)

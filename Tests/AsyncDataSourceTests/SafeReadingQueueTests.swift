@@ -8,7 +8,7 @@ import Testing
 struct SafeReadingQueueTests {
     @Test("an update computed while the UI renders waits until the render is over; the render stays consistent")
     func updateWaitsForTheUI() {
-        let ui = DispatchQueue(label: "test.ui")
+        let ui = RaceQueue(label: "test.ui")
         let dataSource = SafeReadingQueueDataSource(initialState: CollectionState.initial, readingQueue: ui)
         let computed = DispatchSemaphore(value: 0)
         let versionAfterUpdate = Box<Int>()
@@ -37,7 +37,7 @@ struct SafeReadingQueueTests {
 
     @Test("updates from many threads at once: none lost")
     func concurrentUpdates() {
-        let ui = DispatchQueue(label: "test.ui")
+        let ui = RaceQueue(label: "test.ui")
         let dataSource = SafeReadingQueueDataSource(initialState: CollectionState.initial, readingQueue: ui)
         DispatchQueue.concurrentPerform(iterations: 1_000) { _ in dataSource.update { $0.next() } }
         dataSource.waitUntilIdle()

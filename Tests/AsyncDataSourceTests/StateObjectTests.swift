@@ -8,7 +8,7 @@ import Testing
 struct StateObjectTests {
     @Test("an update landing while the UI renders does not reach the UI until the render is over")
     func updateDuringRender() {
-        let ui = DispatchQueue(label: "test.ui")
+        let ui = RaceQueue(label: "test.ui")
         let dataSource = StateDataSource(initialState: CollectionState.initial)
         let component = CollectionComponent(queue: ui, state: .initial)
         dataSource.add(observer: component, notifyOnAdded: false)

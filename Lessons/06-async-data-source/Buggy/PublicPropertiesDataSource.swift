@@ -13,7 +13,8 @@ import RaceLab
 ///
 /// `@unchecked Sendable` is the type's claim to be thread-safe; the lesson shows what that claim misses.
 public final class PublicPropertiesDataSource: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.public-properties", qos: .userInitiated, attributes: .concurrent)
+    /// A `RaceQueue`, so that the schedule explorer sees each `change` block as a thread of its own.
+    private let queue = RaceQueue(label: "racelab.public-properties", qos: .userInitiated, attributes: .concurrent)
     private let headerStorage = LockedProperty(CollectionState.initial.header)
     private let itemsStorage = LockedProperty(CollectionState.initial.items)
     private let footerStorage = LockedProperty(CollectionState.initial.footer)

@@ -14,7 +14,8 @@ import RaceLab
 /// Observers are told *after* the lock is released (calling out under a lock invites deadlocks), so
 /// their order relies on every set coming from the one serial queue.
 public final class AtomicPropertyDataSource<State: Sendable>: @unchecked Sendable {
-    private let serialQueue = DispatchQueue(label: "racelab.atomic-property", qos: .userInitiated)
+    /// A `RaceQueue`, so that the schedule explorer sees each update as a thread of its own.
+    private let serialQueue = RaceQueue(label: "racelab.atomic-property", qos: .userInitiated)
     private let lock = MeteredLock()
     /// Never touched except through the lock, in `state` and `currentState`.
     private var storedState: State

@@ -14,21 +14,22 @@ import RaceLab
 /// the data source's queue while an update waits for the reading queue, neither moves. The article's
 /// warning stands: never add operations to the data source's queue synchronously.
 public final class SafeReadingQueueDataSource<State: Sendable>: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.safe-reading-queue", qos: .userInitiated, attributes: .concurrent)
-    private let readingQueue: DispatchQueue
+    /// `RaceQueue`s, so that the schedule explorer sees the work items of both queues.
+    private let queue = RaceQueue(label: "racelab.safe-reading-queue", qos: .userInitiated, attributes: .concurrent)
+    private let readingQueue: RaceQueue
     /// Written only in a barrier on `queue` *and* inside a work item of `readingQueue`; so it may be
     /// read on either queue without a lock.
     private var storedState: State
 
     /// - Parameter readingQueue: a serial queue, the one allowed to read `state` directly.
-    public init(initialState: State, readingQueue: DispatchQueue) {
+    public init(initialState: State, readingQueue: RaceQueue) {
         storedState = initialState
         self.readingQueue = readingQueue
     }
 
     /// The current state. Call on the reading queue only (checked): anywhere else it is a data race.
     public var state: State {
-        dispatchPrecondition(condition: .onQueue(readingQueue))
+        readingQueue.preconditionOnQueue()
         return storedState
     }
 

@@ -11,20 +11,21 @@ import RaceLab
 ///
 /// Cost: one work item on the UI queue per update, whether or not the UI looks.
 public final class SpecificQueueStateObserver<State: Sendable>: StateObserver, @unchecked Sendable {
-    public let queue: DispatchQueue
+    /// A `RaceQueue`, so that the schedule explorer sees each state delivered to it.
+    public let queue: RaceQueue
     /// Confined to `queue`.
     private var storedState: State
     /// Confined to `queue`.
     private var observers: [any StateObserver<State>] = []
 
-    public init(queue: DispatchQueue, state: State) {
+    public init(queue: RaceQueue, state: State) {
         self.queue = queue
         storedState = state
     }
 
     /// The latest state this queue has been sent. Call on `queue` only (checked).
     public var state: State {
-        dispatchPrecondition(condition: .onQueue(queue))
+        queue.preconditionOnQueue()
         return storedState
     }
 
@@ -41,7 +42,7 @@ public final class SpecificQueueStateObserver<State: Sendable>: StateObserver, @
     /// once, exactly once. Call on `queue` only (checked): the list and the state are confined to it,
     /// so no new state can arrive between "told" and "in the list".
     public func add(observer: any StateObserver<State>, notifyOnAdded: Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        queue.preconditionOnQueue()
         observers.append(observer)
         if notifyOnAdded { observer.dataSourceChanged(storedState) }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import RaceLab
 import Synchronization
 
 /// Compromise 2, "sync GCD operations": the state-object data source, plus the option to run reads
@@ -12,7 +13,8 @@ import Synchronization
 /// update block or an observer callback) waits for itself, and one made from a thread the queue is
 /// waiting for waits forever. Hence the rule: never block inside this queue's work.
 public final class SyncOperationsDataSource<State: Sendable>: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.sync-operations", qos: .userInitiated, attributes: .concurrent)
+    /// A `RaceQueue`, so that the schedule explorer sees its work items, and a `sync` that waits for itself.
+    private let queue = RaceQueue(label: "racelab.sync-operations", qos: .userInitiated, attributes: .concurrent)
     /// Only touched on `queue`: written in barriers, read in plain work items.
     private var state: State {
         didSet {

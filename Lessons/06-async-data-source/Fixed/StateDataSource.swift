@@ -1,4 +1,5 @@
 import Dispatch
+import RaceLab
 
 /// The article's fix: the data source keeps one private, immutable `State` value and replaces it
 /// whole.
@@ -15,7 +16,8 @@ import Dispatch
 /// The guarantee is exactly as deep as `State`'s immutability: a state that holds a reference to
 /// something mutable is shared, not copied (see `LeakyState`).
 public final class StateDataSource<State: Sendable>: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.state-data-source", qos: .userInitiated, attributes: .concurrent)
+    /// A `RaceQueue`, so that the schedule explorer sees each update and read as a thread of its own.
+    private let queue = RaceQueue(label: "racelab.state-data-source", qos: .userInitiated, attributes: .concurrent)
     /// Only touched on `queue`: written in barriers, read in plain work items.
     private var state: State
     /// Only touched in barriers on `queue`.

@@ -11,15 +11,16 @@ import RaceLab
 public final class CollectionComponent: StateObserver, @unchecked Sendable {
     public typealias State = CollectionState
 
-    /// The queue the collection view lives on. All reads of `state` happen there.
-    public let queue: DispatchQueue
+    /// The queue the collection view lives on. All reads of `state` happen there. A `RaceQueue`, so
+    /// that the schedule explorer sees each state delivered to it.
+    public let queue: RaceQueue
     /// Confined to `queue`: written only by the work items `dataSourceChanged` sends there.
     private var state: CollectionState
     private var lastRenderedVersion = 0
 
     /// - Parameter state: the state the data source had when this component was made; the component
     ///   is then added to the data source *without* notify-on-add.
-    public init(queue: DispatchQueue, state: CollectionState) {
+    public init(queue: RaceQueue, state: CollectionState) {
         self.queue = queue
         self.state = state
     }
@@ -31,14 +32,14 @@ public final class CollectionComponent: StateObserver, @unchecked Sendable {
 
     /// The copy the UI shows now. Call on `queue` only.
     public var currentState: CollectionState {
-        dispatchPrecondition(condition: .onQueue(queue))
+        queue.preconditionOnQueue()
         return state
     }
 
     /// What the collection view does on a reload, on `queue`: it reads the header, the items and the
     /// footer, then fills cell `index` from two separate reads, as `cellForItemAt` does.
     public func render(cell index: Int) -> [Inconsistency] {
-        dispatchPrecondition(condition: .onQueue(queue))
+        queue.preconditionOnQueue()
         var found: [Inconsistency?] = []
         found.append(Audit.backInTime(earlier: lastRenderedVersion, later: state.version))
         lastRenderedVersion = state.version

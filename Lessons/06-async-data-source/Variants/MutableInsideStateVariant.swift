@@ -6,7 +6,8 @@ import RaceLab
 enum MutableInsideStateVariant {
     final class Trial: Sendable {
         let dataSource: StateDataSource<LeakyState>
-        let ui = DispatchQueue(label: "racelab.ui")
+        /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
+        let ui = RaceQueue(label: "racelab.ui")
         let uiState: SpecificQueueStateObserver<LeakyState>
 
         init() {

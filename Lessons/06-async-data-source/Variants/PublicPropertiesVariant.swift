@@ -6,7 +6,8 @@ import RaceLab
 enum PublicPropertiesVariant {
     final class Trial: Sendable {
         let dataSource = PublicPropertiesDataSource()
-        let ui = DispatchQueue(label: "racelab.ui")
+        /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
+        let ui = RaceQueue(label: "racelab.ui")
     }
 
     static let variant = Variant(

@@ -5,7 +5,8 @@ import RaceLab
 /// read `state` as often as it likes within one work item, with no lock.
 enum SafeReadingQueueVariant {
     final class Trial: Sendable {
-        let ui = DispatchQueue(label: "racelab.ui")
+        /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
+        let ui = RaceQueue(label: "racelab.ui")
         let dataSource: SafeReadingQueueDataSource<CollectionState>
 
         init() {

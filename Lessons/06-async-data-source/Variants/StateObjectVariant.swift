@@ -6,7 +6,8 @@ import RaceLab
 enum StateObjectVariant {
     final class Trial: Sendable {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
-        let ui = DispatchQueue(label: "racelab.ui")
+        /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
+        let ui = RaceQueue(label: "racelab.ui")
         let component: CollectionComponent
         let observers = ObserverRegistry()
 

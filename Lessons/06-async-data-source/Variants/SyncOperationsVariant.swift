@@ -6,7 +6,8 @@ import RaceLab
 enum SyncOperationsVariant {
     final class Trial: Sendable {
         let dataSource = SyncOperationsDataSource(initialState: CollectionState.initial)
-        let ui = DispatchQueue(label: "racelab.ui")
+        /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
+        let ui = RaceQueue(label: "racelab.ui")
         let observers = ObserverRegistry()
 
         init() {
@@ -25,14 +26,7 @@ enum SyncOperationsVariant {
                 // One writer in two waits for its update ("apply before going on"); the rest do not.
                 trial.dataSource.update(sync: iteration.index % 4 == 0) { $0.next() }
             case .reader(let cell):
-                let found = trial.ui.sync {
-                    let (found, version) = trial.dataSource.read { state in
-                        (CollectionReader.audit(snapshot: state, cell: cell), state.version)
-                    }
-                    let later = trial.dataSource.read { $0.version }
-                    return found + [Audit.backInTime(earlier: version, later: later)].compactMap { $0 }
-                }
-                iteration.record(found)
+                iteration.record(render(trial, cell: cell))
             case .observerAdder:
                 trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true, sync: true)
             }
@@ -47,4 +41,16 @@ enum SyncOperationsVariant {
             )
         }
     )
+
+    /// The UI's render: on the UI queue, one synchronous read block audits a snapshot, a second read
+    /// must not return an older state.
+    static func render(_ trial: Trial, cell: Int) -> [Inconsistency] {
+        trial.ui.sync {
+            let (found, version) = trial.dataSource.read { state in
+                (CollectionReader.audit(snapshot: state, cell: cell), state.version)
+            }
+            let later = trial.dataSource.read { $0.version }
+            return found + [Audit.backInTime(earlier: version, later: later)].compactMap { $0 }
+        }
+    }
 }

@@ -19,7 +19,8 @@ import Dispatch
 /// way a child task inherits task-locals, so the stress runner's noise reaches the windows inside
 /// it (with a plain `DispatchQueue` it would not).
 public final class RaceQueue: @unchecked Sendable {
-    /// The queue's label, used in schedules.
+    /// The queue's label. Schedules name the queue by its last dot-separated part (`documents` for
+    /// `racelab.persistent-data-store.documents`), to keep timelines narrow.
     public let label: String
     /// The real queue, for APIs that take one (`group.notify(queue:)`); work submitted to it
     /// directly is invisible to the explorer.
@@ -39,7 +40,7 @@ public final class RaceQueue: @unchecked Sendable {
             return try dispatchQueue.sync(flags: flags, execute: work)
         }
         let barrier = flags.contains(.barrier)
-        return try logical.runItem(of: self, barrier: barrier, name: barrier ? "sync barrier \(label)" : "sync \(label)") {
+        return try logical.runItem(of: self, barrier: barrier, name: barrier ? "sync barrier \(shortName)" : "sync \(shortName)") {
             try RaceQueueContext.$running.withValue(RaceQueueContext.running + [ObjectIdentifier(self)], operation: work)
         }
     }
@@ -52,11 +53,15 @@ public final class RaceQueue: @unchecked Sendable {
             return
         }
         let barrier = flags.contains(.barrier)
-        logical.submitItem(to: self, barrier: barrier, name: barrier ? "\(label) barrier" : "\(label) item") {
+        logical.submitItem(to: self, barrier: barrier, name: barrier ? "\(shortName) barrier" : "\(shortName) item") {
             [id = ObjectIdentifier(self)] in
             // A new thread, on this queue only: nothing of the submitter's queues carries over.
             RaceQueueContext.$running.withValue([id], operation: work)
         }
+    }
+
+    private var shortName: String {
+        label.split(separator: ".").last.map(String.init) ?? label
     }
 
     /// Stops the program unless the caller is running a work item of this queue, like
