@@ -144,8 +144,11 @@ struct HelpText {
 
             Runs the variant's real code on a few logical threads, one at a time under a controlled
             scheduler. Threads switch only at scheduling points: the race windows the lesson marks
-            (Race.window), the synchronization steps it marks (Race.step) and RaceLock operations.
-            A failing schedule is printed as a timeline, one column per thread, with a replay string.
+            (Race.window), the synchronization steps it marks (Race.step), and the operations of
+            RaceLock, RaceQueue (sync, async, barriers), RaceTask and Race.handOff. Work items,
+            callbacks and tasks the code starts are threads of their own, numbered after the
+            program's. A failing schedule is printed as a timeline, one column per thread, with a
+            replay string; a deadlock with where each thread waits.
 
             ARGUMENTS:
               <lesson>             A lesson number or slug.
