@@ -7,13 +7,10 @@ import Testing
 /// states. Every queue is a `RaceQueue`, so each update is a work item of its own that the
 /// explorer starts between any two of the UI's reads, before or after the other updates and the
 /// deliveries to the UI queue.
-///
-/// Serialized: the actor variant's tasks hold cooperative-pool threads while paused, so two
-/// explorations at once could use up a 2-thread pool.
-@Suite("Lesson 6 under the schedule explorer", .serialized)
+@Suite("Lesson 6 under the schedule explorer")
 struct AsyncDataSourceExplorerTests {
-    /// Generous stall timeout: under a full parallel test run a task may wait long for a pool thread;
-    /// a stuck report here would be a test-machine stall, not a finding.
+    /// Generous stall timeout: under a full parallel test run a thread may wait long for a core; a
+    /// stuck report here would be a test-machine stall, not a finding.
     static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
 
     static func exploration(_ name: String) throws -> Exploration {
