@@ -73,4 +73,38 @@ struct RaceWindowTests {
         Race.window("after unbinding")
         #expect(recorder.names == ["on the thread", "in a task"])
     }
+
+    @Test("a hand-off carries the hook to a callback on another queue; plain dispatch does not")
+    func handOffCarriesTheHook() async {
+        let recorder = Recorder()
+        let done = DispatchGroup()
+        Race.$hook.withValue(recorder) {
+            let callback = Race.handOff("callback")
+            done.enter()
+            DispatchQueue.global().async {
+                callback.run { Race.window("in the callback") }
+                done.leave()
+            }
+            done.enter()
+            DispatchQueue.global().async {
+                Race.window("in plain dispatch")
+                done.leave()
+            }
+        }
+        await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+        #expect(recorder.names == ["in the callback"])
+    }
+
+    @Test("outside the explorer a RaceQueue's async item sees its submitter's hook, a RaceTask's body its creator's")
+    func raceQueueAndTaskCarryTheHook() async {
+        let recorder = Recorder()
+        let queue = RaceQueue(label: "racelab.test.carry")
+        let task = Race.$hook.withValue(recorder) {
+            queue.async { Race.window("in the async item") }
+            return RaceTask("task") { Race.window("in the task") }
+        }
+        await task.value
+        queue.sync {}
+        #expect(Set(recorder.names) == ["in the async item", "in the task"])
+    }
 }
