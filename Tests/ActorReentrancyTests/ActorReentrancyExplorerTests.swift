@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 @testable import ActorReentrancy
 
@@ -13,8 +14,7 @@ struct ActorReentrancyExplorerTests {
     static let threeThreads = ExplorationOptions(threads: 3, preemptions: 2, stallTimeout: 120)
 
     static func exploration(_ name: String) throws -> Exploration {
-        let variant = try #require(ActorReentrancyLesson.lesson.variant(named: name))
-        return try #require(variant.exploration, "variant \(name) should be explorable")
+        try ActorReentrancyLesson.lesson.exploration(ofVariant: name)
     }
 
     @Test("both calls read item 0 before either writes it back: one update is undone",

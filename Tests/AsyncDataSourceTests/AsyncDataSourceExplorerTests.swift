@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 @testable import AsyncDataSource
 
@@ -14,8 +15,7 @@ struct AsyncDataSourceExplorerTests {
     static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
 
     static func exploration(_ name: String) throws -> Exploration {
-        let variant = try #require(AsyncDataSourceLesson.lesson.variant(named: name))
-        return try #require(variant.exploration, "variant \(name) should be explorable")
+        try AsyncDataSourceLesson.lesson.exploration(ofVariant: name)
     }
 
     @Test("an update's work item between the UI's reads shows it a state that never existed",

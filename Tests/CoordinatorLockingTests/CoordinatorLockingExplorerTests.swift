@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 @testable import CoordinatorLocking
 
@@ -8,8 +9,7 @@ import Testing
 @Suite("Lesson 4 under the schedule explorer")
 struct CoordinatorLockingExplorerTests {
     static func exploration(_ name: String) throws -> Exploration {
-        let variant = try #require(CoordinatorLockingLesson.lesson.variant(named: name))
-        return try #require(variant.exploration, "variant \(name) should be explorable")
+        try CoordinatorLockingLesson.lesson.exploration(ofVariant: name)
     }
 
     @Test("both storages read the counter before either saves it: one increment is lost",

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 @testable import PersistentStore
 
@@ -9,8 +10,7 @@ import Testing
 @Suite("Lesson 5 under the schedule explorer")
 struct PersistentStoreExplorerTests {
     static func exploration(_ name: String) throws -> Exploration {
-        let variant = try #require(PersistentStoreLesson.lesson.variant(named: name))
-        return try #require(variant.exploration, "variant \(name) should be explorable")
+        try PersistentStoreLesson.lesson.exploration(ofVariant: name)
     }
 
     /// Explores every schedule within two preemptions, expects a failure whose outcome contains
