@@ -10,6 +10,25 @@ struct RacelabCommandTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("1  subscript-race: getter/setter subscript race"))
         #expect(output.stdout.contains("- buggy  [buggy]"))
+        // Only lesson 4's cross-process variant, whose increments run in worker processes.
+        let unexplorable = output.stdout.split(separator: "\n").filter { $0.hasSuffix("(not explorable)") }
+        #expect(unexplorable.count == 1)
+        #expect(unexplorable.first?.contains("- cross-process ") == true)
+        #expect(output.stdout.contains("'racelab explore 1'"))
+    }
+
+    @Test("list --json says which variants the explorer can run")
+    func listJSONMarksExplorableVariants() throws {
+        let output = try Executable.racelab.run("list", "--json")
+        #expect(output.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let lessons = try #require(document["lessons"] as? [[String: Any]])
+        let variants = lessons.flatMap { ($0["variants"] as? [[String: Any]]) ?? [] }
+        let explorable = variants.filter { $0["explorable"] as? Bool == true }.compactMap { $0["name"] as? String }
+        let notExplorable = variants.filter { $0["explorable"] as? Bool == false }.compactMap { $0["name"] as? String }
+        // Every variant but lesson 4's, whose increments run in worker processes.
+        #expect(notExplorable == ["cross-process"])
+        #expect(explorable.count == variants.count - 1)
     }
 
     @Test("run 1 --json prints one document that follows the schema")

@@ -77,7 +77,7 @@ public struct RaceLabTool: Sendable {
                     var trials: Int, iterations: Int
                     var variants: [VariantEntry]
                 }
-                struct VariantEntry: Encodable { var name: String, kind: VariantKind, summary: String }
+                struct VariantEntry: Encodable { var name: String, kind: VariantKind, summary: String, explorable: Bool }
                 var tool: String
                 var lessons: [LessonEntry]
             }
@@ -85,7 +85,9 @@ public struct RaceLabTool: Sendable {
                 Listing.LessonEntry(
                     number: lesson.number, slug: lesson.slug, title: lesson.title, summary: lesson.summary,
                     trials: lesson.workload.trials, iterations: lesson.workload.iterations,
-                    variants: lesson.variants.map { .init(name: $0.name, kind: $0.kind, summary: $0.summary) }
+                    variants: lesson.variants.map {
+                        .init(name: $0.name, kind: $0.kind, summary: $0.summary, explorable: $0.exploration != nil)
+                    }
                 )
             })
             let encoder = JSONEncoder()
@@ -99,11 +101,15 @@ public struct RaceLabTool: Sendable {
             let width = lesson.variants.map(\.name.count).max() ?? 0
             for variant in lesson.variants {
                 let name = variant.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                print("   - \(name)  [\(variant.kind.rawValue)] \(variant.summary)")
+                // Marked the other way round: most variants can be explored.
+                let explorable = variant.exploration == nil ? " (not explorable)" : ""
+                print("   - \(name)  [\(variant.kind.rawValue)] \(variant.summary)\(explorable)")
             }
             print("")
         }
-        print("Run one with '\(name) run <number|slug>', e.g. '\(name) run \(lessons.first?.number ?? 1)'.")
+        let first = lessons.first?.number ?? 1
+        print("Run one with '\(name) run <number|slug>', e.g. '\(name) run \(first)'; "
+            + "search its thread schedules with '\(name) explore \(first)'.")
         return .success
     }
 
