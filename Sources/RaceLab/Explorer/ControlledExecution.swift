@@ -203,15 +203,11 @@ final class ControlledExecution: @unchecked Sendable {
     fileprivate func spawn(by parent: Int, name: String) -> Int {
         condition.lock()
         defer { condition.unlock() }
-        let id = pending.count
-        pending.append(.point(name))
-        finished.append(false)
-        spawned.append(SpawnedThread(thread: id, parent: parent, name: name))
-        return id
+        return addThread(by: parent, name: name, first: .point(name))
     }
 
-    /// Submits an `async` work item to `queue`, run by a new logical thread started by `submitter`.
-    /// Returns the item and the new thread.
+    /// Submits an `async` work item to `queue`, run by a new logical thread started by `submitter`,
+    /// whose first step is starting the item. Returns the item and the new thread.
     fileprivate func submit(
         to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, by submitter: Int
     ) -> (item: Int, thread: Int) {
@@ -219,10 +215,17 @@ final class ControlledExecution: @unchecked Sendable {
         defer { condition.unlock() }
         let thread = pending.count
         let item = queues[queue, default: QueueModel(serial: serial)].submit(barrier: barrier, owner: thread)
-        pending.append(.queueItem(queue, item: item, name: name))
-        finished.append(false)
-        spawned.append(SpawnedThread(thread: thread, parent: submitter, name: name))
+        _ = addThread(by: submitter, name: name, first: .queueItem(queue, item: item, name: name))
         return (item, thread)
+    }
+
+    /// Appends a spawned thread paused before `first`; returns its id. Condition held.
+    private func addThread(by parent: Int, name: String, first: PendingOperation) -> Int {
+        let id = pending.count
+        pending.append(first)
+        finished.append(false)
+        spawned.append(SpawnedThread(thread: id, parent: parent, name: name))
+        return id
     }
 
     /// The item the controller submitted for `thread` when it chose its `sync`.
@@ -316,26 +319,26 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     /// caller that waits is indistinguishable from one that called later, so this loses no
     /// outcome, and it lets the explorer try every order of the callers.
     ///
-    /// The item also runs inside the real queue (`real`), so that it excludes threads outside the
+    /// The item also runs inside the real queue (`dispatchQueue`), so that it excludes threads outside the
     /// exploration too (another test using a process-wide queue). That never blocks behind another
     /// logical thread: the model starts an item only when the real queue would admit it.
     func runItem<Result>(
         of queue: RaceQueue, barrier: Bool, name: String, _ work: () throws -> Result
     ) rethrows -> Result {
-        let id = ObjectIdentifier(queue)
-        execution.pause(self.id, before: .queueSync(id, serial: queue.isSerial, barrier: barrier, name: name))
+        let queueID = ObjectIdentifier(queue)
+        execution.pause(id, before: .queueSync(queueID, serial: queue.isSerial, barrier: barrier, name: name))
         // Nil while draining after a deadlock, when queues no longer exclude (nor the real one,
         // which a thread paused inside an item may hold).
-        guard let item = execution.takeSyncItem(of: self.id) else { return try work() }
-        defer { execution.itemDone(item, of: id) }
+        guard let item = execution.takeSyncItem(of: id) else { return try work() }
+        defer { execution.itemDone(item, of: queueID) }
         return try queue.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
     }
 
     /// Submits `work` to `queue` as an item run by a new logical thread (`async`), on a real thread
     /// of its own (inside the real queue, as for `runItem`); returns at once.
     func submitItem(to queue: RaceQueue, barrier: Bool, name: String, _ work: @escaping @Sendable () -> Void) {
-        let id = ObjectIdentifier(queue)
-        let (item, thread) = execution.submit(to: id, serial: queue.isSerial, barrier: barrier, name: name, by: self.id)
+        let queueID = ObjectIdentifier(queue)
+        let (item, thread) = execution.submit(to: queueID, serial: queue.isSerial, barrier: barrier, name: name, by: id)
         let child = LogicalThread(id: thread, execution: execution)
         let runner = Thread {
             child.begin()
@@ -346,7 +349,7 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
                     queue.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
                 }
             }
-            child.execution.itemDone(item, of: id)
+            child.execution.itemDone(item, of: queueID)
             child.end()
         }
         runner.stackSize = 1 << 20
