@@ -48,8 +48,8 @@ public final class RaceQueue: @unchecked Sendable {
     /// Submits `work` and returns at once, like `DispatchQueue.async(flags:execute:)`.
     public func async(flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable () -> Void) {
         guard let logical = Race.hook as? LogicalThread else {
-            let hook = Race.hook
-            dispatchQueue.async(flags: flags) { Race.$hook.withValue(hook, operation: work) }
+            let item = Race.handOff("queue item")
+            dispatchQueue.async(flags: flags) { item.run(work) }
             return
         }
         let barrier = flags.contains(.barrier)

@@ -18,7 +18,7 @@
 /// decides when the callback runs relative to everything else, like any other thread. Call `run`
 /// exactly once per hand-off (a hand-off whose `run` never comes is reported as a stuck thread).
 public struct RaceHandOff: Sendable {
-    /// The starting thread's hook, for the stress runner and tests.
+    /// The hook `run` binds: the starting thread's, or, exploring, the new logical thread.
     private let hook: (any RaceWindowHook)?
     /// Under the explorer: the logical thread that `run` is the body of.
     let child: LogicalThread?
@@ -35,20 +35,18 @@ public struct RaceHandOff: Sendable {
 
     /// Runs the handed-off work with the starting thread's hook (or, exploring, as its own thread).
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        guard let child else { return try Race.$hook.withValue(hook, operation: body) }
-        child.begin()
-        defer { child.end() }
-        return try Race.$hook.withValue(child, operation: body)
+        child?.begin()
+        defer { child?.end() }
+        return try Race.$hook.withValue(hook, operation: body)
     }
 
     /// `run` for asynchronous work, such as a task's body.
     public func run<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async rethrows -> Result {
-        guard let child else { return try await Race.$hook.withValue(hook, operation: body) }
-        child.begin()
-        defer { child.end() }
-        return try await Race.$hook.withValue(child, operation: body)
+        child?.begin()
+        defer { child?.end() }
+        return try await Race.$hook.withValue(hook, operation: body)
     }
 
     /// Exploring: pauses the current logical thread until the handed-off work has finished, as a
