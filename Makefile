@@ -7,7 +7,8 @@ RACELAB := .build/release/racelab
 ARGS    ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo
+.PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo \
+	format lint
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -87,6 +88,15 @@ test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on
 
 tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (in a scratch copy)
 	Scripts/tsan-demo-fixed-race
+
+# The formatter ships with the toolchain (`swift format`); its rules are in .swift-format.
+FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Matrix
+
+format: ## Format every Swift file in place (swift format, rules in .swift-format)
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+lint: ## Check formatting without changing anything; CI fails on any finding
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 list: release ## List the lessons and their variants
 	$(RACELAB) list

@@ -11,12 +11,12 @@ let package = Package(
     name: "CacheCheck",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RaceLab", path: "../.."),
+        .package(name: "RaceLab", path: "../..")
     ],
     targets: [
         .executableTarget(
             name: "cache-check",
             dependencies: [.product(name: "RaceLab", package: "RaceLab")]
-        ),
+        )
     ]
 )

@@ -16,15 +16,18 @@ public enum SubscriptRaceLesson {
 
     /// Every iteration stores a distinct key, so after a trial the store must hold one key per iteration.
     static let buggy = Variant(
-        name: "buggy", kind: .buggy,
-        summary: "contents[id] = data through a computed property: get (sync) and set (async barrier) are two work items",
+        name: "buggy",
+        kind: .buggy,
+        summary:
+            "contents[id] = data through a computed property: get (sync) and set (async barrier) are two work items",
         makeState: { Storage() },
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
     ).exploring(storeOneKeyEach { Storage() })
 
     static let fixed = Variant(
-        name: "fixed", kind: .fixed,
+        name: "fixed",
+        kind: .fixed,
         summary: "read and write in one barrier work item",
         makeState: { FixedStorage() },
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
@@ -32,7 +35,8 @@ public enum SubscriptRaceLesson {
     ).exploring(storeOneKeyEach { FixedStorage() })
 
     static let actor = Variant(
-        name: "actor", kind: .fixed,
+        name: "actor",
+        kind: .fixed,
         summary: "an actor: each store runs whole, callers await it",
         makeState: { ActorStorage() },
         asyncOperation: { storage, iteration in await storage.store(payload, forIdentifier: key(iteration)) },

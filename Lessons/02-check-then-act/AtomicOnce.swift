@@ -15,7 +15,9 @@ public final class AtomicOnce: Sendable {
     public func run(_ execute: () -> Void) {
         Race.step("compare-exchange didExecute")
         let (exchanged, _) = didExecute.compareExchange(
-            expected: false, desired: true, ordering: .acquiringAndReleasing
+            expected: false,
+            desired: true,
+            ordering: .acquiringAndReleasing
         )
         guard exchanged else { return }
         execute()

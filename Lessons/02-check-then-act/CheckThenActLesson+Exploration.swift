@@ -56,7 +56,8 @@ extension CheckThenActLesson {
     /// fails (every third fetch does), so each callback records one error.
     static func errorsExploration(_ makeErrors: @escaping @Sendable () -> any ErrorCollector) -> Exploration {
         Exploration(
-            summary: "each thread starts a failing fetch whose callback records its error; invariant: the completion sees every error once",
+            summary:
+                "each thread starts a failing fetch whose callback records its error; invariant: the completion sees every error once",
             makeState: { FetchBatch(collectingInto: makeErrors()) },
             asyncThread: { batch, index in
                 Race.step("start fetch")
@@ -66,7 +67,8 @@ extension CheckThenActLesson {
                 let errors = await batch.completion()
                 let recorded = errors.compactMap { ($0 as? FetchError)?.index }.sorted()
                 let expected = (0..<threads).map { 3 * $0 }
-                return recorded == expected ? nil : "the completion saw errors of fetches \(recorded), expected \(expected)"
+                return recorded == expected
+                    ? nil : "the completion saw errors of fetches \(recorded), expected \(expected)"
             }
         )
     }

@@ -13,14 +13,18 @@ public enum CheckThenActLesson {
         // Ten iterations per trial, as in the article. With noise the flag race shows in a quarter to
         // two thirds of the trials, so 1,500 of them (well under a second) show it in every run.
         workload: Workload(trials: 1_500, iterations: 10),
-        variants: [buggy, serialQueue, lock, atomic, protectedReadThenWrite, protectedMutate, errorsUnprotected, errorsProtected]
+        variants: [
+            buggy, serialQueue, lock, atomic, protectedReadThenWrite, protectedMutate, errorsUnprotected,
+            errorsProtected,
+        ]
     )
 
     // MARK: Run once
 
     /// The article's incorrect example: ten iterations, each checks the flag, executes, sets the flag.
     static let buggy = Variant(
-        name: "buggy", kind: .buggy,
+        name: "buggy",
+        kind: .buggy,
         summary: "guard !didExecute; execute(); didExecute = true on a plain Bool",
         makeState: { OnceTrial(once: RacyOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
@@ -30,7 +34,8 @@ public enum CheckThenActLesson {
     /// The article's fix. The check drains the queue first: the article's `async` means the work may
     /// still be pending when every iteration has returned.
     static let serialQueue = Variant(
-        name: "serial-queue", kind: .fixed,
+        name: "serial-queue",
+        kind: .fixed,
         summary: "each check-and-set is an async work item on one serial queue (check drains it first)",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
         operation: { trial, _ in
@@ -44,7 +49,8 @@ public enum CheckThenActLesson {
     ).exploring(serialQueueExploration)
 
     static let lock = Variant(
-        name: "lock", kind: .fixed,
+        name: "lock",
+        kind: .fixed,
         summary: "check and set under one NSLock",
         makeState: { OnceTrial(once: LockedOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
@@ -52,7 +58,8 @@ public enum CheckThenActLesson {
     ).exploring(onceExploration { LockedOnce() })
 
     static let atomic = Variant(
-        name: "atomic", kind: .fixed,
+        name: "atomic",
+        kind: .fixed,
         summary: "one compare-and-exchange of an Atomic<Bool> decides who executes",
         makeState: { OnceTrial(once: AtomicOnce()) },
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
@@ -63,7 +70,8 @@ public enum CheckThenActLesson {
 
     /// A counter behind `Protected`, one increment per iteration.
     static let protectedReadThenWrite = Variant(
-        name: "protected-read-then-write", kind: .buggy,
+        name: "protected-read-then-write",
+        kind: .buggy,
         summary: "let value = counter.read(); counter.write(value + 1): two safe calls, one unsafe pair",
         workload: Workload(trials: 20, iterations: 1_000),
         makeState: { Protected(resource: 0) },
@@ -74,7 +82,8 @@ public enum CheckThenActLesson {
     /// The check's `read()` is enqueued after every iteration's barrier, so it sees all of them:
     /// a read after `mutate` sees the write.
     static let protectedMutate = Variant(
-        name: "protected-mutate", kind: .fixed,
+        name: "protected-mutate",
+        kind: .fixed,
         summary: "counter.mutate { $0 + 1 }: read and write in one barrier item",
         workload: Workload(trials: 100, iterations: 1_000),
         makeState: { Protected(resource: 0) },
@@ -86,7 +95,8 @@ public enum CheckThenActLesson {
 
     /// Each iteration starts one fetch; every third fails and its callback appends to a plain array.
     static let errorsUnprotected = Variant(
-        name: "errors-unprotected", kind: .buggy,
+        name: "errors-unprotected",
+        kind: .buggy,
         summary: "fetch callbacks on a global queue append their errors to a plain array",
         workload: Workload(trials: 100, iterations: 600),
         makeState: { FetchBatch(collectingInto: UnprotectedErrors()) },
@@ -95,7 +105,8 @@ public enum CheckThenActLesson {
     ).exploring(errorsExploration { UnprotectedErrors(capacity: 16) })
 
     static let errorsProtected = Variant(
-        name: "errors-protected", kind: .fixed,
+        name: "errors-protected",
+        kind: .fixed,
         summary: "fetch callbacks append to Protected<[Error]> with mutate; the completion reads it",
         workload: Workload(trials: 100, iterations: 600),
         makeState: { FetchBatch(collectingInto: Protected<[any Error]>(resource: [])) },

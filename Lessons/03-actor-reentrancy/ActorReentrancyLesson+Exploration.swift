@@ -15,7 +15,8 @@ extension ActorReentrancyLesson {
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Exploration {
         Exploration(
-            summary: "two tasks each add one update to item 0; invariant: item 0 has every update a call reported applied",
+            summary:
+                "two tasks each add one update to item 0; invariant: item 0 has every update a call reported applied",
             makeState: { SameItemTrial(source: source()) },
             asyncThread: { trial, index in
                 Race.step(method)

@@ -14,74 +14,102 @@ public enum ActorReentrancyLesson {
     )
 
     static let buggyUpdate = variant(
-        name: "buggy-update", kind: .buggy,
+        name: "buggy-update",
+        kind: .buggy,
         summary: "updateItem: let items = self.items; await load; self.items = items with one item changed",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call updateItem", source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call updateItem",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
+        )
+    )
 
     static let buggyReload = variant(
-        name: "buggy-reload", kind: .buggy,
+        name: "buggy-reload",
+        kind: .buggy,
         summary: "reloadItem: let item = items[i]; await loadUpdates(for: item); items[i] = loaded",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call reloadItem", source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call reloadItem",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
+        )
+    )
 
     static let awaitFirst = variant(
-        name: "await-first", kind: .fixed,
+        name: "await-first",
+        kind: .fixed,
         summary: "await the load first, then read, change and write with no await in between",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call updateItemAfterLoading", source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call updateItemAfterLoading",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
+        )
+    )
 
     static let revalidate = variant(
-        name: "revalidate", kind: .fixed,
+        name: "revalidate",
+        kind: .fixed,
         summary: "after the await, store only if the item read before is still there unchanged; else load again",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call reloadItemRevalidating", source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call reloadItemRevalidating",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
+        )
+    )
 
     static let stateObject = variant(
-        name: "state-object", kind: .fixed,
+        name: "state-object",
+        kind: .fixed,
         summary: "private state changed only by one synchronous update { state in ... } transform",
         source: { StateDataSource(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call updateItem", source: { StateDataSource(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call updateItem",
+            source: { StateDataSource(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
+        )
+    )
 
     static let sharedLoad = variant(
-        name: "in-flight-task", kind: .fixed,
+        name: "in-flight-task",
+        kind: .fixed,
         summary: "one stored Task per item: a reload joins the load in flight; store only if the item still exists",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
-    ).exploring(sameItemExploration(
-        "call reloadItem", source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
-    ))
+    ).exploring(
+        sameItemExploration(
+            "call reloadItem",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
+        )
+    )
 
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit).
     static func variant<Source: ItemSource>(
-        name: String, kind: VariantKind, summary: String,
+        name: String,
+        kind: VariantKind,
+        summary: String,
         source: @escaping @Sendable () -> Source,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Variant {
         Variant(
-            name: name, kind: kind, summary: summary,
+            name: name,
+            kind: kind,
+            summary: summary,
             makeState: { ReentrancyTrial(source: source()) },
             asyncOperation: { trial, iteration in await trial.perform(iteration.index, apply: apply) },
             check: { trial, _ in await trial.audit() }

@@ -77,10 +77,12 @@ public enum ReentrancyAudit {
             meaning = "a stale copy undid a clear() and dropped newer updates"
         }
         return Observation(
-            expected: found.expectedUpdates, observed: found.expectedUpdates - found.lostUpdates,
+            expected: found.expectedUpdates,
+            observed: found.expectedUpdates - found.lostUpdates,
             lostWrites: found.lostUpdates + found.vanishedItems,
             inconsistencies: found.resurrectedItems + found.strays,
-            outcome: outcome, meaning: meaning
+            outcome: outcome,
+            meaning: meaning
         )
     }
 }

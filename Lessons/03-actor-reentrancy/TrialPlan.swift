@@ -46,7 +46,8 @@ public final class ReentrancyTrial<Source: ItemSource>: Sendable {
     /// - Parameter apply: one variant's way of applying an update; returns the id of the item it
     ///   updated, or `nil` when it applied nothing.
     public func perform(
-        _ index: Int, apply: @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
+        _ index: Int,
+        apply: @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) async {
         switch TrialPlan.step(for: index) {
         case .update(let slot, let update):

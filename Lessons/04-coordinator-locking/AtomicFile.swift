@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,9 +39,12 @@ enum AtomicFile {
 extension CocoaError {
     /// A Foundation file error carrying the path and the POSIX error behind it.
     static func error(_ code: CocoaError.Code, path: String, errno: Int32) -> CocoaError {
-        CocoaError(code, userInfo: [
-            NSFilePathErrorKey: path,
-            NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO),
-        ])
+        CocoaError(
+            code,
+            userInfo: [
+                NSFilePathErrorKey: path,
+                NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO),
+            ]
+        )
     }
 }

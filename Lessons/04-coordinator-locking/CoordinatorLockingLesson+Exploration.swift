@@ -22,7 +22,8 @@ extension CoordinatorLockingLesson {
         _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator
     ) -> Exploration {
         Exploration(
-            summary: "each thread increments the counter file once through a new ObjectStorage; invariant: counter == threads",
+            summary:
+                "each thread increments the counter file once through a new ObjectStorage; invariant: counter == threads",
             makeState: {
                 let owner = ClaimOwner()
                 return try CounterFile(coordinator: { coordinator(owner) })

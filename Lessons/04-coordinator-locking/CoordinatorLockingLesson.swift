@@ -20,25 +20,30 @@ public enum CoordinatorLockingLesson {
     )
 
     static let uncoordinated = counterVariant(
-        name: "uncoordinated", kind: .buggy,
+        name: "uncoordinated",
+        kind: .buggy,
         summary: "no coordination: every read-modify-write of the file runs at once",
         coordinator: { _ in Uncoordinated() }
     )
 
     static let sameOwner = counterVariant(
-        name: "same-owner", kind: .buggy,
-        summary: "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
+        name: "same-owner",
+        kind: .buggy,
+        summary:
+            "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) }
     )
 
     static let processRecordLock = counterVariant(
-        name: "fcntl-process-lock", kind: .buggy,
+        name: "fcntl-process-lock",
+        kind: .buggy,
         summary: "fcntl(F_SETLKW) record locks: owned by the process, so its threads never exclude each other",
         coordinator: { _ in ProcessRecordLock() }
     )
 
     static let coordinated = counterVariant(
-        name: "coordinated", kind: .fixed,
+        name: "coordinated",
+        kind: .fixed,
         summary: "the article's FileCoordinator: a concurrent queue per file, writes as barriers, the map bounded",
         coordinator: { _ in FileCoordinator.shared },
         workload: Workload(trials: 8, iterations: 500)
@@ -46,7 +51,8 @@ public enum CoordinatorLockingLesson {
 
     /// Not explorable: its increments run in worker processes, which the explorer cannot schedule.
     static let crossProcess = Variant(
-        name: "cross-process", kind: .fixed,
+        name: "cross-process",
+        kind: .fixed,
         summary: "open-file-description locks (F_OFD_SETLKW); the iterations are split over 4 worker processes",
         workload: Workload(trials: 8, iterations: 500),
         makeState: { try CrossProcessTrial() },
@@ -60,7 +66,8 @@ public enum CoordinatorLockingLesson {
 
     /// The worker processes of the cross-process variant run.
     static let incrementWorker = LessonWorker(
-        name: "increment", summary: "increments a counter file from every core of a process of its own"
+        name: "increment",
+        summary: "increments a counter file from every core of a process of its own"
     ) { arguments in
         try IncrementWorker(arguments: arguments).run()
     }
@@ -68,12 +75,17 @@ public enum CoordinatorLockingLesson {
     /// A variant in which every iteration increments the trial's file once, through a new
     /// `ObjectStorage` whose coordinator `coordinator` makes (given the trial's one shared owner).
     private static func counterVariant(
-        name: String, kind: VariantKind, summary: String,
+        name: String,
+        kind: VariantKind,
+        summary: String,
         coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
         workload: Workload? = nil
     ) -> Variant {
         Variant(
-            name: name, kind: kind, summary: summary, workload: workload,
+            name: name,
+            kind: kind,
+            summary: summary,
+            workload: workload,
             makeState: {
                 let owner = ClaimOwner()
                 return try CounterFile(coordinator: { coordinator(owner) })

@@ -28,9 +28,14 @@ final class CrossProcessTrial: @unchecked Sendable {
         guard index < processes else { return }
         let share = total / processes + (index < total % processes ? 1 : 0)
         let worker = try WorkerProcess.launch(
-            lesson: CoordinatorLockingLesson.number, worker: CoordinatorLockingLesson.incrementWorker.name,
+            lesson: CoordinatorLockingLesson.number,
+            worker: CoordinatorLockingLesson.incrementWorker.name,
             arguments: IncrementWorker.arguments(
-                file: counter.url, increments: share, coordination: .openFileDescription, gate: gate, parties: processes
+                file: counter.url,
+                increments: share,
+                coordination: .openFileDescription,
+                gate: gate,
+                parties: processes
             )
         )
         lock.lock()

@@ -32,9 +32,15 @@ struct IncrementWorker {
 
     /// The command-line arguments that make a worker run `increments` increments of `file`.
     static func arguments(
-        file: URL, increments: Int, coordination: Coordination, gate: URL?, parties: Int
+        file: URL,
+        increments: Int,
+        coordination: Coordination,
+        gate: URL?,
+        parties: Int
     ) -> [String] {
-        var arguments = ["--file", file.path, "--increments", String(increments), "--coordination", coordination.rawValue]
+        var arguments = [
+            "--file", file.path, "--increments", String(increments), "--coordination", coordination.rawValue,
+        ]
         if let gate { arguments += ["--gate", gate.path, "--parties", String(parties)] }
         return arguments
     }
@@ -49,9 +55,12 @@ struct IncrementWorker {
             options[String(name.dropFirst(2))] = value
         }
         guard let path = options["file"], let count = options["increments"].flatMap(Int.init), count >= 0,
-              let coordination = options["coordination"].flatMap(Coordination.init(rawValue:)) else {
-            throw UsageError(description: "needs --file PATH --increments N --coordination "
-                + Coordination.allCases.map(\.rawValue).joined(separator: "|"))
+            let coordination = options["coordination"].flatMap(Coordination.init(rawValue:))
+        else {
+            throw UsageError(
+                description: "needs --file PATH --increments N --coordination "
+                    + Coordination.allCases.map(\.rawValue).joined(separator: "|")
+            )
         }
         file = URL(fileURLWithPath: path)
         increments = count

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,8 +32,8 @@ struct LockFile: ~Copyable {
         request.l_type = Int16(type)
         request.l_whence = Int16(SEEK_SET)
         request.l_start = 0
-        request.l_len = 0 // to the end of the file, however long it grows
-        request.l_pid = 0 // required by open-file-description locks
+        request.l_len = 0  // to the end of the file, however long it grows
+        request.l_pid = 0  // required by open-file-description locks
         while fcntl(descriptor, command, &request) < 0 {
             guard errno == EINTR else { throw LockError.lock(command: command, errno: errno) }
         }

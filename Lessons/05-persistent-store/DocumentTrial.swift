@@ -34,7 +34,12 @@ final class DocumentTrial: @unchecked Sendable {
     ///   files themselves with `readOutside(document:)` instead of a free-running thread.
     init(discipline: WriteDiscipline, outsideReaderThread: Bool = true) throws {
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
-        store = try PersistentDataStore(name: "documents", in: parent, completionQueue: completions, discipline: discipline)
+        store = try PersistentDataStore(
+            name: "documents",
+            in: parent,
+            completionQueue: completions,
+            discipline: discipline
+        )
         // Version 0 of every document, as an earlier session left it.
         for document in 0..<Self.documents {
             let payload = Payload(document: document, version: 0, bodyLength: Self.bodyLength)
@@ -89,7 +94,10 @@ final class DocumentTrial: @unchecked Sendable {
     func verify() -> Observation {
         lock.lock()
         defer { lock.unlock() }
-        var current = 0, lost = failedStores, torn = 0, orphaned = 0
+        var current = 0
+        var lost = failedStores
+        var torn = 0
+        var orphaned = 0
         for document in 0..<Self.documents {
             let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
             guard let data, let payload = Payload(validating: data) else {
@@ -104,15 +112,23 @@ final class DocumentTrial: @unchecked Sendable {
         }
         var problems: [String] = []
         if outside.torn > 0 {
-            problems.append("the outside reader saw \(outside.torn) of \(outside.reads) reads torn (e.g. \(outside.firstTorn ?? "?"))")
+            problems.append(
+                "the outside reader saw \(outside.torn) of \(outside.reads) reads torn (e.g. \(outside.firstTorn ?? "?"))"
+            )
         }
         if torn > 0 { problems.append(Self.count(torn, "file") + " torn") }
         if orphaned > 0 { problems.append(Self.count(orphaned, "file") + " holding a store that reported failure") }
-        if lost > failedStores { problems.append(Self.count(lost - failedStores, "store") + " overwritten by older ones") }
+        if lost > failedStores {
+            problems.append(Self.count(lost - failedStores, "store") + " overwritten by older ones")
+        }
         if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
         return Observation(
-            expected: Self.documents, observed: current, lostWrites: lost, inconsistencies: torn + orphaned + outside.torn,
-            outcome: "\(current)/\(Self.documents) documents current" + (outside.torn > 0 ? ", torn outside reads" : ""),
+            expected: Self.documents,
+            observed: current,
+            lostWrites: lost,
+            inconsistencies: torn + orphaned + outside.torn,
+            outcome: "\(current)/\(Self.documents) documents current"
+                + (outside.torn > 0 ? ", torn outside reads" : ""),
             meaning: problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
     }
@@ -129,26 +145,35 @@ final class DocumentTrial: @unchecked Sendable {
     func storeNewVersion(of document: Int) {
         let version = VersionBox()
         pending.enter()
-        store.storeData({ [self] in
-            let number = takeVersion(of: document)
-            version.set(number)
-            return Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
-        }, identifier: Self.identifier(document)) { [self] result in
-            record(result, version: version.get(), of: document)
-            pending.leave()
-        }
+        store.storeData(
+            { [self] in
+                let number = takeVersion(of: document)
+                version.set(number)
+                return Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
+            },
+            identifier: Self.identifier(document),
+            completion: { [self] result in
+                record(result, version: version.get(), of: document)
+                pending.leave()
+            }
+        )
     }
 
     private func loadThroughStore(_ document: Int, _ iteration: Iteration) {
         pending.enter()
-        store.loadData(forIdentifier: Self.identifier(document), transformer: { $0 }) { [self] result in
-            switch result {
-            case .loaded(let data): check(data, of: document, by: "a load", iteration)
-            case .notFound: iteration.recordInconsistency("a load found no \(Self.identifier(document))")
-            case .failed(let error): iteration.recordInconsistency("a load of \(Self.identifier(document)) failed: \(error)")
+        store.loadData(
+            forIdentifier: Self.identifier(document),
+            transformer: { $0 },
+            completion: { [self] result in
+                switch result {
+                case .loaded(let data): check(data, of: document, by: "a load", iteration)
+                case .notFound: iteration.recordInconsistency("a load found no \(Self.identifier(document))")
+                case .failed(let error):
+                    iteration.recordInconsistency("a load of \(Self.identifier(document)) failed: \(error)")
+                }
+                pending.leave()
             }
-            pending.leave()
-        }
+        )
     }
 
     /// Records a torn read when `data` is not a whole version of `document`.

@@ -22,15 +22,17 @@ public struct InvalidIdentifier: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         let shown = identifier.count > 40 ? String(identifier.prefix(40)) + "…" : identifier
-        let why = switch reason {
-        case .empty: "it is empty"
-        case .dotOrDotDot: "'.' and '..' name folders, not files"
-        case .leadingDot: "names starting with '.' are reserved for the store's own files"
-        case .containsSlash: "it contains '/', which would name a file in another folder"
-        case .containsNUL: "it contains a NUL character, which ends a path early"
-        case .containsControlCharacter(let scalar): "it contains the control character U+\(String(scalar, radix: 16, uppercase: true))"
-        case .tooLong(let bytes): "it is \(bytes) bytes long; the limit is \(Self.maximumLength)"
-        }
+        let why =
+            switch reason {
+            case .empty: "it is empty"
+            case .dotOrDotDot: "'.' and '..' name folders, not files"
+            case .leadingDot: "names starting with '.' are reserved for the store's own files"
+            case .containsSlash: "it contains '/', which would name a file in another folder"
+            case .containsNUL: "it contains a NUL character, which ends a path early"
+            case .containsControlCharacter(let scalar):
+                "it contains the control character U+\(String(scalar, radix: 16, uppercase: true))"
+            case .tooLong(let bytes): "it is \(bytes) bytes long; the limit is \(Self.maximumLength)"
+            }
         return "invalid identifier \(shown.debugDescription): \(why)"
     }
 

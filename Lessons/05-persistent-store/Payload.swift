@@ -9,7 +9,7 @@ import RaceLab
 /// file, a truncated one, the front of one version and the back of another) is a **torn** read:
 /// neither the old value nor the new.
 struct Payload: Equatable, Sendable {
-    static let magic: UInt32 = 0x5344_4C52 // "RLDS" little-endian
+    static let magic: UInt32 = 0x5344_4C52  // "RLDS" little-endian
     static let headerLength = 28
 
     var document: Int
@@ -29,7 +29,8 @@ struct Payload: Equatable, Sendable {
         guard Self.load(UInt32.self, bytes, 0) == Self.magic else { return nil }
         let length = Int(Self.load(UInt32.self, bytes, 16))
         guard bytes.count == Self.headerLength + length,
-              Self.load(UInt64.self, bytes, 20) == Self.checksum(bytes[Self.headerLength...]) else { return nil }
+            Self.load(UInt64.self, bytes, 20) == Self.checksum(bytes[Self.headerLength...])
+        else { return nil }
         document = Int(Self.load(UInt32.self, bytes, 4))
         version = Int(Self.load(UInt64.self, bytes, 8))
         bodyLength = length

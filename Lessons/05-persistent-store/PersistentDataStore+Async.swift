@@ -5,7 +5,8 @@ import Foundation
 extension PersistentDataStore {
     /// Stores the data `provider` makes under `identifier`; see `storeData(_:identifier:completion:)`.
     public func storeData(
-        _ provider: @escaping @Sendable () -> Data?, identifier: Identifier = UUID().uuidString
+        _ provider: @escaping @Sendable () -> Data?,
+        identifier: Identifier = UUID().uuidString
     ) async -> StoreResult {
         await withCheckedContinuation { continuation in
             storeData(provider, identifier: identifier) { continuation.resume(returning: $0) }
@@ -14,7 +15,8 @@ extension PersistentDataStore {
 
     /// Loads and transforms the data under `identifier`; see `loadData(forIdentifier:transformer:completion:)`.
     public func loadData<Value: Sendable>(
-        forIdentifier identifier: Identifier, transformer: @escaping @Sendable (Data) -> Value?
+        forIdentifier identifier: Identifier,
+        transformer: @escaping @Sendable (Data) -> Value?
     ) async -> LoadResult<Value> {
         await withCheckedContinuation { continuation in
             loadData(forIdentifier: identifier, transformer: transformer) { continuation.resume(returning: $0) }

@@ -29,7 +29,11 @@ extension PersistentDataStore {
             }
             do {
                 if self.discipline.replaceAtomically {
-                    try DataFile.replace(self.path(of: identifier), with: data, staging: self.stagingPath(of: identifier))
+                    try DataFile.replace(
+                        self.path(of: identifier),
+                        with: data,
+                        staging: self.stagingPath(of: identifier)
+                    )
                 } else {
                     try DataFile.overwrite(self.path(of: identifier), with: data)
                 }

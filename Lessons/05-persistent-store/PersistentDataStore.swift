@@ -44,7 +44,10 @@ public final class PersistentDataStore: Sendable {
     /// - Throws: `InvalidIdentifier` for a bad name, `StoreError.folderInUse` when another store has
     ///   the folder, `StoreError.system` when a folder cannot be made.
     public init(
-        name: String, in parent: URL, completionQueue: DispatchQueue, discipline: WriteDiscipline = .fixed
+        name: String,
+        in parent: URL,
+        completionQueue: DispatchQueue,
+        discipline: WriteDiscipline = .fixed
     ) throws {
         try InvalidIdentifier.check(name)
         self.name = name

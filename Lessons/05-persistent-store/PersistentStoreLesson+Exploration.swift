@@ -19,7 +19,8 @@ extension PersistentStoreLesson {
     /// torn and every store must have been applied, in order.
     static func storeThenReadEach(_ discipline: WriteDiscipline) -> Exploration {
         Exploration(
-            summary: "each thread stores a new version of document-0, then reads its file directly as the outside reader "
+            summary:
+                "each thread stores a new version of document-0, then reads its file directly as the outside reader "
                 + "does; invariant: no torn read or file, every store applied",
             makeState: { try DocumentTrial(discipline: discipline, outsideReaderThread: false) },
             thread: { trial, _ in
@@ -31,7 +32,8 @@ extension PersistentStoreLesson {
             invariant: { trial, _ in
                 trial.finishedBlocking()
                 let observation = trial.verify()
-                return observation.isAnomalous || observation.observed != observation.expected ? observation.meaning : nil
+                return observation.isAnomalous || observation.observed != observation.expected
+                    ? observation.meaning : nil
             },
             tearDown: { trial in trial.remove() }
         )

@@ -17,25 +17,36 @@ public enum PersistentStoreLesson {
     )
 
     static let noBarrier = documentsVariant(
-        name: "no-barrier", kind: .buggy, discipline: .noBarrier,
+        name: "no-barrier",
+        kind: .buggy,
+        discipline: .noBarrier,
         summary: "writes run without the barrier: two writes of one file overlap in its staging file"
     )
 
     static let nonAtomicWrite = documentsVariant(
-        name: "non-atomic-write", kind: .buggy, discipline: .nonAtomicWrite,
+        name: "non-atomic-write",
+        kind: .buggy,
+        discipline: .nonAtomicWrite,
         summary: "writes truncate and refill the data file in place: readers outside the queue see it half written"
     )
 
     static let fixed = documentsVariant(
-        name: "fixed", kind: .fixed, discipline: .fixed,
+        name: "fixed",
+        kind: .fixed,
+        discipline: .fixed,
         summary: "barrier writes to a staging file, renamed over the data file when complete"
     )
 
     private static func documentsVariant(
-        name: String, kind: VariantKind, discipline: WriteDiscipline, summary: String
+        name: String,
+        kind: VariantKind,
+        discipline: WriteDiscipline,
+        summary: String
     ) -> Variant {
         Variant(
-            name: name, kind: kind, summary: summary,
+            name: name,
+            kind: kind,
+            summary: summary,
             makeState: { try DocumentTrial(discipline: discipline) },
             operation: { trial, iteration in trial.perform(iteration) },
             check: { trial, _ in

@@ -122,7 +122,10 @@ extension AsyncDataSourceLesson {
     )
 
     private static func verdict(
-        _ findings: Findings, _ problems: [Inconsistency], version: Int, updates: Int
+        _ findings: Findings,
+        _ problems: [Inconsistency],
+        version: Int,
+        updates: Int
     ) -> String? {
         if let first = findings.first { return "the UI saw \(first)" }
         if let first = problems.first { return "an observer saw \(first)" }

@@ -38,7 +38,9 @@ final class ExerciseCheck {
             require(true, "\(requirement) (\(report.trials) trials × \(report.iterations) operations, noise on)")
             return
         }
-        var evidence: [String] = ["anomalies in \(report.anomalousTrials) of \(report.trials) trials (\(operations) operations, seed \(seed))"]
+        var evidence: [String] = [
+            "anomalies in \(report.anomalousTrials) of \(report.trials) trials (\(operations) operations, seed \(seed))"
+        ]
         if report.lostWrites > 0 { evidence.append("\(report.lostWrites.formatted()) writes lost") }
         if report.duplicates > 0 { evidence.append("\(report.duplicates.formatted()) duplicate executions") }
         if report.inconsistencies > 0 { evidence.append("\(report.inconsistencies.formatted()) inconsistencies") }

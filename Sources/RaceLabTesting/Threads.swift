@@ -15,7 +15,9 @@ public func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> 
 /// Runs `body(index)` for `0 ..< count` on that many threads of their own, each with `hook` bound
 /// as its race-window hook, and returns when all have finished.
 public func onThreads(
-    _ count: Int, hook: (any RaceWindowHook)? = nil, _ body: @escaping @Sendable (Int) -> Void
+    _ count: Int,
+    hook: (any RaceWindowHook)? = nil,
+    _ body: @escaping @Sendable (Int) -> Void
 ) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let group = DispatchGroup()

@@ -21,7 +21,9 @@ struct HarnessOverhead {
     func run() -> Result {
         let variant = SubscriptRaceLesson.lesson.variant(named: "fixed")!
         let options = StressRunner.Options(
-            workload: Workload(trials: trials, iterations: iterations), seed: 1, noise: false
+            workload: Workload(trials: trials, iterations: iterations),
+            seed: 1,
+            noise: false
         )
         var runner: [Double] = []
         var bare: [Double] = []

@@ -108,7 +108,8 @@ struct Sample: Sendable {
 
     init(_ values: [Double]) {
         let sorted = values.sorted()
-        median = sorted.count % 2 == 1
+        median =
+            sorted.count % 2 == 1
             ? sorted[sorted.count / 2]
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         minimum = sorted.first ?? 0

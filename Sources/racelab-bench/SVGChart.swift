@@ -23,14 +23,14 @@ struct SVGChart {
         let width = left + Double(mixes.count) * (panelWidth + gap) + 10
         let height = top + panelHeight + bottom + legendHeight
         var svg = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
-        font-family="Helvetica, Arial, sans-serif" font-size="11">
-        <rect width="100%" height="100%" fill="white"/>
-        <text x="\(left)" y="20" font-size="14" font-weight="bold">\(escape(title))</text>
-        <text x="\(left)" y="38" fill="#555">ns per operation (wall time ÷ all operations), median of repeated runs; \
-        bars span min–max. Lower is better. Log scale.</text>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            font-family="Helvetica, Arial, sans-serif" font-size="11">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="20" font-size="14" font-weight="bold">\(escape(title))</text>
+            <text x="\(left)" y="38" fill="#555">ns per operation (wall time ÷ all operations), median of repeated runs; \
+            bars span min–max. Lower is better. Log scale.</text>
 
-        """
+            """
         for (index, mix) in mixes.enumerated() {
             let x0 = left + Double(index) * (panelWidth + gap)
             svg += panel(x0: x0, mix: mix, results: results[index], low: low, high: high)
@@ -38,16 +38,20 @@ struct SVGChart {
         // Legend
         let legendTop = top + panelHeight + bottom
         for (index, strategy) in strategies.enumerated() {
-            let column = Double(index % 4), row = Double(index / 4)
-            let x = left + column * 230, y = legendTop + 14 + row * 20
-            svg += "<line x1=\"\(x)\" y1=\"\(y - 4)\" x2=\"\(x + 22)\" y2=\"\(y - 4)\" stroke=\"\(color(index))\" stroke-width=\"2.5\"/>\n"
+            let column = Double(index % 4)
+            let row = Double(index / 4)
+            let x = left + column * 230
+            let y = legendTop + 14 + row * 20
+            svg +=
+                "<line x1=\"\(x)\" y1=\"\(y - 4)\" x2=\"\(x + 22)\" y2=\"\(y - 4)\" stroke=\"\(color(index))\" stroke-width=\"2.5\"/>\n"
             svg += "<text x=\"\(x + 28)\" y=\"\(y)\">\(escape(strategy.rawValue))</text>\n"
         }
         return svg + "</svg>\n"
     }
 
     private func panel(x0: Double, mix: Mix, results: [Strategy: [Int: Sample]], low: Double, high: Double) -> String {
-        let y0 = top, plotHeight = panelHeight
+        let y0 = top
+        let plotHeight = panelHeight
         func xPosition(_ threads: Int) -> Double {
             let index = Double(threadCounts.firstIndex(of: threads) ?? 0)
             return x0 + 20 + index * (panelWidth - 40) / Double(max(1, threadCounts.count - 1))
@@ -56,8 +60,10 @@ struct SVGChart {
             let fraction = (log10(max(value, low)) - log10(low)) / (log10(high) - log10(low))
             return y0 + plotHeight * (1 - fraction)
         }
-        var svg = "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 - 6)\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(mix.name))</text>\n"
-        svg += "<rect x=\"\(x0)\" y=\"\(y0)\" width=\"\(panelWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
+        var svg =
+            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 - 6)\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(mix.name))</text>\n"
+        svg +=
+            "<rect x=\"\(x0)\" y=\"\(y0)\" width=\"\(panelWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
         var decade = low
         while decade <= high * 1.0001 {
             let y = yPosition(decade)
@@ -67,9 +73,11 @@ struct SVGChart {
         }
         for threads in threadCounts {
             let x = xPosition(threads)
-            svg += "<text x=\"\(x)\" y=\"\(y0 + plotHeight + 16)\" text-anchor=\"middle\" fill=\"#555\">\(threads)</text>\n"
+            svg +=
+                "<text x=\"\(x)\" y=\"\(y0 + plotHeight + 16)\" text-anchor=\"middle\" fill=\"#555\">\(threads)</text>\n"
         }
-        svg += "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">threads (tasks for the actor)</text>\n"
+        svg +=
+            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">threads (tasks for the actor)</text>\n"
         for (index, strategy) in strategies.enumerated() {
             guard let samples = results[strategy] else { continue }
             let points = threadCounts.compactMap { threads in samples[threads].map { (threads, $0) } }
@@ -77,8 +85,10 @@ struct SVGChart {
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(color(index))\" stroke-width=\"2\"/>\n"
             for (threads, sample) in points {
                 let x = xPosition(threads) + Double(index - strategies.count / 2) * 2
-                svg += "<line x1=\"\(x)\" y1=\"\(yPosition(sample.minimum))\" x2=\"\(x)\" y2=\"\(yPosition(sample.maximum))\" stroke=\"\(color(index))\" stroke-opacity=\"0.6\"/>\n"
-                svg += "<circle cx=\"\(xPosition(threads))\" cy=\"\(yPosition(sample.median))\" r=\"2.5\" fill=\"\(color(index))\"/>\n"
+                svg +=
+                    "<line x1=\"\(x)\" y1=\"\(yPosition(sample.minimum))\" x2=\"\(x)\" y2=\"\(yPosition(sample.maximum))\" stroke=\"\(color(index))\" stroke-opacity=\"0.6\"/>\n"
+                svg +=
+                    "<circle cx=\"\(xPosition(threads))\" cy=\"\(yPosition(sample.median))\" r=\"2.5\" fill=\"\(color(index))\"/>\n"
             }
         }
         return svg

@@ -55,13 +55,17 @@ final class Budget: @unchecked Sendable {
 }
 
 let deadlock = Lesson(
-    number: 3, slug: "deadlock", title: "two locks in opposite orders; sync onto one's own queue",
+    number: 3,
+    slug: "deadlock",
+    title: "two locks in opposite orders; sync onto one's own queue",
     summary: "Transfers each way lock their accounts in opposite orders, and a queue item syncs onto its own queue; "
         + "for 'explore' (under 'run' they hang or crash).",
     workload: Workload(trials: 1, iterations: 2),
     variants: [
         Variant(
-            name: "lock-order", kind: .buggy, summary: "each transfer locks its source account first",
+            name: "lock-order",
+            kind: .buggy,
+            summary: "each transfer locks its source account first",
             makeState: { Accounts() },
             operation: { accounts, iteration in
                 if iteration.index % 2 == 0 {
@@ -71,27 +75,37 @@ let deadlock = Lesson(
                 }
             },
             check: { accounts, trial in .kept(accounts.transfers, of: trial.iterations, unit: "transfers") }
-        ).exploring(transfers("thread 0 transfers savings → checking, thread 1 the other way") { accounts, index in
-            index % 2 == 0
-                ? accounts.transfer(from: accounts.savings, to: accounts.checking)
-                : accounts.transfer(from: accounts.checking, to: accounts.savings)
-        }),
+        ).exploring(
+            transfers("thread 0 transfers savings → checking, thread 1 the other way") { accounts, index in
+                index % 2 == 0
+                    ? accounts.transfer(from: accounts.savings, to: accounts.checking)
+                    : accounts.transfer(from: accounts.checking, to: accounts.savings)
+            }
+        ),
         Variant(
-            name: "one-order", kind: .fixed, summary: "every transfer locks savings first, then checking",
+            name: "one-order",
+            kind: .fixed,
+            summary: "every transfer locks savings first, then checking",
             makeState: { Accounts() },
             operation: { accounts, _ in accounts.transfer(from: accounts.savings, to: accounts.checking) },
             check: { accounts, trial in .kept(accounts.transfers, of: trial.iterations, unit: "transfers") }
-        ).exploring(transfers("both threads transfer savings → checking") { accounts, _ in
-            accounts.transfer(from: accounts.savings, to: accounts.checking)
-        }),
+        ).exploring(
+            transfers("both threads transfer savings → checking") { accounts, _ in
+                accounts.transfer(from: accounts.savings, to: accounts.checking)
+            }
+        ),
         Variant(
-            name: "sync-on-own-queue", kind: .buggy, summary: "a serial queue's item reads the total with queue.sync",
+            name: "sync-on-own-queue",
+            kind: .buggy,
+            summary: "a serial queue's item reads the total with queue.sync",
             makeState: { Budget() },
             operation: { budget, _ in budget.spendCheckingTotal(1) },
             check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
         ).exploring(spends("each thread spends 1 through spendCheckingTotal") { $0.spendCheckingTotal(1) }),
         Variant(
-            name: "read-inside-item", kind: .fixed, summary: "the item reads the state directly",
+            name: "read-inside-item",
+            kind: .fixed,
+            summary: "the item reads the state directly",
             makeState: { Budget() },
             operation: { budget, _ in budget.spend(1) },
             check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }

@@ -1,10 +1,10 @@
-import RaceLab
-import SubscriptRace
-import CheckThenAct
 import ActorReentrancy
+import AsyncDataSource
+import CheckThenAct
 import CoordinatorLocking
 import PersistentStore
-import AsyncDataSource
+import RaceLab
+import SubscriptRace
 
 /// Every lesson the `racelab` tool knows, in workshop order. A new lesson adds one line here
 /// (and one in `Package.swift`).

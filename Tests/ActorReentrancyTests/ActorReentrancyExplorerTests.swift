@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import ActorReentrancy
 
 /// Lesson 3 under the schedule explorer: the `await load` window is where another call runs on the
@@ -17,8 +18,10 @@ struct ActorReentrancyExplorerTests {
         try ActorReentrancyLesson.lesson.exploration(ofVariant: name)
     }
 
-    @Test("both calls read item 0 before either writes it back: one update is undone",
-          arguments: ["buggy-update", "buggy-reload"])
+    @Test(
+        "both calls read item 0 before either writes it back: one update is undone",
+        arguments: ["buggy-update", "buggy-reload"]
+    )
     func buggyMethodsLoseAnUpdate(name: String) async throws {
         let exploration = try Self.exploration(name)
         let report = try await Explorer.explore(exploration, options: Self.options)
@@ -36,8 +39,11 @@ struct ActorReentrancyExplorerTests {
         }
     }
 
-    @Test("no schedule within 2 preemptions loses an update in a fixed variant",
-          arguments: ["await-first", "revalidate", "state-object", "in-flight-task"], [false, true])
+    @Test(
+        "no schedule within 2 preemptions loses an update in a fixed variant",
+        arguments: ["await-first", "revalidate", "state-object", "in-flight-task"],
+        [false, true]
+    )
     func fixesKeepBothUpdates(name: String, threeThreads: Bool) async throws {
         let options = threeThreads ? Self.threeThreads : Self.options
         let report = try await Explorer.explore(Self.exploration(name), options: options)
@@ -52,12 +58,18 @@ struct ActorReentrancyExplorerTests {
         // Thread 0 starts the load (thread 2) and awaits it; thread 1 finds it in flight and awaits
         // it too; the load runs its two steps; then each caller resumes.
         let schedule = try #require(Schedule(replayString: "2:0.1.2.2.0.1"))
-        let (result, diverged) = try await Explorer.replay(Self.exploration("in-flight-task"), schedule: schedule, options: Self.options)
+        let (result, diverged) = try await Explorer.replay(
+            Self.exploration("in-flight-task"),
+            schedule: schedule,
+            options: Self.options
+        )
         #expect(!diverged)
         #expect(result.outcome == .passed)
         #expect(result.spawned == [SpawnedThread(thread: 2, parent: 0, name: "load task")])
-        #expect(result.steps.map(\.operation) == [
-            "call reloadItem", "call reloadItem", "load task", "await load", "await load task", "await load task",
-        ])
+        #expect(
+            result.steps.map(\.operation) == [
+                "call reloadItem", "call reloadItem", "load task", "await load", "await load task", "await load task",
+            ]
+        )
     }
 }

@@ -6,7 +6,8 @@ struct AuditTests {
     @Test("every reported update in its live item, nothing else: consistent")
     func consistent() {
         let snapshot = SourceSnapshot(
-            items: [Item(id: 0, updates: [1, 5]), Item(id: 1, updates: [2])], liveIDs: [0, 1]
+            items: [Item(id: 0, updates: [1, 5]), Item(id: 1, updates: [2])],
+            liveIDs: [0, 1]
         )
         let found = ReentrancyAudit.findings(snapshot, applied: [1: 0, 5: 0, 2: 1])
         #expect(found.isConsistent)

@@ -59,7 +59,9 @@ struct ReentrantMethodTests {
             await scenario.run(slot: 0, update: 2)
             await scenario.run(slot: 1, update: 3)
             #expect(await scenario.findings().isConsistent)
-            #expect(await scenario.source.snapshot().items == [Item(id: 0, updates: [1, 2]), Item(id: 1, updates: [3])])
+            #expect(
+                await scenario.source.snapshot().items == [Item(id: 0, updates: [1, 2]), Item(id: 1, updates: [3])]
+            )
         }
     }
 }

@@ -13,7 +13,10 @@ struct RunnerTests {
         #expect(report.lostWrites + report.inconsistencies > 0)
     }
 
-    @Test("each fix stays consistent over 10^5 operations", arguments: ["await-first", "revalidate", "state-object", "in-flight-task"])
+    @Test(
+        "each fix stays consistent over 10^5 operations",
+        arguments: ["await-first", "revalidate", "state-object", "in-flight-task"]
+    )
     func fixIsClean(variant: String) async {
         let report = await StressRunner.run(lessonVariant(variant), trials: 1_000, iterations: 100)
         #expect(report.operations == 100_000)

@@ -45,17 +45,23 @@ enum Fix: String, CaseIterable, Sendable {
     func play(_ interleaving: some Interleaving) async -> ReentrancyAudit.Findings {
         switch self {
         case .awaitFirst:
-            await interleaving.play(Scenario(source: DataSourceActor(items: firstList)) { source, slot, update in
-                await source.updateItemAfterLoading(at: slot, update: update)
-            })
+            await interleaving.play(
+                Scenario(source: DataSourceActor(items: firstList)) { source, slot, update in
+                    await source.updateItemAfterLoading(at: slot, update: update)
+                }
+            )
         case .revalidate:
-            await interleaving.play(Scenario(source: DataSourceActor(items: firstList)) { source, slot, update in
-                await source.reloadItemRevalidating(at: slot, update: update)
-            })
+            await interleaving.play(
+                Scenario(source: DataSourceActor(items: firstList)) { source, slot, update in
+                    await source.reloadItemRevalidating(at: slot, update: update)
+                }
+            )
         case .stateObject:
-            await interleaving.play(Scenario(source: StateDataSource(items: firstList)) { source, slot, update in
-                await source.updateItem(at: slot, update: update)
-            })
+            await interleaving.play(
+                Scenario(source: StateDataSource(items: firstList)) { source, slot, update in
+                    await source.updateItem(at: slot, update: update)
+                }
+            )
         }
     }
 }

@@ -29,7 +29,7 @@ final class LoadGate: @unchecked Sendable {
                 held.append(continuation)
                 lock.unlock()
             }
-            ready.forEach { $0.resume() }
+            for continuation in ready { continuation.resume() }
         }
     }
 
@@ -54,7 +54,7 @@ final class LoadGate: @unchecked Sendable {
         let released = held
         held = []
         lock.unlock()
-        released.forEach { $0.resume() }
+        for continuation in released { continuation.resume() }
     }
 
     /// Called with `lock` held.
@@ -77,9 +77,10 @@ struct Scenario<Source: ItemSource> {
 
     /// Starts `update` on `slot` in a task of its own whose loads wait at `gate`.
     func startHeld(at gate: LoadGate, slot: Int, update: Int) -> Task<Int?, Never> {
-        ItemLoader.$latency.withValue({ await gate.pass() }) {
-            Task { await run(slot: slot, update: update) }
-        }
+        ItemLoader.$latency.withValue(
+            { await gate.pass() },
+            operation: { Task { await run(slot: slot, update: update) } }
+        )
     }
 
     /// Applies `update` to `slot` now, with the default latency, and records what it reports.

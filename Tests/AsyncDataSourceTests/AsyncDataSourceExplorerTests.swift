@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import AsyncDataSource
 
 /// Lesson 6 under the schedule explorer: a UI thread renders once while a writer publishes two
@@ -18,12 +19,14 @@ struct AsyncDataSourceExplorerTests {
         try AsyncDataSourceLesson.lesson.exploration(ofVariant: name)
     }
 
-    @Test("an update's work item between the UI's reads shows it a state that never existed",
-          arguments: [
-              ("public-properties", "public-properties barrier", "the UI saw torn cell"),
-              ("atomic-property", "atomic-property item", "the UI saw torn cell"),
-              ("mutable-inside-state", "state-data-source barrier", "the UI saw mixed state"),
-          ])
+    @Test(
+        "an update's work item between the UI's reads shows it a state that never existed",
+        arguments: [
+            ("public-properties", "public-properties barrier", "the UI saw torn cell"),
+            ("atomic-property", "atomic-property item", "the UI saw torn cell"),
+            ("mutable-inside-state", "state-data-source barrier", "the UI saw mixed state"),
+        ]
+    )
     func buggyReadersSeeMixedStates(name: String, updateItem: String, broken: String) async throws {
         let exploration = try Self.exploration(name)
         let report = try await Explorer.explore(exploration, options: Self.options)
@@ -47,11 +50,13 @@ struct AsyncDataSourceExplorerTests {
         }
     }
 
-    @Test("no schedule of 2 threads within 2 preemptions misleads the UI of a fixed variant",
-          arguments: [
-              "state-object", "actor-state", "sync-operations", "safe-reading-queue",
-              "specific-queue-observer", "atomic-observer",
-          ])
+    @Test(
+        "no schedule of 2 threads within 2 preemptions misleads the UI of a fixed variant",
+        arguments: [
+            "state-object", "actor-state", "sync-operations", "safe-reading-queue",
+            "specific-queue-observer", "atomic-observer",
+        ]
+    )
     func fixedVariantsHaveNoFailingSchedule(name: String) async throws {
         try await Self.expectNoFailingSchedule(name, options: .init(threads: 2, preemptions: 2, stallTimeout: 120))
     }
@@ -61,8 +66,10 @@ struct AsyncDataSourceExplorerTests {
     /// 82,748 schedules (96 s in release, none failing), `specific-queue-observer` over 100,000;
     /// within 1 preemption about 20,000 each (20 to 30 s). Those stay out of the test; the variants
     /// whose updates send nothing to the UI queue are checked here.
-    @Test("no schedule of 3 threads within 1 preemption misleads the UI of a fixed variant",
-          arguments: ["actor-state", "sync-operations", "safe-reading-queue", "atomic-observer"])
+    @Test(
+        "no schedule of 3 threads within 1 preemption misleads the UI of a fixed variant",
+        arguments: ["actor-state", "sync-operations", "safe-reading-queue", "atomic-observer"]
+    )
     func fixedVariantsHaveNoFailingScheduleWithThreeThreads(name: String) async throws {
         try await Self.expectNoFailingSchedule(name, options: .init(threads: 3, preemptions: 1, stallTimeout: 120))
     }
@@ -120,10 +127,13 @@ struct AsyncDataSourceDeadlockTests {
         // The observer's read waits behind the barrier that is calling it: every schedule deadlocks.
         #expect(report.failingSchedules == report.schedules)
         let failure = try #require(report.failure)
-        #expect(failure.outcome == .deadlock([
-            ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
-            ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
-        ]))
+        #expect(
+            failure.outcome
+                == .deadlock([
+                    ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
+                    ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
+                ])
+        )
         print(failure.outcome.summary)
         print(TimelineText.render(failure.steps, threads: failure.threadCount))
     }
@@ -158,10 +168,13 @@ struct AsyncDataSourceDeadlockTests {
         #expect(report.failingSchedules < report.schedules)
         let failure = try #require(report.failure)
         // Thread 2 is the update's work item on the data source's queue.
-        #expect(failure.outcome == .deadlock([
-            ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
-            ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
-        ]))
+        #expect(
+            failure.outcome
+                == .deadlock([
+                    ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
+                    ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
+                ])
+        )
         let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
         #expect(!replay.diverged)
         #expect(replay.result.outcome == failure.outcome)

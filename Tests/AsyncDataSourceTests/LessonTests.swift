@@ -13,10 +13,12 @@ struct LessonTests {
     func catalog() {
         #expect(Self.lesson.number == 6)
         #expect(Self.buggyNames == ["public-properties", "atomic-property", "mutable-inside-state"])
-        #expect(Self.fixedNames == [
-            "state-object", "actor-state", "sync-operations", "safe-reading-queue",
-            "specific-queue-observer", "atomic-observer",
-        ])
+        #expect(
+            Self.fixedNames == [
+                "state-object", "actor-state", "sync-operations", "safe-reading-queue",
+                "specific-queue-observer", "atomic-observer",
+            ]
+        )
     }
 
     /// 6 fixed variants × 20 trials × 1,000 operations = 120,000 operations with noise on, every
@@ -25,7 +27,10 @@ struct LessonTests {
     func fixedVariantIsClean(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
         let report = await onThread {
-            StressRunner.run(variant, options: .init(workload: Workload(trials: 20, iterations: 1_000), seed: 6, noise: true))
+            StressRunner.run(
+                variant,
+                options: .init(workload: Workload(trials: 20, iterations: 1_000), seed: 6, noise: true)
+            )
         }
         #expect(report.operations == 20_000)
         #expect(report.inconsistencies == 0, "\(report.samples)")
@@ -42,7 +47,10 @@ struct LessonTests {
     func buggyVariantReproduces(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
         let report = await onThread {
-            StressRunner.run(variant, options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true))
+            StressRunner.run(
+                variant,
+                options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true)
+            )
         }
         #expect(report.inconsistencies > 0)
         #expect(report.lostWrites == 0)

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("A specific-queue observer: the UI reads the latest state it was sent, with no lock")
 struct SpecificQueueObserverTests {
-    private func makeObserved() -> (StateDataSource<CollectionState>, SpecificQueueStateObserver<CollectionState>, RaceQueue) {
+    private func makeObserved() -> (
+        StateDataSource<CollectionState>, SpecificQueueStateObserver<CollectionState>, RaceQueue
+    ) {
         let ui = RaceQueue(label: "test.ui")
         let dataSource = StateDataSource(initialState: CollectionState.initial)
         let uiState = SpecificQueueStateObserver(queue: ui, state: CollectionState.initial)

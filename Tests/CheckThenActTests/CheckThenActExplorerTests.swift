@@ -1,6 +1,7 @@
 import Foundation
 import RaceLab
 import Testing
+
 @testable import CheckThenAct
 
 /// Lesson 2 under the schedule explorer: every interleaving of two threads, checked one by one.
@@ -12,7 +13,10 @@ struct CheckThenActExplorerTests {
 
     @Test("both threads pass the check before either sets the flag: the work runs twice")
     func racyOnceRunsTwice() async throws {
-        let report = try await Explorer.explore(Self.exploration(CheckThenActLesson.buggy), options: .init(preemptions: 2))
+        let report = try await Explorer.explore(
+            Self.exploration(CheckThenActLesson.buggy),
+            options: .init(preemptions: 2)
+        )
         #expect(report.exhaustive)
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
@@ -20,7 +24,10 @@ struct CheckThenActExplorerTests {
         #expect(failure.steps.prefix(2).map(\.operation) == ["check didExecute", "check didExecute"])
         #expect(failure.outcome == .invariantBroken("execute() ran 2 times"))
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(Self.exploration(CheckThenActLesson.buggy), schedule: failure.schedule)
+            let replay = try await Explorer.replay(
+                Self.exploration(CheckThenActLesson.buggy),
+                schedule: failure.schedule
+            )
             #expect(replay.result.outcome == failure.outcome)
         }
     }
@@ -37,11 +44,17 @@ struct CheckThenActExplorerTests {
         }
     }
 
-    @Test("no schedule of 2 or 3 threads within 2 preemptions breaks a fixed variant",
-          arguments: ["serial-queue", "lock", "atomic", "protected-mutate"], [2, 3])
+    @Test(
+        "no schedule of 2 or 3 threads within 2 preemptions breaks a fixed variant",
+        arguments: ["serial-queue", "lock", "atomic", "protected-mutate"],
+        [2, 3]
+    )
     func fixedVariantsHaveNoFailingSchedule(name: String, threads: Int) async throws {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
-        let report = try await Explorer.explore(Self.exploration(variant), options: .init(threads: threads, preemptions: 2))
+        let report = try await Explorer.explore(
+            Self.exploration(variant),
+            options: .init(threads: threads, preemptions: 2)
+        )
         #expect(report.exhaustive)
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)

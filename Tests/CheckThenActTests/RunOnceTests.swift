@@ -34,7 +34,10 @@ struct RunOnceTests {
         #expect(report.histogram.contains { $0.outcome == "2 executions" })
     }
 
-    @Test("each fix runs the work exactly once in 10,000 trials of 10 threads' worth", arguments: ["serial-queue", "lock", "atomic"])
+    @Test(
+        "each fix runs the work exactly once in 10,000 trials of 10 threads' worth",
+        arguments: ["serial-queue", "lock", "atomic"]
+    )
     func fixesRunOnce(variant: String) async {
         let report = await StressRunner.run(lessonVariant(variant), trials: 10_000, iterations: 10)
         #expect(report.operations == 100_000)

@@ -1,5 +1,5 @@
-import Foundation
 import CheckThenAct
+import Foundation
 import RaceLab
 import RaceLabTesting
 

@@ -15,7 +15,8 @@ struct Executable {
 
     /// The folder the test bundle was built into, where `swift build` puts the executables too.
     static var productsFolder: URL {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: me)
         // On Linux the test runner is `<products>/RaceLabPackageTests.xctest`; on macOS it is inside
@@ -37,7 +38,8 @@ struct Executable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        let out = folder.appendingPathComponent("out")
+        let err = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)

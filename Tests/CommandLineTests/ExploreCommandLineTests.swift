@@ -31,13 +31,17 @@ struct ExploreCommandLineTests {
     func deadlockIsReported() throws {
         let output = try Executable.fixtures.run("explore", "deadlock")
         #expect(output.status == 0)
-        #expect(output.stdout.contains(
-            "deadlock: thread 0 waits at 'lock checking' (held by thread 1); thread 1 waits at 'lock savings' (held by thread 0)"
-        ))
+        #expect(
+            output.stdout.contains(
+                "deadlock: thread 0 waits at 'lock checking' (held by thread 1); thread 1 waits at 'lock savings' (held by thread 0)"
+            )
+        )
         #expect(output.stdout.contains("variant one-order [fixed]"))
-        #expect(output.stdout.contains(
-            "deadlock: thread 0 waits at 'sync budget' (held by thread 0); thread 1 waits at 'sync budget' (held by thread 0)"
-        ))
+        #expect(
+            output.stdout.contains(
+                "deadlock: thread 0 waits at 'sync budget' (held by thread 0); thread 1 waits at 'sync budget' (held by thread 0)"
+            )
+        )
         #expect(output.stdout.contains("variant read-inside-item [fixed]"))
     }
 

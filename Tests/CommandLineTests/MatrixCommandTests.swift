@@ -8,13 +8,16 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
 
 /// A folder for one test's files, removed afterwards.
 private func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-matrix-test-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "racelab-matrix-test-\(UUID().uuidString)"
+    )
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
 
 /// Whether the racelab under test was built with ThreadSanitizer (`make test-tsan`).
-private let racelabIsSanitized = (try? Executable.racelab.run("--version").stdout.contains("(ThreadSanitizer)")) ?? false
+private let racelabIsSanitized =
+    (try? Executable.racelab.run("--version").stdout.contains("(ThreadSanitizer)")) ?? false
 
 @Suite("racelab matrix, run as CI runs it", .serialized)
 struct MatrixCommandTests {
@@ -24,10 +27,21 @@ struct MatrixCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("matrix.xml").path
         let output = try Executable.racelab.run(
-            "matrix", "1", "--json", "--trials", "5", "--seed", "7",
-            "--probes", repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
-            "--expectations", repositoryRoot.appendingPathComponent("Matrix/expectations.txt").path,
-            "--logs", folder.appendingPathComponent("logs").path, "--junit", junit
+            "matrix",
+            "1",
+            "--json",
+            "--trials",
+            "5",
+            "--seed",
+            "7",
+            "--probes",
+            repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
+            "--expectations",
+            repositoryRoot.appendingPathComponent("Matrix/expectations.txt").path,
+            "--logs",
+            folder.appendingPathComponent("logs").path,
+            "--junit",
+            junit
         )
         #expect(output.status == 0, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
         let matrix = try JSONDecoder().decode(ToolMatrix.self, from: Data(output.stdout.utf8))
@@ -36,7 +50,10 @@ struct MatrixCommandTests {
         #expect(matrix.rows.map(\.variant) == ["buggy", "fixed", "actor"])
         #expect(matrix.rows.map(\.runner.verdict) == [.reproduced, .clean, .clean])
         #expect(matrix.rows.map(\.compiler.outcome) == [.rejected, .rejected, .accepted])
-        #expect(matrix.rows[0].compiler.diagnostic == "capture of 'self' with non-Sendable type 'Storage' in a '@Sendable' closure")
+        #expect(
+            matrix.rows[0].compiler.diagnostic
+                == "capture of 'self' with non-Sendable type 'Storage' in a '@Sendable' closure"
+        )
         // Lesson 1's bug is made of synchronized steps: TSan, when it watches, sees nothing.
         #expect(matrix.rows.allSatisfy { $0.tsan.outcome == (racelabIsSanitized ? .silent : .notMeasured) })
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -48,23 +65,39 @@ struct MatrixCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let expectations = folder.appendingPathComponent("expectations.txt")
-        try Data("""
+        try Data(
+            """
             subscript-race  buggy  silent  rejected
             subscript-race  fixed  silent  accepted
             subscript-race  actor  silent  accepted
             subscript-race  gone   silent  accepted
-            """.utf8).write(to: expectations)
+            """.utf8
+        ).write(to: expectations)
         let junit = folder.appendingPathComponent("matrix.xml").path
         let output = try Executable.racelab.run(
-            "matrix", "1", "--trials", "3",
-            "--probes", repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
-            "--expectations", expectations.path, "--logs", folder.appendingPathComponent("logs").path, "--junit", junit
+            "matrix",
+            "1",
+            "--trials",
+            "3",
+            "--probes",
+            repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
+            "--expectations",
+            expectations.path,
+            "--logs",
+            folder.appendingPathComponent("logs").path,
+            "--junit",
+            junit
         )
         #expect(output.status == 1)
-        #expect(output.stdout.contains(
-            "✗ lesson 1 subscript-race · fixed [fixed]: Swift 6 compiler: expected accepted, got rejected "
-                + "(capture of 'self' with non-Sendable type 'FixedStorage' in a '@Sendable' closure)"))
-        #expect(output.stdout.contains("matrix: FAIL, 1 of 3 rows differ from what was expected: subscript-race · fixed"))
+        #expect(
+            output.stdout.contains(
+                "✗ lesson 1 subscript-race · fixed [fixed]: Swift 6 compiler: expected accepted, got rejected "
+                    + "(capture of 'self' with non-Sendable type 'FixedStorage' in a '@Sendable' closure)"
+            )
+        )
+        #expect(
+            output.stdout.contains("matrix: FAIL, 1 of 3 rows differ from what was expected: subscript-race · fixed")
+        )
         #expect(output.stdout.contains("line 4: lesson subscript-race has no variant 'gone' (stale line?)"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="lesson 1: subscript-race" tests="3" failures="1""#))
@@ -83,8 +116,10 @@ struct MatrixCommandTests {
         #expect(!xml.contains("<failure"))
     }
 
-    @Test("when TSan cannot map its shadow memory, the variant runs again under setarch -R, and so do later ones",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setarch"), "needs setarch (Linux)"))
+    @Test(
+        "when TSan cannot map its shadow memory, the variant runs again under setarch -R, and so do later ones",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setarch"), "needs setarch (Linux)")
+    )
     func memoryMappingRetry() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,7 +127,8 @@ struct MatrixCommandTests {
         // it dies the way TSan does unless address randomization is off, then runs the real racelab.
         let racelab = Executable.productsFolder.appendingPathComponent("racelab").path
         let fake = folder.appendingPathComponent("racelab-on-a-new-kernel")
-        try Data("""
+        try Data(
+            """
             #!/bin/sh
             if [ "$1" = "--version" ]; then echo "racelab 0.1.0 (ThreadSanitizer)"; exit 0; fi
             if [ "$(cat /proc/self/personality)" = "00000000" ]; then
@@ -100,14 +136,26 @@ struct MatrixCommandTests {
               exit 66
             fi
             exec "\(racelab)" "$@"
-            """.utf8).write(to: fake)
+            """.utf8
+        ).write(to: fake)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
         let noExpectations = folder.appendingPathComponent("expectations.txt")
         try Data().write(to: noExpectations)
 
         let output = try Executable.racelab.run(
-            "matrix", "1", "--json", "--trials", "3", "--executable", fake.path, "--expectations", noExpectations.path,
-            "--probes", folder.path, "--logs", folder.appendingPathComponent("logs").path
+            "matrix",
+            "1",
+            "--json",
+            "--trials",
+            "3",
+            "--executable",
+            fake.path,
+            "--expectations",
+            noExpectations.path,
+            "--probes",
+            folder.path,
+            "--logs",
+            folder.appendingPathComponent("logs").path
         )
         #expect(output.status == 0, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
         let matrix = try JSONDecoder().decode(ToolMatrix.self, from: Data(output.stdout.utf8))
@@ -117,22 +165,35 @@ struct MatrixCommandTests {
         #expect(matrix.rows.allSatisfy { $0.tsan.outcome == .silent })
     }
 
-    @Test("under TSan, each report goes to the variant that produced it: lesson 2's plain flag, not its fixes",
-          .enabled(if: racelabIsSanitized, "needs a ThreadSanitizer build (make test-tsan)"))
+    @Test(
+        "under TSan, each report goes to the variant that produced it: lesson 2's plain flag, not its fixes",
+        .enabled(if: racelabIsSanitized, "needs a ThreadSanitizer build (make test-tsan)")
+    )
     func attribution() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = try Executable.racelab.run(
-            "matrix", "2", "--json", "--budget", "3",
-            "--probes", repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
-            "--expectations", repositoryRoot.appendingPathComponent("Matrix/expectations.txt").path,
-            "--logs", folder.path
+            "matrix",
+            "2",
+            "--json",
+            "--budget",
+            "3",
+            "--probes",
+            repositoryRoot.appendingPathComponent("Matrix/CompilerProbes").path,
+            "--expectations",
+            repositoryRoot.appendingPathComponent("Matrix/expectations.txt").path,
+            "--logs",
+            folder.path
         )
         let matrix = try JSONDecoder().decode(ToolMatrix.self, from: Data(output.stdout.utf8))
         #expect(output.status == 0, "stdout: \(output.stdout)")
         let reported = matrix.rows.filter { $0.tsan.outcome == .reported }.map(\.variant)
         #expect(reported == ["buggy", "errors-unprotected"])
-        #expect(matrix.rows.filter { $0.role == .fixed }.allSatisfy { $0.tsan.reports.isEmpty && $0.tsan.outcome == .silent })
+        #expect(
+            matrix.rows.filter { $0.role == .fixed }.allSatisfy {
+                $0.tsan.reports.isEmpty && $0.tsan.outcome == .silent
+            }
+        )
         let flag = try #require(matrix.rows.first { $0.variant == "buggy" })
         #expect(flag.tsan.reports.first?.location.hasSuffix("RacyOnce.swift") == false)
         #expect(flag.tsan.reports.first?.location.contains("Lessons/02-check-then-act/RacyOnce.swift:") == true)

@@ -33,7 +33,17 @@ struct RacelabCommandTests {
 
     @Test("run 1 --json prints one document that follows the schema")
     func runJSON() throws {
-        let output = try Executable.racelab.run("run", "1", "--json", "--trials", "4", "--iterations", "300", "--seed", "99")
+        let output = try Executable.racelab.run(
+            "run",
+            "1",
+            "--json",
+            "--trials",
+            "4",
+            "--iterations",
+            "300",
+            "--seed",
+            "99"
+        )
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(document["seed"] as? Int == 99)
@@ -43,9 +53,11 @@ struct RacelabCommandTests {
         #expect(lesson["number"] as? Int == 1)
         let variants = try #require(lesson["variants"] as? [[String: Any]])
         #expect(variants.map { $0["name"] as? String } == ["buggy", "fixed", "actor"])
-        let required = ["name", "kind", "trials", "operations", "anomalousTrials", "lostWrites", "inconsistencies",
-                        "duplicates", "crashed", "timedOut", "verdict", "seed", "histogram", "wallSeconds",
-                        "operationsPerSecond"]
+        let required = [
+            "name", "kind", "trials", "operations", "anomalousTrials", "lostWrites", "inconsistencies",
+            "duplicates", "crashed", "timedOut", "verdict", "seed", "histogram", "wallSeconds",
+            "operationsPerSecond",
+        ]
         for variant in variants {
             for key in required { #expect(variant[key] != nil, "\(key) missing from \(variant["name"] ?? "?")") }
             #expect(variant["operations"] as? Int == 1_200)
@@ -57,14 +69,17 @@ struct RacelabCommandTests {
         #expect(report.lessons.first?.variants.first?.lostWrites ?? 0 > 0)
     }
 
-    @Test("bad input exits 2 with one line and the usage, running nothing", arguments: [
-        (["run", "42"], "racelab: error: unknown lesson '42'"),
-        (["run", "1", "--variant", "nope"], "racelab: error: lesson 1 has no variant 'nope'"),
-        (["run", "1", "--frobnicate"], "racelab: error: unknown option '--frobnicate' for 'run'"),
-        (["run", "1", "--trials", "0"], "racelab: error: --trials must be a positive integer, got '0'"),
-        (["run", "1", "--iterations", "x"], "racelab: error: --iterations must be a positive integer, got 'x'"),
-        (["fly"], "racelab: error: unknown command 'fly'"),
-    ])
+    @Test(
+        "bad input exits 2 with one line and the usage, running nothing",
+        arguments: [
+            (["run", "42"], "racelab: error: unknown lesson '42'"),
+            (["run", "1", "--variant", "nope"], "racelab: error: lesson 1 has no variant 'nope'"),
+            (["run", "1", "--frobnicate"], "racelab: error: unknown option '--frobnicate' for 'run'"),
+            (["run", "1", "--trials", "0"], "racelab: error: --trials must be a positive integer, got '0'"),
+            (["run", "1", "--iterations", "x"], "racelab: error: --iterations must be a positive integer, got 'x'"),
+            (["fly"], "racelab: error: unknown command 'fly'"),
+        ]
+    )
     func badInput(arguments: [String], message: String) throws {
         let output = try Executable.racelab.run(arguments)
         #expect(output.status == 2)
@@ -145,10 +160,12 @@ struct PowerCommandTests {
         let lesson = try #require((document["lessons"] as? [[String: Any]])?.first)
         let rates = try #require(lesson["rates"] as? [[String: Any]])
         // Only the two buggy variants, each with noise off and on.
-        #expect(rates.map { "\($0["variant"]!) \($0["strategy"]!)" } == [
-            "drops-every-fourth noise off", "drops-every-fourth noise on",
-            "odd-trials-inconsistent noise off", "odd-trials-inconsistent noise on",
-        ])
+        #expect(
+            rates.map { "\($0["variant"]!) \($0["strategy"]!)" } == [
+                "drops-every-fourth noise off", "drops-every-fourth noise on",
+                "odd-trials-inconsistent noise off", "odd-trials-inconsistent noise on",
+            ]
+        )
         #expect(rates[0]["probability"] as? Double == 1)
         #expect(rates[0]["firstExposureTrial"] as? Int == 1)
         #expect(rates[2]["exposedTrials"] as? Int == 4)

@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import CoordinatorLocking
 
 /// Lesson 4 under the schedule explorer: two storages increment one file, and the explorer finds the
@@ -12,8 +13,10 @@ struct CoordinatorLockingExplorerTests {
         try CoordinatorLockingLesson.lesson.exploration(ofVariant: name)
     }
 
-    @Test("both storages read the counter before either saves it: one increment is lost",
-          arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"])
+    @Test(
+        "both storages read the counter before either saves it: one increment is lost",
+        arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"]
+    )
     func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
         let exploration = try Self.exploration(name)
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))

@@ -1,6 +1,7 @@
 import Foundation
 import RaceLab
 import Testing
+
 @testable import CoordinatorLocking
 
 /// Four processes increment one file at the same time, each from several threads: the job
@@ -16,10 +17,14 @@ struct CrossProcessTests {
     static func runWorkers(coordination: IncrementWorker.Coordination, in folder: TestFolder) async throws -> Int {
         let gate = folder.url.appendingPathComponent("gate")
         try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: false)
-        let arguments = ["_worker", String(CoordinatorLockingLesson.number), CoordinatorLockingLesson.incrementWorker.name, "0"]
+        let arguments =
+            ["_worker", String(CoordinatorLockingLesson.number), CoordinatorLockingLesson.incrementWorker.name, "0"]
             + IncrementWorker.arguments(
-                file: folder.counter, increments: incrementsEach, coordination: coordination,
-                gate: gate, parties: processes
+                file: folder.counter,
+                increments: incrementsEach,
+                coordination: coordination,
+                gate: gate,
+                parties: processes
             )
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<processes {
@@ -38,7 +43,10 @@ struct CrossProcessTests {
     func openFileDescriptionLocksExcludeProcesses() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        #expect(try await Self.runWorkers(coordination: .openFileDescription, in: folder) == Self.processes * Self.incrementsEach)
+        #expect(
+            try await Self.runWorkers(coordination: .openFileDescription, in: folder) == Self.processes
+                * Self.incrementsEach
+        )
     }
 
     /// The control: the same four processes with nothing between them. Measured on 2 cores

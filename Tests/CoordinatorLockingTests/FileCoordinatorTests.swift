@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import RaceLabTesting
+import Synchronization
 import Testing
+
 @testable import CoordinatorLocking
 
 /// The article's coordinator as published: a queue per URL, kept forever. Here only to show the

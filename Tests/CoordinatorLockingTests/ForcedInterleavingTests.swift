@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import CoordinatorLocking
 
 /// The lesson's timeline, forced: storage A has read the counter (0) and stands at its save; inside
@@ -24,10 +25,16 @@ struct ForcedInterleavingTests {
             let presenter = ClaimOwner()
             return (OwnerScopedCoordinator(owner: presenter), OwnerScopedCoordinator(owner: presenter))
         },
-        Setup(name: "fcntl F_SETLKW, two threads of one process", excludes: false) { (ProcessRecordLock(), ProcessRecordLock()) },
-        Setup(name: "owner-scoped, an owner per claim", excludes: true) { (OwnerScopedCoordinator(), OwnerScopedCoordinator()) },
+        Setup(name: "fcntl F_SETLKW, two threads of one process", excludes: false) {
+            (ProcessRecordLock(), ProcessRecordLock())
+        },
+        Setup(name: "owner-scoped, an owner per claim", excludes: true) {
+            (OwnerScopedCoordinator(), OwnerScopedCoordinator())
+        },
         Setup(name: "FileCoordinator", excludes: true) { (FileCoordinator(), FileCoordinator()) },
-        Setup(name: "open-file-description lock", excludes: true) { (OpenFileDescriptionLock(), OpenFileDescriptionLock()) },
+        Setup(name: "open-file-description lock", excludes: true) {
+            (OpenFileDescriptionLock(), OpenFileDescriptionLock())
+        },
     ]
 
     @Test("B's increment survives only if the coordinator kept B out of A's claim", arguments: setups)

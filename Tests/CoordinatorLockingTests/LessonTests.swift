@@ -1,6 +1,7 @@
 import Foundation
 import RaceLab
 import Testing
+
 @testable import CoordinatorLocking
 
 @Suite("Lesson 4 under the stress runner")
@@ -52,7 +53,11 @@ struct LessonTests {
     func lessonShape() {
         let lesson = CoordinatorLockingLesson.lesson
         #expect(lesson.number == 4)
-        #expect(lesson.variants.map(\.name) == ["uncoordinated", "same-owner", "fcntl-process-lock", "coordinated", "cross-process"])
+        #expect(
+            lesson.variants.map(\.name) == [
+                "uncoordinated", "same-owner", "fcntl-process-lock", "coordinated", "cross-process",
+            ]
+        )
         #expect(lesson.variants.map(\.kind) == [.buggy, .buggy, .buggy, .fixed, .fixed])
         #expect(lesson.workers.map(\.name) == ["increment"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CoordinatorLocking
 
 @Suite("ObjectStorage keeps one Codable object in one JSON file")
@@ -15,7 +16,7 @@ struct ObjectStorageTests {
         #expect(try reader.fetchObject() == Counter(value: 41))
         try writer.delete()
         #expect(try reader.fetchObject() == nil)
-        try writer.delete() // deleting nothing is fine
+        try writer.delete()  // deleting nothing is fine
     }
 
     @Test("mutatingObject starts from the default value and saves the change")

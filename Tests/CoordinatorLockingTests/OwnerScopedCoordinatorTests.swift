@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabTesting
 import Testing
+
 @testable import CoordinatorLocking
 
 @Suite("An owner-scoped coordinator excludes other owners, never its own")
@@ -16,7 +17,9 @@ struct OwnerScopedCoordinatorTests {
                 // Another storage, another thread, the same owner: admitted at once.
                 let entered = DispatchSemaphore(value: 0)
                 Thread {
-                    OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in _ = entered.signal() }
+                    OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
+                        _ = entered.signal()
+                    }
                 }.start()
                 return entered.wait(timeout: .now() + 20) == .success
             }
@@ -56,7 +59,9 @@ struct OwnerScopedCoordinatorTests {
             OwnerScopedCoordinator(owner: ClaimOwner(), table: table).coordinateReading(at: url) { _ in
                 let entered = DispatchSemaphore(value: 0)
                 Thread {
-                    OwnerScopedCoordinator(owner: ClaimOwner(), table: table).coordinateReading(at: url) { _ in _ = entered.signal() }
+                    OwnerScopedCoordinator(owner: ClaimOwner(), table: table).coordinateReading(at: url) { _ in
+                        _ = entered.signal()
+                    }
                 }.start()
                 return entered.wait(timeout: .now() + 20) == .success
             }

@@ -1,7 +1,9 @@
 import Foundation
 import RaceLabTesting
 import Testing
+
 @testable import CoordinatorLocking
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+
 @testable import CoordinatorLocking
 
 /// A folder of the test's own under the process's scratch folder, removed by `remove()`.
@@ -20,7 +21,9 @@ struct TestFolder {
 
 /// Increments the counter at `url` through a new storage with `coordinator`.
 func increment(_ url: URL, through coordinator: any FileAccessCoordinator) throws {
-    try ObjectStorage<Counter>(url: url, coordinator: coordinator).mutatingObject(defaultValue: Counter()) { $0.value += 1 }
+    try ObjectStorage<Counter>(url: url, coordinator: coordinator).mutatingObject(defaultValue: Counter()) {
+        $0.value += 1
+    }
 }
 
 /// The counter's value at `url` (0 when there is no file).

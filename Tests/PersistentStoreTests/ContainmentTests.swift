@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PersistentStore
 
 /// Nothing outside the store's folder is read, written or removed, even when the folder holds
@@ -23,9 +24,13 @@ struct ContainmentTests {
             try FileManager.default.createDirectory(at: similar, withIntermediateDirectories: false)
             try Data("old".utf8).write(to: similar.appendingPathComponent("document-0"))
             try FileManager.default.createSymbolicLink(
-                at: store.folder.appendingPathComponent("link"), withDestinationURL: outside)
+                at: store.folder.appendingPathComponent("link"),
+                withDestinationURL: outside
+            )
             try FileManager.default.createDirectory(
-                at: store.folder.appendingPathComponent("someone's folder"), withIntermediateDirectories: false)
+                at: store.folder.appendingPathComponent("someone's folder"),
+                withIntermediateDirectories: false
+            )
             _ = await store.storeData({ Data([1]) }, identifier: "document-0")
             _ = await store.storeData({ Data([2]) }, identifier: "document-1")
         }
@@ -40,12 +45,14 @@ struct ContainmentTests {
     func removeAllStaysInside() async throws {
         let place = try await Neighbourhood()
         defer { place.folder.remove() }
-        #expect(try await place.store.removeAll() == 3) // document-0, document-1, link
+        #expect(try await place.store.removeAll() == 3)  // document-0, document-1, link
         #expect(try place.outsideIsIntact())
         let left = try FileManager.default.contentsOfDirectory(atPath: place.store.folder.path).sorted()
         #expect(left == [".lock", ".staging", "someone's folder"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: place.folder.url.path).sorted()
-            == ["documents", "documents-old", "outside.txt"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: place.folder.url.path).sorted()
+                == ["documents", "documents-old", "outside.txt"]
+        )
     }
 
     @Test("loading a link refuses to follow it out of the folder")
@@ -57,8 +64,10 @@ struct ContainmentTests {
         #expect(loaded.value == nil)
     }
 
-    @Test("storing over a link replaces the link, or refuses; the file outside keeps its data",
-          arguments: ["fixed", "non-atomic-write"])
+    @Test(
+        "storing over a link replaces the link, or refuses; the file outside keeps its data",
+        arguments: ["fixed", "non-atomic-write"]
+    )
     func storeDoesNotWriteThroughLinks(discipline: String) async throws {
         let place = try await Neighbourhood(discipline: discipline == "fixed" ? .fixed : .nonAtomicWrite)
         defer { place.folder.remove() }

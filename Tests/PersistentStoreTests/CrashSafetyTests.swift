@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PersistentStore
 
 /// A writer process killed with `SIGKILL` in the middle of its stores: what does it leave behind?
@@ -22,11 +23,15 @@ struct CrashSafetyTests {
         do {
             let store = try openStore(in: folder)
             for document in 0..<documents {
-                _ = await store.storeData({ payload(document, version: 0, bodyLength: bodyLength) }, identifier: "document-\(document)")
+                _ = await store.storeData(
+                    { payload(document, version: 0, bodyLength: bodyLength) },
+                    identifier: "document-\(document)"
+                )
             }
         }
         let parent = folder.url.path
-        await #expect(processExitsWith: .signal(SIGKILL)) { [parent = parent as String, atomic = atomic as Bool, delayMicroseconds = delayMicroseconds as UInt32] in
+        await #expect(processExitsWith: .signal(SIGKILL)) {
+            [parent = parent as String, atomic = atomic as Bool, delayMicroseconds = delayMicroseconds as UInt32] in
             try await CrashSafetyTests.storeUntilKilled(parent: parent, atomic: atomic, after: delayMicroseconds)
         }
         // The writer is dead and its folder lock with it; what a new store (and anyone else) reads:
@@ -43,7 +48,9 @@ struct CrashSafetyTests {
     /// process `SIGKILL`, `delay` microseconds after the store was opened. Never returns.
     static func storeUntilKilled(parent: String, atomic: Bool, after delay: UInt32) async throws {
         let store = try PersistentDataStore(
-            name: "documents", in: URL(fileURLWithPath: parent), completionQueue: DispatchQueue(label: "writer"),
+            name: "documents",
+            in: URL(fileURLWithPath: parent),
+            completionQueue: DispatchQueue(label: "writer"),
             discipline: atomic ? .fixed : .nonAtomicWrite
         )
         let versions = (1...4).map { version in

@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import PersistentStore
 
 /// The lesson's timelines, forced: a store's work item stops inside a window of its write (after
@@ -11,7 +12,10 @@ struct ForcedInterleavingTests {
     /// Store A (version 1) reaches `window`; inside it, store B (version 2) of the same document is
     /// made, and A waits for B's completion (at most `patience`). Returns both results, the file's
     /// final contents, and whether B completed while A was inside the window.
-    static func overlappingStores(discipline: WriteDiscipline, window: String)
+    static func overlappingStores(
+        discipline: WriteDiscipline,
+        window: String
+    )
         async throws -> (a: StoreResult, b: StoreResult?, final: Payload?, bInsideA: Bool, fired: Bool)
     {
         let folder = try TestFolder()
@@ -68,7 +72,10 @@ struct ForcedInterleavingTests {
 
     /// Store A (version 1) reaches `window`; inside it, the data file is read directly, as another
     /// process would, and a load is asked of the store. Returns what each saw.
-    static func readsDuringWrite(discipline: WriteDiscipline, window: String)
+    static func readsDuringWrite(
+        discipline: WriteDiscipline,
+        window: String
+    )
         async throws -> (outside: Data?, throughStore: Payload?, fired: Bool)
     {
         let folder = try TestFolder()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PersistentStore
 
 @Suite("Identifiers become file names: anything that could escape the folder is refused")
@@ -26,9 +27,12 @@ struct IdentifierTests {
         }
     }
 
-    @Test("ordinary names pass", arguments: [
-        UUID().uuidString, "photo 1.jpg", "résumé.pdf", "數據", "a..b", "x~", String(repeating: "x", count: 255),
-    ])
+    @Test(
+        "ordinary names pass",
+        arguments: [
+            UUID().uuidString, "photo 1.jpg", "résumé.pdf", "數據", "a..b", "x~", String(repeating: "x", count: 255),
+        ]
+    )
     func acceptsOrdinaryNames(identifier: String) throws {
         try InvalidIdentifier.check(identifier)
     }
@@ -36,11 +40,17 @@ struct IdentifierTests {
     @Test("the error says what is wrong in words")
     func readableErrors() {
         let error = InvalidIdentifier(identifier: "../victim", reason: .leadingDot)
-        #expect(error.description == #"invalid identifier "../victim": names starting with '.' are reserved for the store's own files"#)
+        #expect(
+            error.description
+                == #"invalid identifier "../victim": names starting with '.' are reserved for the store's own files"#
+        )
         #expect("\(InvalidIdentifier(identifier: "a/b", reason: .containsSlash))".contains("another folder"))
     }
 
-    @Test("store, load and remove refuse a bad identifier and touch nothing outside the folder", arguments: rejected.map(\.0))
+    @Test(
+        "store, load and remove refuse a bad identifier and touch nothing outside the folder",
+        arguments: rejected.map(\.0)
+    )
     func operationsRefuse(identifier: String) async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
@@ -55,7 +65,9 @@ struct IdentifierTests {
         await #expect(throws: InvalidIdentifier.self) { try await store.removeData(forIdentifier: identifier) }
 
         #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder.path).sorted() == [".lock", ".staging"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.folder.path).sorted() == [".lock", ".staging"]
+        )
     }
 
     @Test("a store name is an identifier too")

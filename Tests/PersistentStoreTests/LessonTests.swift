@@ -1,6 +1,7 @@
 import Foundation
 import RaceLab
 import Testing
+
 @testable import PersistentStore
 
 @Suite("Lesson 5 under the stress runner")
@@ -21,7 +22,10 @@ struct LessonTests {
     func fixedIsClean() async throws {
         let report = await StressRunner.run(PersistentStoreLesson.fixed, trials: 25, iterations: 400, seed: 6)
         #expect(report.operations == 10_000)
-        #expect(report.verdict == .clean, "\(report.histogram.map { "\($0.outcome): \($0.meaning)" }) \(report.samples)")
+        #expect(
+            report.verdict == .clean,
+            "\(report.histogram.map { "\($0.outcome): \($0.meaning)" }) \(report.samples)"
+        )
         #expect(report.inconsistencies == 0)
         #expect(report.lostWrites == 0)
         #expect(report.errors == 0)

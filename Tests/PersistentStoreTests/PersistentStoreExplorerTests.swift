@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import PersistentStore
 
 /// Lesson 5 under the schedule explorer: two threads each store a new version of one document and
@@ -31,7 +32,9 @@ struct PersistentStoreExplorerTests {
         }
     }
 
-    @Test("without the barrier, a second store of the document runs inside the first: the explorer finds it, and it replays")
+    @Test(
+        "without the barrier, a second store of the document runs inside the first: the explorer finds it, and it replays"
+    )
     func noBarrierOverlaps() async throws {
         try await Self.findAndReplay("no-barrier", symptom: "store")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RaceLabTesting
 import Testing
+
 @testable import PersistentStore
 
 @Suite("PersistentDataStore stores, loads and removes files in its own folder")
@@ -57,7 +58,10 @@ struct StoreBehaviorTests {
         let completions = CompletionQueue()
         let store = try PersistentDataStore(name: "documents", in: folder.url, completionQueue: completions.queue)
         let onQueue = await onThread { () -> [Bool] in
-            let stored = Completion<Bool>(), loaded = Completion<Bool>(), removed = Completion<Bool>(), all = Completion<Bool>()
+            let stored = Completion<Bool>()
+            let loaded = Completion<Bool>()
+            let removed = Completion<Bool>()
+            let all = Completion<Bool>()
             let rejected = Completion<Bool>()
             store.storeData({ Data([1]) }, identifier: "a") { _ in stored.fulfil(completions.isCurrent) }
             store.loadData(forIdentifier: "a", transformer: { $0 }) { _ in loaded.fulfil(completions.isCurrent) }

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+
 @testable import PersistentStore
 
 /// A parent folder of the test's own (the store's folder goes inside), removed by `remove()`.
@@ -33,7 +34,12 @@ final class CompletionQueue: Sendable {
 
 /// Opens a store named "documents" in `folder`.
 func openStore(in folder: TestFolder, discipline: WriteDiscipline = .fixed) throws -> PersistentDataStore {
-    try PersistentDataStore(name: "documents", in: folder.url, completionQueue: CompletionQueue().queue, discipline: discipline)
+    try PersistentDataStore(
+        name: "documents",
+        in: folder.url,
+        completionQueue: CompletionQueue().queue,
+        discipline: discipline
+    )
 }
 
 /// The bytes of version `version` of document `document`.

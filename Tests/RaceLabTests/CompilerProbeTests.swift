@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceLab
 
 @Suite("The Swift 6 compiler as a measuring instrument")
@@ -20,21 +21,32 @@ struct CompilerProbeTests {
 
     @Test("probes live in a folder named like the lesson's: <NN>-<slug>/<variant>.swift")
     func probePath() {
-        let lesson = Lesson(number: 2, slug: "check-then-act", title: "t", summary: "s",
-                            workload: Workload(trials: 1, iterations: 1), variants: [Synthetic.clean])
-        #expect(CompilerProbe.path(in: URL(fileURLWithPath: "/p"), lesson: lesson, variant: "lock").path
-            == "/p/02-check-then-act/lock.swift")
+        let lesson = Lesson(
+            number: 2,
+            slug: "check-then-act",
+            title: "t",
+            summary: "s",
+            workload: Workload(trials: 1, iterations: 1),
+            variants: [Synthetic.clean]
+        )
+        #expect(
+            CompilerProbe.path(in: URL(fileURLWithPath: "/p"), lesson: lesson, variant: "lock").path
+                == "/p/02-check-then-act/lock.swift"
+        )
         #expect(CompilerProbe.lessonFolderName(number: 12, slug: "x") == "12-x")
     }
 
-    @Test("a captured var mutated in concurrentPerform is rejected; an actor is accepted (measured by compiling)",
-          .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc"))
+    @Test(
+        "a captured var mutated in concurrentPerform is rejected; an actor is accepted (measured by compiling)",
+        .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc")
+    )
     func realCompiler() throws {
         let swiftc = try #require(CompilerProbe.locateCompiler())
         let folder = try ScratchSpace.makeFolder(label: "probes")
         defer { ScratchSpace.remove(folder) }
         let flag = folder.appendingPathComponent("flag.swift")
-        try Data("""
+        try Data(
+            """
             import Foundation
             func once(_ work: @Sendable () -> Void) {
                 var didExecute = false
@@ -44,9 +56,11 @@ struct CompilerProbeTests {
                     didExecute = true
                 }
             }
-            """.utf8).write(to: flag)
+            """.utf8
+        ).write(to: flag)
         let counter = folder.appendingPathComponent("actor.swift")
-        try Data("""
+        try Data(
+            """
             actor Counter {
                 var value = 0
                 func increment() { value += 1 }
@@ -56,13 +70,16 @@ struct CompilerProbeTests {
                     for _ in 0..<4 { group.addTask { await counter.increment() } }
                 }
             }
-            """.utf8).write(to: counter)
+            """.utf8
+        ).write(to: counter)
 
         let rejected = CompilerProbe.check(flag, swiftc: swiftc)
         #expect(rejected.outcome == .rejected)
         #expect(rejected.diagnostic == "reference to captured var 'didExecute' in concurrently-executing code")
         #expect(rejected.diagnosticLocation == "flag.swift:5:16")
         #expect(CompilerProbe.check(counter, swiftc: swiftc).outcome == .accepted)
-        #expect(CompilerProbe.check(folder.appendingPathComponent("missing.swift"), swiftc: swiftc).outcome == .notMeasured)
+        #expect(
+            CompilerProbe.check(folder.appendingPathComponent("missing.swift"), swiftc: swiftc).outcome == .notMeasured
+        )
     }
 }

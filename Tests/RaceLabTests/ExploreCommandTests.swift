@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceLab
 
 /// `racelab explore`: its options, and its exit status on lessons whose schedules are known.
@@ -8,13 +9,23 @@ struct ExploreCommandTests {
     /// A lesson with a lost update (buggy), a locked increment (fixed) and a lock-order deadlock
     /// (buggy), each explorable; the stress operations are never run here.
     static let lesson = Lesson(
-        number: 1, slug: "explorable", title: "t", summary: "s", workload: Workload(trials: 1, iterations: 1),
+        number: 1,
+        slug: "explorable",
+        title: "t",
+        summary: "s",
+        workload: Workload(trials: 1, iterations: 1),
         variants: [
             Synthetic.clean.exploring(ExplorerTests.lockedIncrement),
             Synthetic.dropping(every: 2).exploring(ExplorerTests.lostUpdate),
-            Variant(name: "lock-order", kind: .buggy, summary: "two locks in opposite orders",
-                    makeState: { 0 }, operation: { _, _ in }, check: { _, _ in .kept(1, of: 1) })
-                .exploring(ExplorerTests.lockOrder),
+            Variant(
+                name: "lock-order",
+                kind: .buggy,
+                summary: "two locks in opposite orders",
+                makeState: { 0 },
+                operation: { _, _ in },
+                check: { _, _ in .kept(1, of: 1) }
+            )
+            .exploring(ExplorerTests.lockOrder),
         ]
     )
     let parser = ArgumentParser(lessons: [Self.lesson])
@@ -37,13 +48,19 @@ struct ExploreCommandTests {
         #expect(try parser.parse(["explore", "--help"]) == .help(.explore))
     }
 
-    @Test("bad explore input is refused with one line", arguments: [
-        (["explore"], "which lesson? give a number or a slug"),
-        (["explore", "1", "--strategy", "bfs"], "--strategy must be dfs, pct or random, got 'bfs'"),
-        (["explore", "1", "--threads", "0"], "--threads must be an integer from 1 to 16, got '0'"),
-        (["explore", "1", "--replay", "2:0.x"], "--replay needs a replay string like '2:0.1.0.1', got '2:0.x'"),
-        (["explore", "1", "--replay", "2:0.1"], "--replay needs --variant (one of: clean, drops-every-2, lock-order)"),
-    ])
+    @Test(
+        "bad explore input is refused with one line",
+        arguments: [
+            (["explore"], "which lesson? give a number or a slug"),
+            (["explore", "1", "--strategy", "bfs"], "--strategy must be dfs, pct or random, got 'bfs'"),
+            (["explore", "1", "--threads", "0"], "--threads must be an integer from 1 to 16, got '0'"),
+            (["explore", "1", "--replay", "2:0.x"], "--replay needs a replay string like '2:0.1.0.1', got '2:0.x'"),
+            (
+                ["explore", "1", "--replay", "2:0.1"],
+                "--replay needs --variant (one of: clean, drops-every-2, lock-order)"
+            ),
+        ]
+    )
     func refusesBadInput(arguments: [String], message: String) {
         do {
             _ = try parser.parse(arguments)
@@ -59,6 +76,8 @@ struct ExploreCommandTests {
         #expect(tool.run(["explore", "1", "--json"]) == .success)
         #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1"]) == .success)
         // A serial schedule of the buggy variant passes, so the replay does not reproduce: exit 1.
-        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1"]) == .unexpectedVerdict)
+        #expect(
+            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1"]) == .unexpectedVerdict
+        )
     }
 }

@@ -17,7 +17,8 @@ struct ExplorerTests {
     /// Each thread performs `steps` scheduling points and touches nothing shared.
     static func independent(steps: Int, threads: Int = 2) -> Exploration {
         Exploration(
-            summary: "\(threads) threads, \(steps) steps each", defaultThreads: threads,
+            summary: "\(threads) threads, \(steps) steps each",
+            defaultThreads: threads,
             makeState: { Shared() },
             thread: { _, _ in
                 for _ in 0..<steps { Race.step("step") }
@@ -36,7 +37,9 @@ struct ExplorerTests {
             Race.window("write counter")
             shared.counter = value + 1
         },
-        invariant: { shared, threads in shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)" }
+        invariant: { shared, threads in
+            shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)"
+        }
     )
 
     /// counter += 1 under a lock: no schedule loses an increment.
@@ -50,7 +53,9 @@ struct ExplorerTests {
                 shared.counter = value + 1
             }
         },
-        invariant: { shared, threads in shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)" }
+        invariant: { shared, threads in
+            shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)"
+        }
     )
 
     /// Two locks taken in opposite orders.
@@ -64,8 +69,10 @@ struct ExplorerTests {
         invariant: { _, _ in nil }
     )
 
-    @Test("two threads of two steps have C(4,2) = 6 interleavings; 4 with one preemption, 2 with none",
-          arguments: [(2, 6), (1, 4), (0, 2)])
+    @Test(
+        "two threads of two steps have C(4,2) = 6 interleavings; 4 with one preemption, 2 with none",
+        arguments: [(2, 6), (1, 4), (0, 2)]
+    )
     func countsInterleavings(preemptions: Int, expected: Int) async throws {
         let report = try await Explorer.explore(Self.independent(steps: 2), options: .init(preemptions: preemptions))
         #expect(report.exhaustive)
@@ -130,10 +137,13 @@ struct ExplorerTests {
         #expect(report.exhaustive)
         let failure = try #require(report.failure)
         // The deadlock: each thread holds its outer lock and waits for the other's.
-        #expect(failure.outcome == .deadlock([
-            ThreadPosition(thread: 0, waitingFor: "lock second", heldBy: 1),
-            ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
-        ]))
+        #expect(
+            failure.outcome
+                == .deadlock([
+                    ThreadPosition(thread: 0, waitingFor: "lock second", heldBy: 1),
+                    ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
+                ])
+        )
         #expect(failure.steps.map(\.operation) == ["lock first", "lock second"])
         let replayed = try await Explorer.replay(Self.lockOrder, schedule: failure.schedule)
         #expect(replayed.result.outcome == failure.outcome)
@@ -161,9 +171,15 @@ struct ExplorerTests {
         #expect(report.failure?.outcome == .stepBoundExceeded(50))
     }
 
-    @Test("pct and random find the lost update and report their hit rate", arguments: [ExplorationOptions.Strategy.pct, .random])
+    @Test(
+        "pct and random find the lost update and report their hit rate",
+        arguments: [ExplorationOptions.Strategy.pct, .random]
+    )
     func samplingStrategies(strategy: ExplorationOptions.Strategy) async throws {
-        let report = try await Explorer.explore(Self.lostUpdate, options: .init(strategy: strategy, preemptions: 1, schedules: 200, seed: 7))
+        let report = try await Explorer.explore(
+            Self.lostUpdate,
+            options: .init(strategy: strategy, preemptions: 1, schedules: 200, seed: 7)
+        )
         #expect(report.schedules == 200)
         #expect(report.failingSchedules > 0)
         if strategy == .pct {
@@ -202,16 +218,19 @@ struct ExplorerTests {
         let schedule = try #require(Schedule(replayString: "2:1.2.0.3"))
         let (result, diverged) = try await Explorer.replay(Self.handOffs, schedule: schedule)
         #expect(!diverged)
-        #expect(result.spawned == [
-            SpawnedThread(thread: 2, parent: 1, name: "callback"),
-            SpawnedThread(thread: 3, parent: 0, name: "callback"),
-        ])
+        #expect(
+            result.spawned == [
+                SpawnedThread(thread: 2, parent: 1, name: "callback"),
+                SpawnedThread(thread: 3, parent: 0, name: "callback"),
+            ]
+        )
         #expect(result.steps.map(\.operation) == ["hand off", "callback", "hand off", "callback"])
     }
 
     /// One thread starts a task of two steps, does one step of its own, then awaits the task.
     static let awaitedTask = Exploration(
-        summary: "a task runs beside its creator, which then awaits it", defaultThreads: 1,
+        summary: "a task runs beside its creator, which then awaits it",
+        defaultThreads: 1,
         makeState: { Shared() },
         asyncThread: { shared, _ in
             let child = RaceTask("child") {
@@ -234,7 +253,10 @@ struct ExplorerTests {
         // Only "child, parent work, child work" switches away from a thread that could go on.
         let bounded = try await Explorer.explore(Self.awaitedTask, options: .init(preemptions: 0))
         #expect(bounded.schedules == 2)
-        let (result, diverged) = try await Explorer.replay(Self.awaitedTask, schedule: Schedule(threads: 1, choices: [1, 0, 1, 0]))
+        let (result, diverged) = try await Explorer.replay(
+            Self.awaitedTask,
+            schedule: Schedule(threads: 1, choices: [1, 0, 1, 0])
+        )
         #expect(!diverged)
         #expect(result.steps.map(\.operation) == ["child", "parent work", "child work", "await child"])
         #expect(result.outcome == .passed)
@@ -243,7 +265,8 @@ struct ExplorerTests {
     @Test("a task that needs a lock its awaiting creator holds: a deadlock, with who waits for whom")
     func joinDeadlock() async throws {
         let exploration = Exploration(
-            summary: "thread 0 holds a lock while it awaits a task that takes the lock", defaultThreads: 1,
+            summary: "thread 0 holds a lock while it awaits a task that takes the lock",
+            defaultThreads: 1,
             makeState: { Shared() },
             asyncThread: { shared, _ in
                 shared.first.lock()
@@ -255,10 +278,13 @@ struct ExplorerTests {
         )
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
         #expect(report.schedules == 1)
-        #expect(report.failure?.outcome == .deadlock([
-            ThreadPosition(thread: 0, waitingFor: "await child", heldBy: 1),
-            ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
-        ]))
+        #expect(
+            report.failure?.outcome
+                == .deadlock([
+                    ThreadPosition(thread: 0, waitingFor: "await child", heldBy: 1),
+                    ThreadPosition(thread: 1, waitingFor: "lock first", heldBy: 0),
+                ])
+        )
     }
 
     // MARK: Queues
@@ -266,7 +292,8 @@ struct ExplorerTests {
     /// Each thread appends its index twice to a log, as two async items on one queue.
     static func queueLog(concurrent: Bool, barrier: Bool) -> Exploration {
         Exploration(
-            summary: "each thread submits two items that append to a log", defaultThreads: 2,
+            summary: "each thread submits two items that append to a log",
+            defaultThreads: 2,
             makeState: { (queue: RaceQueue(label: "log", attributes: concurrent ? .concurrent : []), log: LogBox()) },
             thread: { state, index in
                 Race.step("submit")
@@ -296,7 +323,10 @@ struct ExplorerTests {
 
     @Test("a serial queue runs its items one at a time, in submission order: every schedule keeps each thread's order")
     func serialQueueOrder() async throws {
-        let report = try await Explorer.explore(Self.queueLog(concurrent: false, barrier: false), options: .init(preemptions: 3))
+        let report = try await Explorer.explore(
+            Self.queueLog(concurrent: false, barrier: false),
+            options: .init(preemptions: 3)
+        )
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.failingSchedules == 0)
@@ -308,9 +338,15 @@ struct ExplorerTests {
 
     @Test("items of a concurrent queue overlap and finish in any order; barriers keep them in order")
     func concurrentQueueOverlaps() async throws {
-        let concurrent = try await Explorer.explore(Self.queueLog(concurrent: true, barrier: false), options: .init(preemptions: 2))
+        let concurrent = try await Explorer.explore(
+            Self.queueLog(concurrent: true, barrier: false),
+            options: .init(preemptions: 2)
+        )
         #expect(concurrent.failingSchedules > 0)
-        let barriers = try await Explorer.explore(Self.queueLog(concurrent: true, barrier: true), options: .init(preemptions: 3))
+        let barriers = try await Explorer.explore(
+            Self.queueLog(concurrent: true, barrier: true),
+            options: .init(preemptions: 3)
+        )
         #expect(barriers.exhaustive)
         #expect(barriers.failingSchedules == 0)
         #expect(barriers.schedules == 10)
@@ -319,7 +355,8 @@ struct ExplorerTests {
     @Test("sync onto the serial queue the thread is running on is a deadlock, reported with the item it waits behind")
     func syncOntoOwnQueueDeadlocks() async throws {
         let exploration = Exploration(
-            summary: "an item on a serial queue calls sync on the same queue", defaultThreads: 1,
+            summary: "an item on a serial queue calls sync on the same queue",
+            defaultThreads: 1,
             makeState: { RaceQueue(label: "ui") },
             thread: { queue, _ in
                 queue.sync {

@@ -25,7 +25,9 @@ enum Synthetic {
     /// `ceil(iterations / period)` writes per trial, whatever the interleaving.
     static func dropping(every period: Int) -> Variant {
         Variant(
-            name: "drops-every-\(period)", kind: .buggy, summary: "skips every \(period)th write",
+            name: "drops-every-\(period)",
+            kind: .buggy,
+            summary: "skips every \(period)th write",
             makeState: { LockedCounter() },
             operation: { counter, iteration in if iteration.index % period != 0 { counter.increment() } },
             check: { counter, trial in .kept(counter.count, of: trial.iterations) }
@@ -33,7 +35,9 @@ enum Synthetic {
     }
 
     static let clean = Variant(
-        name: "clean", kind: .fixed, summary: "every iteration writes once",
+        name: "clean",
+        kind: .fixed,
+        summary: "every iteration writes once",
         makeState: { LockedCounter() },
         operation: { counter, _ in counter.increment() },
         check: { counter, trial in .kept(counter.count, of: trial.iterations) }

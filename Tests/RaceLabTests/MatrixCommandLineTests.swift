@@ -1,13 +1,26 @@
 import Testing
+
 @testable import RaceLab
 
 @Suite("The matrix command and --junit on the command line")
 struct MatrixCommandLineTests {
     let parser = ArgumentParser(lessons: [
-        Lesson(number: 1, slug: "synthetic", title: "t", summary: "s", workload: Workload(trials: 1, iterations: 1),
-               variants: [Synthetic.clean, Synthetic.dropping(every: 2)]),
-        Lesson(number: 2, slug: "other", title: "t", summary: "s", workload: Workload(trials: 1, iterations: 1),
-               variants: [Synthetic.clean]),
+        Lesson(
+            number: 1,
+            slug: "synthetic",
+            title: "t",
+            summary: "s",
+            workload: Workload(trials: 1, iterations: 1),
+            variants: [Synthetic.clean, Synthetic.dropping(every: 2)]
+        ),
+        Lesson(
+            number: 2,
+            slug: "other",
+            title: "t",
+            summary: "s",
+            workload: Workload(trials: 1, iterations: 1),
+            variants: [Synthetic.clean]
+        ),
     ])
 
     @Test("with no lesson, or 'all', the matrix covers every lesson and the TSan calibration")
@@ -32,20 +45,27 @@ struct MatrixCommandLineTests {
         expected.executable = "bin/racelab"
         expected.json = true
         expected.junit = "out.xml"
-        #expect(try parser.parse([
-            "matrix", "2", "--trials", "5", "--budget", "2.5", "--seed", "0x10", "--noise", "off", "--timeout", "60",
-            "--expectations", "e.txt", "--probes", "probes", "--logs", "logs", "--executable", "bin/racelab", "--json",
-            "--junit=out.xml",
-        ]) == .matrix(expected))
+        #expect(
+            try parser.parse([
+                "matrix", "2", "--trials", "5", "--budget", "2.5", "--seed", "0x10", "--noise", "off", "--timeout",
+                "60",
+                "--expectations", "e.txt", "--probes", "probes", "--logs", "logs", "--executable", "bin/racelab",
+                "--json",
+                "--junit=out.xml",
+            ]) == .matrix(expected)
+        )
         #expect(try parser.parse(["matrix", "--help"]) == .help(.matrix))
     }
 
-    @Test("bad matrix input is refused with the matrix's usage", arguments: [
-        (["matrix", "9"], "unknown lesson '9'; lessons are: 1 (synthetic), 2 (other)"),
-        (["matrix", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),
-        (["matrix", "--budget", "0"], "--budget must be a positive number of seconds, got '0'"),
-        (["matrix", "--variant", "x"], "unknown option '--variant' for 'matrix'"),
-    ])
+    @Test(
+        "bad matrix input is refused with the matrix's usage",
+        arguments: [
+            (["matrix", "9"], "unknown lesson '9'; lessons are: 1 (synthetic), 2 (other)"),
+            (["matrix", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),
+            (["matrix", "--budget", "0"], "--budget must be a positive number of seconds, got '0'"),
+            (["matrix", "--variant", "x"], "unknown option '--variant' for 'matrix'"),
+        ]
+    )
     func refused(arguments: [String], message: String) {
         do {
             _ = try parser.parse(arguments)
@@ -66,11 +86,35 @@ struct MatrixCommandLineTests {
 
     @Test("a variant's child can be given a time budget, and the TSan calibration is a lesson children know")
     func childBudget() throws {
-        #expect(try parser.parse(["_run-variant", "1", "clean", "--trials", "3", "--iterations", "4", "--seed", "5",
-                                  "--noise", "on", "--budget", "1.5"])
-            == .runVariantChild(lesson: 1, variant: "clean", trials: 3, iterations: 4, seed: 5, noise: true, budget: 1.5))
-        #expect(try parser.parse(["_run-variant", "0", "mutex", "--trials", "3", "--iterations", "4", "--seed", "5",
-                                  "--noise", "on"])
-            == .runVariantChild(lesson: 0, variant: "mutex", trials: 3, iterations: 4, seed: 5, noise: true, budget: nil))
+        #expect(
+            try parser.parse([
+                "_run-variant", "1", "clean", "--trials", "3", "--iterations", "4", "--seed", "5",
+                "--noise", "on", "--budget", "1.5",
+            ])
+                == .runVariantChild(
+                    lesson: 1,
+                    variant: "clean",
+                    trials: 3,
+                    iterations: 4,
+                    seed: 5,
+                    noise: true,
+                    budget: 1.5
+                )
+        )
+        #expect(
+            try parser.parse([
+                "_run-variant", "0", "mutex", "--trials", "3", "--iterations", "4", "--seed", "5",
+                "--noise", "on",
+            ])
+                == .runVariantChild(
+                    lesson: 0,
+                    variant: "mutex",
+                    trials: 3,
+                    iterations: 4,
+                    seed: 5,
+                    noise: true,
+                    budget: nil
+                )
+        )
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import RaceLab
 
 @Suite("Noise follows its seed")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RaceLab
 
 @Suite("Observations turn counts into anomalies and histogram outcomes")

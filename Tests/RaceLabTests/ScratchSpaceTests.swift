@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceLab
 
 @Suite("ScratchSpace: one folder per process, swept when its process is gone")
@@ -9,7 +10,10 @@ struct ScratchSpaceTests {
         let name = ScratchSpace.folderName(pid: 1234, start: 98765)
         #expect(name == "racelab-1234-98765")
         #expect(ScratchSpace.owner(ofFolderNamed: name)! == (1234, 98765))
-        for other in ["racelab-child-12-ab", "racelab-12", "racelab-12-34-56", "racelab--1-2", "racelab-0-1", "TemporaryDirectory.x", "racelab-١٢-3"] {
+        for other in [
+            "racelab-child-12-ab", "racelab-12", "racelab-12-34-56", "racelab--1-2", "racelab-0-1",
+            "TemporaryDirectory.x", "racelab-١٢-3",
+        ] {
             #expect(ScratchSpace.owner(ofFolderNamed: other) == nil, "\(other)")
         }
     }
@@ -31,19 +35,23 @@ struct ScratchSpaceTests {
         let me = getpid()
         let live = ScratchSpace.folderName(pid: me, start: try #require(ScratchSpace.startTime(of: me)))
         let dead = ScratchSpace.folderName(pid: Self.unusedPid(), start: 42)
-        let reused = ScratchSpace.folderName(pid: me, start: 1) // my pid, but not my start: a reused pid
+        let reused = ScratchSpace.folderName(pid: me, start: 1)  // my pid, but not my start: a reused pid
         for name in [live, dead, reused, "racelab-child-1-x", "unrelated"] {
             try fileManager.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: false)
             try Data("x".utf8).write(to: root.appendingPathComponent(name).appendingPathComponent("file"))
         }
         let removed = ScratchSpace.sweepStaleFolders(in: root)
         #expect(Set(removed) == [dead, reused])
-        #expect(try Set(fileManager.contentsOfDirectory(atPath: root.path)) == [live, "racelab-child-1-x", "unrelated"])
+        #expect(
+            try Set(fileManager.contentsOfDirectory(atPath: root.path)) == [live, "racelab-child-1-x", "unrelated"]
+        )
     }
 
     @Test("remove refuses anything outside the process folder")
     func removeStaysInside() throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-scratch-test-\(UUID().uuidString)")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "racelab-scratch-test-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: outside) }
         ScratchSpace.remove(outside)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RaceLab
 
 @Suite("The stress runner counts exactly what a scenario lost")
@@ -8,7 +9,10 @@ struct StressRunnerTests {
     func deterministicLoss(period: Int) async {
         let iterations = 1_000
         let trials = 12
-        let report = await StressRunner.run(Synthetic.dropping(every: period), options: .trials(trials, iterations: iterations))
+        let report = await StressRunner.run(
+            Synthetic.dropping(every: period),
+            options: .trials(trials, iterations: iterations)
+        )
         let lostPerTrial = (iterations + period - 1) / period
         #expect(report.lostWrites == trials * lostPerTrial)
         #expect(report.anomalousTrials == trials)
@@ -24,15 +28,25 @@ struct StressRunnerTests {
         #expect(report.anomalousTrials == 0)
         #expect(report.lostWrites == 0)
         #expect(report.verdict == .clean)
-        #expect(report.histogram == [
-            HistogramRow(outcome: "1000/1000", samples: 100, frequency: 1, expectation: .acceptable, meaning: "all writes kept"),
-        ])
+        #expect(
+            report.histogram == [
+                HistogramRow(
+                    outcome: "1000/1000",
+                    samples: 100,
+                    frequency: 1,
+                    expectation: .acceptable,
+                    meaning: "all writes kept"
+                )
+            ]
+        )
     }
 
     @Test("inconsistencies recorded during a trial are counted and sampled")
     func recordedInconsistencies() async {
         let variant = Variant(
-            name: "odd", kind: .buggy, summary: "",
+            name: "odd",
+            kind: .buggy,
+            summary: "",
             makeState: { LockedCounter() },
             operation: { counter, iteration in
                 counter.increment()
@@ -51,7 +65,9 @@ struct StressRunnerTests {
     func thrownErrors() async {
         struct Failure: Error {}
         let variant = Variant(
-            name: "throws", kind: .fixed, summary: "",
+            name: "throws",
+            kind: .fixed,
+            summary: "",
             makeState: { LockedCounter() },
             operation: { counter, iteration in
                 if iteration.index == 0 { throw Failure() }
@@ -72,7 +88,9 @@ struct StressRunnerTests {
             func add() { count += 1 }
         }
         let variant = Variant(
-            name: "actor", kind: .fixed, summary: "",
+            name: "actor",
+            kind: .fixed,
+            summary: "",
             makeState: { Tally() },
             asyncOperation: { tally, _ in
                 try await Task.sleep(for: .microseconds(50))
@@ -89,7 +107,9 @@ struct StressRunnerTests {
     func tearDownRunsPerTrial() async {
         let tornDown = LockedCounter()
         let variant = Variant(
-            name: "tears-down", kind: .fixed, summary: "",
+            name: "tears-down",
+            kind: .fixed,
+            summary: "",
             makeState: { LockedCounter() },
             operation: { counter, _ in counter.increment() },
             check: { counter, trial in .kept(counter.count, of: trial.iterations) },

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import RaceLab
 
 @Suite("A time budget bounds a slow variant's run, and the report says how many trials ran")
 struct TimeBudgetTests {
     /// Each trial sleeps 20 ms in its check: 1,000 trials would take 20 s; the budget allows ~5.
     static let slow = Variant(
-        name: "slow", kind: .fixed, summary: "every check takes 20 ms",
+        name: "slow",
+        kind: .fixed,
+        summary: "every check takes 20 ms",
         makeState: { LockedCounter() },
         operation: { counter, _ in counter.increment() },
         check: { counter, trial in

@@ -1,6 +1,7 @@
 import Foundation
 import RaceLab
 import Testing
+
 @testable import SubscriptRace
 
 /// Lesson 1 under the schedule explorer: the lost key is found by search, not by luck.
@@ -49,7 +50,10 @@ struct SubscriptRaceExplorerTests {
 
     @Test("pct finds the lost key at a rate above its guarantee")
     func pctFindsIt() async throws {
-        let report = try await Explorer.explore(buggy, options: .init(strategy: .pct, preemptions: 1, schedules: 300, seed: 1))
+        let report = try await Explorer.explore(
+            buggy,
+            options: .init(strategy: .pct, preemptions: 1, schedules: 300, seed: 1)
+        )
         let guarantee = try #require(report.pctGuarantee)
         #expect(report.failure != nil)
         #expect(report.hitRate >= guarantee)

@@ -2,6 +2,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
 @testable import SubscriptRace
 
 @Suite("Lesson 1: contents[id] = data loses keys")
@@ -31,16 +32,31 @@ struct SubscriptRaceTests {
     func buggyVariantReproduces() async {
         // Measured on 2 cores: about half of all keys are lost in every trial, with or without noise,
         // so 20 trials of 1,000 stores without a single lost key would take a miracle, not bad luck.
-        let report = await StressRunner.run(SubscriptRaceLesson.buggy, options: .init(
-            workload: Workload(trials: 20, iterations: 1_000), seed: 1, noise: true))
+        let report = await StressRunner.run(
+            SubscriptRaceLesson.buggy,
+            options: .init(
+                workload: Workload(trials: 20, iterations: 1_000),
+                seed: 1,
+                noise: true
+            )
+        )
         #expect(report.lostWrites > 0)
         #expect(report.verdict == .reproduced)
     }
 
-    @Test("fixed variants keep every key over 10^5 stores", arguments: [SubscriptRaceLesson.fixed, SubscriptRaceLesson.actor])
+    @Test(
+        "fixed variants keep every key over 10^5 stores",
+        arguments: [SubscriptRaceLesson.fixed, SubscriptRaceLesson.actor]
+    )
     func fixedVariantsAreClean(variant: Variant) async {
-        let report = await StressRunner.run(variant, options: .init(
-            workload: Workload(trials: 100, iterations: 1_000), seed: 2, noise: true))
+        let report = await StressRunner.run(
+            variant,
+            options: .init(
+                workload: Workload(trials: 100, iterations: 1_000),
+                seed: 2,
+                noise: true
+            )
+        )
         #expect(report.operations == 100_000)
         #expect(report.lostWrites == 0)
         #expect(report.anomalousTrials == 0)

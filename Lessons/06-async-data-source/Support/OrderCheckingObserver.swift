@@ -27,7 +27,8 @@ public final class OrderCheckingObserver: StateObserver, @unchecked Sendable {
         defer { lock.unlock() }
         let version = newState.version
         if let last = versions.last, version != last + 1 {
-            let what = version <= last
+            let what =
+                version <= last
                 ? (version == last ? "told v\(version) twice" : "told v\(version) after v\(last)")
                 : "skipped from v\(last) to v\(version)"
             problems.append(Inconsistency(.observerOrder, what))
@@ -49,7 +50,9 @@ public final class OrderCheckingObserver: StateObserver, @unchecked Sendable {
         var found = problems
         if let last = versions.last {
             if last != finalVersion {
-                found.append(Inconsistency(.observerOrder, "last told v\(last), the data source ended at v\(finalVersion)"))
+                found.append(
+                    Inconsistency(.observerOrder, "last told v\(last), the data source ended at v\(finalVersion)")
+                )
             }
         } else if expectsCurrentState {
             found.append(Inconsistency(.observerOrder, "added with notify-on-add, never told any state"))

@@ -8,7 +8,8 @@ enum ActorStateVariant {
     }
 
     static let variant = Variant(
-        name: "actor-state", kind: .fixed,
+        name: "actor-state",
+        kind: .fixed,
         summary: "the state object in an actor, updateState with no suspension inside "
             + "[snapshot: yes · two reads: no, two awaits · reader waits: suspends, no thread blocked · deadlock: no]",
         makeState: { Trial() },
@@ -26,13 +27,17 @@ enum ActorStateVariant {
                 }
                 iteration.record(found)
             case .observerAdder:
-                await trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true)
+                await trial.dataSource.add(
+                    observer: trial.observers.make(expectsCurrentState: true),
+                    notifyOnAdded: true
+                )
             }
         },
         check: { trial, info in
             let final = await trial.dataSource.state.version
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final),
                 readers: "reads await the actor"
             )

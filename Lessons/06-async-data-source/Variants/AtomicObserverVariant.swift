@@ -15,7 +15,8 @@ enum AtomicObserverVariant {
     }
 
     static let variant = Variant(
-        name: "atomic-observer", kind: .fixed,
+        name: "atomic-observer",
+        kind: .fixed,
         summary: "an observer keeps the latest state behind a lock; readers on any thread take one snapshot "
             + "[snapshot: yes · two reads: no, never older · reader waits: lock · deadlock: no]",
         makeState: { Trial() },
@@ -40,7 +41,8 @@ enum AtomicObserverVariant {
             trial.dataSource.waitUntilIdle()
             let final = await trial.dataSource.currentState().version
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final)
                     + TrialOutcome.uiCopy(endedAt: trial.latest.state.version, finalVersion: final),
                 readers: trial.latest.readerWaits.bucket

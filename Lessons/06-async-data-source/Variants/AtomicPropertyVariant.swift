@@ -16,7 +16,8 @@ enum AtomicPropertyVariant {
     }
 
     static let variant = Variant(
-        name: "atomic-property", kind: .buggy,
+        name: "atomic-property",
+        kind: .buggy,
         summary: "state behind a lock, read from the UI: each read whole, but cellForItemAt reads it twice "
             + "[snapshot: yes · two reads: no · reader waits: lock · deadlock: no]",
         makeState: { Trial() },
@@ -34,7 +35,8 @@ enum AtomicPropertyVariant {
             trial.dataSource.waitUntilIdle()
             let final = trial.dataSource.state.version
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final),
                 readers: trial.dataSource.readerWaits.bucket
             )

@@ -19,7 +19,8 @@ enum MutableInsideStateVariant {
     }
 
     static let variant = Variant(
-        name: "mutable-inside-state", kind: .buggy,
+        name: "mutable-inside-state",
+        kind: .buggy,
         summary: "the state object done right, except State holds a reference to a footer that writers change in place "
             + "[snapshot: no, it is shared · two reads: no · reader waits: never · deadlock: no]",
         makeState: { Trial() },
@@ -37,7 +38,8 @@ enum MutableInsideStateVariant {
             let final = await trial.dataSource.currentState().version
             let uiVersion = trial.ui.sync { trial.uiState.state.version }
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
                 readers: "UI reads its own copy, no wait"
             )

@@ -11,7 +11,8 @@ enum PublicPropertiesVariant {
     }
 
     static let variant = Variant(
-        name: "public-properties", kind: .buggy,
+        name: "public-properties",
+        kind: .buggy,
         summary: "header, items, footer as public properties set in change {} barriers, read one by one "
             + "[snapshot: no · two reads: no · reader waits: per-property lock · deadlock: no]",
         makeState: { Trial() },
@@ -29,8 +30,10 @@ enum PublicPropertiesVariant {
         check: { trial, info in
             trial.dataSource.waitUntilIdle()
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: trial.dataSource.header.version,
-                problems: [], readers: trial.dataSource.readerWaits.bucket
+                updates: Role.updates(in: info.iterations),
+                finalVersion: trial.dataSource.header.version,
+                problems: [],
+                readers: trial.dataSource.readerWaits.bucket
             )
         }
     )

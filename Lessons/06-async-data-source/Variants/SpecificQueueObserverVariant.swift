@@ -20,7 +20,8 @@ enum SpecificQueueObserverVariant {
     }
 
     static let variant = Variant(
-        name: "specific-queue-observer", kind: .fixed,
+        name: "specific-queue-observer",
+        kind: .fixed,
         summary: "an observer carries each state to the UI queue; the UI reads it there, no lock "
             + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never · deadlock: no]",
         makeState: { Trial() },
@@ -29,9 +30,11 @@ enum SpecificQueueObserverVariant {
             case .writer:
                 trial.dataSource.update { $0.next() }
             case .reader(let cell):
-                iteration.record(trial.ui.sync {
-                    CollectionReader.auditByRepeatedReads(cell: cell) { trial.uiState.state }
-                })
+                iteration.record(
+                    trial.ui.sync {
+                        CollectionReader.auditByRepeatedReads(cell: cell) { trial.uiState.state }
+                    }
+                )
             case .observerAdder:
                 let observer = trial.observers.make(expectsCurrentState: true)
                 trial.ui.async { trial.uiState.add(observer: observer, notifyOnAdded: true) }
@@ -42,7 +45,8 @@ enum SpecificQueueObserverVariant {
             let final = await trial.dataSource.currentState().version
             let uiVersion = trial.ui.sync { trial.uiState.state.version }
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final)
                     + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
                 readers: "UI reads its own copy, no wait"

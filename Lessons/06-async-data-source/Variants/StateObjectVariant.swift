@@ -19,7 +19,8 @@ enum StateObjectVariant {
     }
 
     static let variant = Variant(
-        name: "state-object", kind: .fixed,
+        name: "state-object",
+        kind: .fixed,
         summary: "private immutable State replaced whole in a barrier update; the UI keeps the copy it is sent "
             + "[snapshot: yes · two reads: yes on the UI copy · reader waits: never · deadlock: no]",
         makeState: { Trial() },
@@ -44,7 +45,8 @@ enum StateObjectVariant {
             let final = await trial.dataSource.currentState().version
             let uiVersion = trial.ui.sync { trial.component.currentState.version }
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final)
                     + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
                 readers: "UI reads its own copy, no wait"

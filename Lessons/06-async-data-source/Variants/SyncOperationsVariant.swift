@@ -16,7 +16,8 @@ enum SyncOperationsVariant {
     }
 
     static let variant = Variant(
-        name: "sync-operations", kind: .fixed,
+        name: "sync-operations",
+        kind: .fixed,
         summary: "the UI reads with queue.sync on the data source's queue, one state per read block "
             + "[snapshot: yes · two reads: yes inside one block · reader waits: behind queued updates · deadlock: yes, sync from its own queue]",
         makeState: { Trial() },
@@ -28,14 +29,19 @@ enum SyncOperationsVariant {
             case .reader(let cell):
                 iteration.record(render(trial, cell: cell))
             case .observerAdder:
-                trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true, sync: true)
+                trial.dataSource.add(
+                    observer: trial.observers.make(expectsCurrentState: true),
+                    notifyOnAdded: true,
+                    sync: true
+                )
             }
         },
         check: { trial, info in
             trial.dataSource.waitUntilIdle()
             let final = trial.dataSource.read { $0.version }
             return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations), finalVersion: final,
+                updates: Role.updates(in: info.iterations),
+                finalVersion: final,
                 problems: trial.observers.problems(finalVersion: final),
                 readers: trial.dataSource.readerWaits.bucket
             )

@@ -7,7 +7,8 @@ enum TrialOutcome {
     ///   - finalVersion: the data source's version after the trial.
     ///   - problems: what observers (and the UI's final copy) got wrong.
     ///   - readers: a few words on how the readers fared: a `WaitMeter.bucket`, or why nothing can wait.
-    static func observation(updates: Int, finalVersion: Int, problems: [Inconsistency], readers: String) -> Observation {
+    static func observation(updates: Int, finalVersion: Int, problems: [Inconsistency], readers: String) -> Observation
+    {
         let lost = max(0, updates - finalVersion)
         let outcome: String
         let meaning: String
@@ -22,9 +23,12 @@ enum TrialOutcome {
             meaning = "no update lost, every observer told every state once, in order"
         }
         return Observation(
-            expected: updates, observed: finalVersion,
-            lostWrites: lost, inconsistencies: problems.count,
-            outcome: outcome, meaning: meaning
+            expected: updates,
+            observed: finalVersion,
+            lostWrites: lost,
+            inconsistencies: problems.count,
+            outcome: outcome,
+            meaning: meaning
         )
     }
 

@@ -8,7 +8,11 @@ final class AtomicOnce: Sendable {
     private let didExecute = Atomic<Bool>(false)
 
     func run(_ work: () -> Void) {
-        let (exchanged, _) = didExecute.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        let (exchanged, _) = didExecute.compareExchange(
+            expected: false,
+            desired: true,
+            ordering: .acquiringAndReleasing
+        )
         guard exchanged else { return }
         work()
     }

@@ -3,6 +3,7 @@
 // other threads and other processes alike. Accepted by Swift 6, as the process-owned lock is: the
 // compiler cannot tell the right lock owner from the wrong one.
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

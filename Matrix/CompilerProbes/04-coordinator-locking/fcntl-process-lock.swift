@@ -4,6 +4,7 @@
 // silent under TSan (TSan does not treat fcntl as a lock, and no memory is shared): a lock with the
 // wrong owner is invisible to both.
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -18,8 +18,10 @@ struct ArgumentParser {
         case "help":
             guard let topic = rest.first else { return .help(nil) }
             guard rest.count == 1, let command = CommandName(rawValue: topic) else {
-                throw UsageError("no help for '\(rest.joined(separator: " "))'; commands are: "
-                    + CommandName.allCases.map(\.rawValue).joined(separator: ", "))
+                throw UsageError(
+                    "no help for '\(rest.joined(separator: " "))'; commands are: "
+                        + CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+                )
             }
             return .help(command)
         case "list":
@@ -74,9 +76,14 @@ struct ArgumentParser {
             switch argument {
             case "-h", "--help": return nil
             case "--variant": request.variant = try reader.value(for: argument)
-            case "--trials": request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
+            case "--trials":
+                request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
             case "--iterations":
-                request.iterations = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumIterations)
+                request.iterations = try positiveInteger(
+                    reader.value(for: argument),
+                    argument,
+                    max: Self.maximumIterations
+                )
             case "--seed": request.seed = try seed(reader.value(for: argument))
             case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
             case "--timeout": request.timeout = try seconds(reader.value(for: argument), argument)
@@ -87,7 +94,9 @@ struct ArgumentParser {
             default:
                 if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: command) }
                 if let lessonIdentifier {
-                    throw UsageError("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson")
+                    throw UsageError(
+                        "one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson"
+                    )
                 }
                 lessonIdentifier = argument
             }
@@ -101,8 +110,10 @@ struct ArgumentParser {
         } else {
             let lesson = try self.lesson(lessonIdentifier)
             if let variant = request.variant, lesson.variant(named: variant) == nil {
-                throw UsageError("lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
-                    + lesson.variants.map(\.name).joined(separator: ", "))
+                throw UsageError(
+                    "lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
+                        + lesson.variants.map(\.name).joined(separator: ", ")
+                )
             }
             request.lessons = [lesson.number]
         }
@@ -114,15 +125,20 @@ struct ArgumentParser {
             throw UsageError("\(IsolatedRun.childCommand) is internal to racelab")
         }
         // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
-        let lesson = arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
+        let lesson =
+            arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
             ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0])
         guard lesson.variant(named: arguments[1]) != nil else { throw UsageError("no variant '\(arguments[1])'") }
-        var trials = 0, iterations = 0, seed: UInt64 = 0, noise = true
+        var trials = 0
+        var iterations = 0
+        var seed: UInt64 = 0
+        var noise = true
         var budget: Double?
         var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
         while let argument = reader.next() {
             switch argument {
-            case "--trials": trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
+            case "--trials":
+                trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
             case "--iterations":
                 iterations = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumIterations)
             case "--seed": seed = try self.seed(reader.value(for: argument))
@@ -132,7 +148,12 @@ struct ArgumentParser {
             }
         }
         return .runVariantChild(
-            lesson: lesson.number, variant: arguments[1], trials: trials, iterations: iterations, seed: seed, noise: noise,
+            lesson: lesson.number,
+            variant: arguments[1],
+            trials: trials,
+            iterations: iterations,
+            seed: seed,
+            noise: noise,
             budget: budget
         )
     }
@@ -146,7 +167,8 @@ struct ArgumentParser {
             while let argument = reader.next() {
                 switch argument {
                 case "-h", "--help": return .help(.matrix)
-                case "--trials": request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
+                case "--trials":
+                    request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
                 case "--budget": request.budget = try seconds(reader.value(for: argument), argument)
                 case "--seed": request.seed = try seed(reader.value(for: argument))
                 case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
@@ -162,7 +184,9 @@ struct ArgumentParser {
                 default:
                     if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: .matrix) }
                     if let lessonIdentifier {
-                        throw UsageError("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson")
+                        throw UsageError(
+                            "one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson"
+                        )
                     }
                     lessonIdentifier = argument
                 }
@@ -189,7 +213,12 @@ struct ArgumentParser {
         guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
             throw UsageError("lesson \(lesson.number) has no worker '\(arguments[1])'")
         }
-        return .runWorker(lesson: lesson.number, worker: arguments[1], parent: parent, arguments: Array(arguments.dropFirst(3)))
+        return .runWorker(
+            lesson: lesson.number,
+            worker: arguments[1],
+            parent: parent,
+            arguments: Array(arguments.dropFirst(3))
+        )
     }
 
     private func lesson(_ identifier: String) throws(UsageError) -> Lesson {

@@ -15,7 +15,11 @@ struct ExploreRequest: Equatable {
 
     var options: ExplorationOptions {
         ExplorationOptions(
-            strategy: strategy, threads: threads, preemptions: preemptions, schedules: schedules, seed: seed,
+            strategy: strategy,
+            threads: threads,
+            preemptions: preemptions,
+            schedules: schedules,
+            seed: seed,
             stepBound: stepBound
         )
     }
@@ -45,7 +49,9 @@ struct ExploreRequest: Equatable {
             }
             func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
-                guard let next = remaining.popLast(), !next.hasPrefix("--") else { throw fail("option \(name) needs a value") }
+                guard let next = remaining.popLast(), !next.hasPrefix("--") else {
+                    throw fail("option \(name) needs a value")
+                }
                 return next
             }
             switch name {
@@ -64,7 +70,9 @@ struct ExploreRequest: Equatable {
             case "--seed":
                 let text = try value()
                 let parsed = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-                guard let parsed else { throw fail("--seed must be a non-negative integer (decimal or 0x hex), got '\(text)'") }
+                guard let parsed else {
+                    throw fail("--seed must be a non-negative integer (decimal or 0x hex), got '\(text)'")
+                }
                 request.seed = parsed
             case "--replay":
                 let text = try value()
@@ -76,8 +84,12 @@ struct ExploreRequest: Equatable {
                 if inlineValue != nil { throw fail("option --json takes no value") }
                 request.json = true
             default:
-                if argument.hasPrefix("-") && argument.count > 1 { throw fail("unknown option '\(argument)' for 'explore'") }
-                if let lessonIdentifier { throw fail("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)')") }
+                if argument.hasPrefix("-") && argument.count > 1 {
+                    throw fail("unknown option '\(argument)' for 'explore'")
+                }
+                if let lessonIdentifier {
+                    throw fail("one lesson at a time (got '\(lessonIdentifier)' and '\(argument)')")
+                }
                 lessonIdentifier = argument
             }
         }
@@ -91,15 +103,22 @@ struct ExploreRequest: Equatable {
         if explorable.isEmpty { throw fail("lesson \(lesson.number) has no explorable variant yet") }
         if let variant = request.variant {
             guard lesson.variant(named: variant) != nil else {
-                throw fail("lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
-                    + lesson.variants.map(\.name).joined(separator: ", "))
+                throw fail(
+                    "lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
+                        + lesson.variants.map(\.name).joined(separator: ", ")
+                )
             }
             guard explorable.contains(variant) else {
-                throw fail("variant '\(variant)' has no exploration; explorable variants are: " + explorable.joined(separator: ", "))
+                throw fail(
+                    "variant '\(variant)' has no exploration; explorable variants are: "
+                        + explorable.joined(separator: ", ")
+                )
             }
         }
         if request.replay != nil && request.variant == nil {
-            guard explorable.count == 1 else { throw fail("--replay needs --variant (one of: \(explorable.joined(separator: ", ")))") }
+            guard explorable.count == 1 else {
+                throw fail("--replay needs --variant (one of: \(explorable.joined(separator: ", ")))")
+            }
             request.variant = explorable[0]
         }
         return request

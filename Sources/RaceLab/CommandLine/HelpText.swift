@@ -34,10 +34,14 @@ struct HelpText {
     func usage(_ command: CommandName?) -> String {
         switch command {
         case .list: "usage: \(tool) list [--json]"
-        case .run: "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json] [--junit FILE]"
-        case .power: "usage: \(tool) power <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--timeout S] [--json]"
-        case .matrix: "usage: \(tool) matrix [<lesson|all>] [--trials T] [--budget S] [--seed S] [--noise on|off] [--timeout S] [--expectations FILE] [--probes DIR] [--logs DIR] [--executable PATH] [--json] [--junit FILE]"
-        case .explore: "usage: \(tool) explore <lesson> [--variant NAME] [--strategy dfs|pct|random] [--threads K] [--preemptions P] [--schedules M] [--seed S] [--steps N] [--replay SCHEDULE] [--json]"
+        case .run:
+            "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json] [--junit FILE]"
+        case .power:
+            "usage: \(tool) power <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--timeout S] [--json]"
+        case .matrix:
+            "usage: \(tool) matrix [<lesson|all>] [--trials T] [--budget S] [--seed S] [--noise on|off] [--timeout S] [--expectations FILE] [--probes DIR] [--logs DIR] [--executable PATH] [--json] [--junit FILE]"
+        case .explore:
+            "usage: \(tool) explore <lesson> [--variant NAME] [--strategy dfs|pct|random] [--threads K] [--preemptions P] [--schedules M] [--seed S] [--steps N] [--replay SCHEDULE] [--json]"
         case .help: "usage: \(tool) help [command]"
         case nil: "usage: \(tool) <command> [options]   (commands: list, run, power, matrix, explore, help)"
         }

@@ -7,7 +7,15 @@ enum ParsedCommand: Equatable {
     /// Measure how likely each buggy variant is to show its bug, per strategy.
     case power(RunRequest)
     /// The hidden command a parent uses to run one variant in a child process.
-    case runVariantChild(lesson: Int, variant: String, trials: Int, iterations: Int, seed: UInt64, noise: Bool, budget: Double?)
+    case runVariantChild(
+        lesson: Int,
+        variant: String,
+        trials: Int,
+        iterations: Int,
+        seed: UInt64,
+        noise: Bool,
+        budget: Double?
+    )
     /// Put every variant through the stress runner, ThreadSanitizer and the Swift 6 compiler.
     case matrix(MatrixRequest)
     /// Run variants under the schedule explorer, or replay one schedule.

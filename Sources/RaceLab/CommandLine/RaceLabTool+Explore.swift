@@ -13,10 +13,17 @@ extension RaceLabTool {
             do {
                 let entry: ExploreEntry
                 if let schedule = request.replay {
-                    let (result, diverged) = try Explorer.replay(exploration, schedule: schedule, options: request.options)
+                    let (result, diverged) = try Explorer.replay(
+                        exploration,
+                        schedule: schedule,
+                        options: request.options
+                    )
                     entry = ExploreEntry(variant: variant, replayOf: result, diverged: diverged)
                 } else {
-                    entry = ExploreEntry(variant: variant, report: try Explorer.explore(exploration, options: request.options))
+                    entry = ExploreEntry(
+                        variant: variant,
+                        report: try Explorer.explore(exploration, options: request.options)
+                    )
                 }
                 entries.append(entry)
                 if !request.json { print(entry.text(tool: name, lesson: lesson, exploration: exploration)) }
@@ -117,14 +124,19 @@ struct ExploreEntry: Encodable {
         var deadlock: [ThreadPosition]?
         if case .deadlock(let positions) = result.outcome { deadlock = positions }
         return Failure(
-            kind: result.outcome.kind, message: result.outcome.summary, steps: result.steps,
-            replay: result.schedule.replayString, deadlock: deadlock,
+            kind: result.outcome.kind,
+            message: result.outcome.summary,
+            steps: result.steps,
+            replay: result.schedule.replayString,
+            deadlock: deadlock,
             spawned: result.spawned.isEmpty ? nil : result.spawned
         )
     }
 
     func text(tool: String, lesson: Lesson, exploration: Exploration) -> String {
-        var lines = ["lesson \(lesson.number) (\(lesson.slug)), variant \(variant) [\(kind.rawValue)]: \(exploration.summary)"]
+        var lines = [
+            "lesson \(lesson.number) (\(lesson.slug)), variant \(variant) [\(kind.rawValue)]: \(exploration.summary)"
+        ]
         if mode == "replay" {
             lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
         } else {
@@ -136,11 +148,19 @@ struct ExploreEntry: Encodable {
             }
             if let seed { setting += ", seed \(seed)" }
             lines.append(setting)
-            let scope = exhaustive ? " (every schedule within the bound)" : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
-            lines.append("  " + counted(schedules, "schedule") + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing")
+            let scope =
+                exhaustive
+                ? " (every schedule within the bound)"
+                : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+            lines.append(
+                "  " + counted(schedules, "schedule")
+                    + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
+            )
             if let pctGuarantee, let pctSteps, let preemptions {
-                lines.append("  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
-                    + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate))
+                lines.append(
+                    "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
+                        + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate)
+                )
             } else if strategy == "random" {
                 lines.append("  measured hit rate " + percent(hitRate))
             }

@@ -36,7 +36,8 @@ extension RaceLabTool {
             return usageFailure("no expectations file '\(expectationsPath)'")
         }
 
-        let logFolder = request.logs.map(absolute)
+        let logFolder =
+            request.logs.map(absolute)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tsan-logs", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: logFolder, withIntermediateDirectories: true)
@@ -47,12 +48,22 @@ extension RaceLabTool {
         var lessonsToRun = request.lessons.compactMap { number in lessons.first { $0.number == number } }
         if request.calibration { lessonsToRun.append(ThreadSanitizerCalibration.lesson) }
         let plan = MatrixRunner.Plan(
-            tool: name, lessons: lessonsToRun, executable: executable,
-            sanitized: sanitizer.instrumented, startWithoutRandomization: sanitizer.needsNoRandomization,
-            logFolder: logFolder, probeFolder: absolute(request.probes), swiftc: CompilerProbe.locateCompiler(),
-            expectations: expectations, expectationsFile: expectationsFile,
-            seed: request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max)), noise: request.noise,
-            budget: request.budget, trialCap: request.trials, timeout: request.timeout, base: base
+            tool: name,
+            lessons: lessonsToRun,
+            executable: executable,
+            sanitized: sanitizer.instrumented,
+            startWithoutRandomization: sanitizer.needsNoRandomization,
+            logFolder: logFolder,
+            probeFolder: absolute(request.probes),
+            swiftc: CompilerProbe.locateCompiler(),
+            expectations: expectations,
+            expectationsFile: expectationsFile,
+            seed: request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max)),
+            noise: request.noise,
+            budget: request.budget,
+            trialCap: request.trials,
+            timeout: request.timeout,
+            base: base
         )
 
         let live = isatty(STDERR_FILENO) == 1
@@ -63,7 +74,9 @@ extension RaceLabTool {
             },
             whileWaiting: { label, elapsed in
                 guard live else { return }
-                FileHandle.standardError.write(Data("\r\u{1B}[Krunning \(label) … \(String(format: "%.1f", elapsed)) s".utf8))
+                FileHandle.standardError.write(
+                    Data("\r\u{1B}[Krunning \(label) … \(String(format: "%.1f", elapsed)) s".utf8)
+                )
             }
         )
 
@@ -77,7 +90,9 @@ extension RaceLabTool {
         } else {
             print(MatrixText(matrix: matrix).render(), terminator: "")
         }
-        if let junit = request.junit, !writeJUnit(JUnitDocument(matrix: matrix), to: junit) { return .unexpectedVerdict }
+        if let junit = request.junit, !writeJUnit(JUnitDocument(matrix: matrix), to: junit) {
+            return .unexpectedVerdict
+        }
         return matrix.passed ? .success : .unexpectedVerdict
     }
 
@@ -85,7 +100,9 @@ extension RaceLabTool {
     /// it because of the address layout (then every child starts under `setarch -R`).
     private func sanitizerOf(_ executable: String) -> (instrumented: Bool, needsNoRandomization: Bool) {
         if executable == ChildProcess.currentExecutable { return (ThreadSanitizer.isActive, false) }
-        guard let result = try? ChildProcess.run(executable, arguments: ["--version"], timeout: 60) else { return (false, false) }
+        guard let result = try? ChildProcess.run(executable, arguments: ["--version"], timeout: 60) else {
+            return (false, false)
+        }
         let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
         if output.contains(ThreadSanitizer.unexpectedMappingMessage) { return (true, true) }
         return (output.contains("(ThreadSanitizer)"), false)

@@ -19,12 +19,16 @@ extension RaceLabTool {
 
         for number in request.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
-            let buggy = lesson.variants.filter { $0.kind == .buggy && (request.variant == nil || request.variant == $0.name) }
+            let buggy = lesson.variants.filter {
+                $0.kind == .buggy && (request.variant == nil || request.variant == $0.name)
+            }
             var rates: [DetectionRate] = []
             if !request.json {
                 print("RaceLab power · lesson \(lesson.number): \(lesson.title)")
-                print("seed \(seed) · runner strategies run the same workload in their own processes; explorer strategies"
-                    + " run as many schedules as the runner runs trials · 95% Wilson intervals\n")
+                print(
+                    "seed \(seed) · runner strategies run the same workload in their own processes; explorer strategies"
+                        + " run as many schedules as the runner runs trials · 95% Wilson intervals\n"
+                )
             }
             for variant in buggy {
                 var workload = lesson.workload(for: variant)
@@ -32,7 +36,8 @@ extension RaceLabTool {
                 if let iterations = request.iterations { workload.iterations = iterations }
                 for strategy in Self.powerStrategies {
                     let isolated = IsolatedRun.Request(
-                        lesson: lesson, variant: variant,
+                        lesson: lesson,
+                        variant: variant,
                         options: StressRunner.Options(workload: workload, seed: seed, noise: strategy.noise),
                         timeout: request.timeout
                     )
@@ -45,7 +50,11 @@ extension RaceLabTool {
                     for strategy in Self.explorerStrategies {
                         let options = ExplorationOptions(strategy: strategy, schedules: workload.trials, seed: seed)
                         guard let report = try? Explorer.explore(exploration, options: options) else { continue }
-                        let rate = DetectionRate(variant: variant.name, strategy: "explorer \(strategy.rawValue)", exploration: report)
+                        let rate = DetectionRate(
+                            variant: variant.name,
+                            strategy: "explorer \(strategy.rawValue)",
+                            exploration: report
+                        )
                         allCompleted = allCompleted && rate.completed
                         rates.append(rate)
                     }
@@ -99,7 +108,9 @@ struct PowerTable {
                 "\(grouped(rate.exposedTrials))/\(grouped(rate.trials))",
                 percentage(rate.probability),
                 "\(percentage(rate.confidenceInterval[0]))–\(percentage(rate.confidenceInterval[1]))",
-                rate.firstExposureTrial.map { "\(rate.strategy.hasPrefix("explorer") ? "schedule" : "trial") \(grouped($0))" }
+                rate.firstExposureTrial.map {
+                    "\(rate.strategy.hasPrefix("explorer") ? "schedule" : "trial") \(grouped($0))"
+                }
                     ?? "never",
                 rate.secondsToFirstExposure.map { String(format: "%.3f s", $0) } ?? "–",
             ])

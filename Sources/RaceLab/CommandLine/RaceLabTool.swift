@@ -57,7 +57,14 @@ public struct RaceLabTool: Sendable {
         case .power(let request):
             return power(request)
         case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise, budget):
-            return runChild(lessonNumber, variantName, Workload(trials: trials, iterations: iterations), seed, noise, budget)
+            return runChild(
+                lessonNumber,
+                variantName,
+                Workload(trials: trials, iterations: iterations),
+                seed,
+                noise,
+                budget
+            )
         case .matrix(let request):
             return matrix(request)
         case .explore(let request):
@@ -77,19 +84,28 @@ public struct RaceLabTool: Sendable {
                     var trials: Int, iterations: Int
                     var variants: [VariantEntry]
                 }
-                struct VariantEntry: Encodable { var name: String, kind: VariantKind, summary: String, explorable: Bool }
+                struct VariantEntry: Encodable {
+                    var name: String, kind: VariantKind, summary: String, explorable: Bool
+                }
                 var tool: String
                 var lessons: [LessonEntry]
             }
-            let listing = Listing(tool: name, lessons: lessons.map { lesson in
-                Listing.LessonEntry(
-                    number: lesson.number, slug: lesson.slug, title: lesson.title, summary: lesson.summary,
-                    trials: lesson.workload.trials, iterations: lesson.workload.iterations,
-                    variants: lesson.variants.map {
-                        .init(name: $0.name, kind: $0.kind, summary: $0.summary, explorable: $0.exploration != nil)
-                    }
-                )
-            })
+            let listing = Listing(
+                tool: name,
+                lessons: lessons.map { lesson in
+                    Listing.LessonEntry(
+                        number: lesson.number,
+                        slug: lesson.slug,
+                        title: lesson.title,
+                        summary: lesson.summary,
+                        trials: lesson.workload.trials,
+                        iterations: lesson.workload.iterations,
+                        variants: lesson.variants.map {
+                            .init(name: $0.name, kind: $0.kind, summary: $0.summary, explorable: $0.exploration != nil)
+                        }
+                    )
+                }
+            )
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: (try? encoder.encode(listing)) ?? Data(), as: UTF8.self))
@@ -108,8 +124,10 @@ public struct RaceLabTool: Sendable {
             print("")
         }
         let first = lessons.first?.number ?? 1
-        print("Run one with '\(name) run <number|slug>', e.g. '\(name) run \(first)'; "
-            + "search its thread schedules with '\(name) explore \(first)'.")
+        print(
+            "Run one with '\(name) run <number|slug>', e.g. '\(name) run \(first)'; "
+                + "search its thread schedules with '\(name) explore \(first)'."
+        )
         return .success
     }
 
@@ -126,8 +144,15 @@ public struct RaceLabTool: Sendable {
         for number in request.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
             if !request.json {
-                print(text.header(lessonNumber: lesson.number, title: lesson.title, seed: seed,
-                                  noise: request.noise, timeout: request.timeout))
+                print(
+                    text.header(
+                        lessonNumber: lesson.number,
+                        title: lesson.title,
+                        seed: seed,
+                        noise: request.noise,
+                        timeout: request.timeout
+                    )
+                )
             }
             var reports: [VariantReport] = []
             for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
@@ -135,19 +160,25 @@ public struct RaceLabTool: Sendable {
                 if let trials = request.trials { workload.trials = trials }
                 if let iterations = request.iterations { workload.iterations = iterations }
                 let isolated = IsolatedRun.Request(
-                    lesson: lesson, variant: variant,
+                    lesson: lesson,
+                    variant: variant,
                     options: StressRunner.Options(workload: workload, seed: seed, noise: request.noise),
                     timeout: request.timeout
                 )
                 let report = IsolatedRun.run(isolated, executable: executable) { elapsed in
-                    progress.show("running lesson \(lesson.number) · \(variant.name) … \(String(format: "%.1f", elapsed)) s")
+                    progress.show(
+                        "running lesson \(lesson.number) · \(variant.name) … \(String(format: "%.1f", elapsed)) s"
+                    )
                 }
                 progress.clear()
                 reports.append(report)
                 if !request.json { print(text.variant(report)) }
             }
             let lessonReport = RunReport.LessonReport(
-                number: lesson.number, slug: lesson.slug, title: lesson.title, variants: reports
+                number: lesson.number,
+                slug: lesson.slug,
+                title: lesson.title,
+                variants: reports
             )
             lessonReports.append(lessonReport)
             if !request.json { print(text.summary(lessonReport)) }
@@ -167,13 +198,22 @@ public struct RaceLabTool: Sendable {
     }
 
     private func runChild(
-        _ lessonNumber: Int, _ variantName: String, _ workload: Workload, _ seed: UInt64, _ noise: Bool, _ budget: Double?
+        _ lessonNumber: Int,
+        _ variantName: String,
+        _ workload: Workload,
+        _ seed: UInt64,
+        _ noise: Bool,
+        _ budget: Double?
     ) -> ExitCode {
         guard let lesson = (lessons + [ThreadSanitizerCalibration.lesson]).first(where: { $0.number == lessonNumber }),
-              let variant = lesson.variant(named: variantName) else { return .usage }
+            let variant = lesson.variant(named: variantName)
+        else { return .usage }
         // A parent killed with SIGKILL cannot kill its child group: the child notices and stops.
         WorkerProcess.exitWhenOrphaned(parent: getppid())
-        let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget))
+        let report = StressRunner.run(
+            variant,
+            options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget)
+        )
         do {
             print(try IsolatedRun.reportLine(report))
             return .success
@@ -186,9 +226,11 @@ public struct RaceLabTool: Sendable {
 
 extension RaceLabTool {
     /// Runs a lesson's worker in this process (see `LessonWorker`): 0 when it returns, 1 when it throws.
-    private func runWorker(_ lessonNumber: Int, _ workerName: String, parent: Int32, _ arguments: [String]) -> ExitCode {
+    private func runWorker(_ lessonNumber: Int, _ workerName: String, parent: Int32, _ arguments: [String]) -> ExitCode
+    {
         guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
-              let worker = lesson.workers.first(where: { $0.name == workerName }) else { return .usage }
+            let worker = lesson.workers.first(where: { $0.name == workerName })
+        else { return .usage }
         WorkerProcess.exitWhenOrphaned(parent: parent)
         do {
             try worker.main(arguments)

@@ -39,7 +39,10 @@ final class ControlledExecution: @unchecked Sendable {
     ///   - stepBound: more steps than this is reported as a livelock.
     ///   - stallTimeout: seconds a running thread may take to reach its next point.
     static func run(
-        _ program: ExplorableProgram, policy: SchedulingPolicy, stepBound: Int, stallTimeout: Double
+        _ program: ExplorableProgram,
+        policy: SchedulingPolicy,
+        stepBound: Int,
+        stallTimeout: Double
     ) -> ExecutionResult {
         let execution = ControlledExecution(threads: program.threads.count)
         let result = execution.drive(program, policy: policy, stepBound: stepBound, stallTimeout: stallTimeout)
@@ -48,14 +51,20 @@ final class ControlledExecution: @unchecked Sendable {
     }
 
     private func drive(
-        _ program: ExplorableProgram, policy: SchedulingPolicy, stepBound: Int, stallTimeout: Double
+        _ program: ExplorableProgram,
+        policy: SchedulingPolicy,
+        stepBound: Int,
+        stallTimeout: Double
     ) -> ExecutionResult {
         let count = program.threads.count
         var choices: [Int] = []
         var steps: [ScheduleStep] = []
         func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
             ExecutionResult(
-                schedule: Schedule(threads: count, choices: choices), steps: steps, outcome: outcome, spawned: spawned
+                schedule: Schedule(threads: count, choices: choices),
+                steps: steps,
+                outcome: outcome,
+                spawned: spawned
             )
         }
         policy.beginExecution()
@@ -85,7 +94,11 @@ final class ControlledExecution: @unchecked Sendable {
             let enabled = pending.indices.filter { !finished[$0] && canProceed($0) }
             if enabled.isEmpty {
                 let positions = pending.indices.filter { !finished[$0] }.map { index in
-                    ThreadPosition(thread: index, waitingFor: pending[index]?.name ?? "?", heldBy: holder(of: pending[index]))
+                    ThreadPosition(
+                        thread: index,
+                        waitingFor: pending[index]?.name ?? "?",
+                        heldBy: holder(of: pending[index])
+                    )
                 }
                 drain(timeout: stallTimeout)
                 return result(.deadlock(positions))
@@ -209,7 +222,11 @@ final class ControlledExecution: @unchecked Sendable {
     /// Submits an `async` work item to `queue`, run by a new logical thread started by `submitter`,
     /// whose first step is starting the item. Returns the item and the new thread.
     fileprivate func submit(
-        to queue: ObjectIdentifier, serial: Bool, barrier: Bool, name: String, by submitter: Int
+        to queue: ObjectIdentifier,
+        serial: Bool,
+        barrier: Bool,
+        name: String,
+        by submitter: Int
     ) -> (item: Int, thread: Int) {
         condition.lock()
         defer { condition.unlock() }
@@ -323,7 +340,10 @@ final class LogicalThread: RaceWindowHook, @unchecked Sendable {
     /// exploration too (another test using a process-wide queue). That never blocks behind another
     /// logical thread: the model starts an item only when the real queue would admit it.
     func runItem<Result>(
-        of queue: RaceQueue, barrier: Bool, name: String, _ work: () throws -> Result
+        of queue: RaceQueue,
+        barrier: Bool,
+        name: String,
+        _ work: () throws -> Result
     ) rethrows -> Result {
         let queueID = ObjectIdentifier(queue)
         execution.pause(id, before: .queueSync(queueID, serial: queue.isSerial, barrier: barrier, name: name))

@@ -29,7 +29,8 @@ public struct Exploration: Sendable {
     ///     one line saying what broke (shown as the failure).
     ///   - tearDown: releases what `makeState` acquired.
     public init<State: Sendable>(
-        summary: String, defaultThreads: Int = 2,
+        summary: String,
+        defaultThreads: Int = 2,
         makeState: @escaping @Sendable () throws -> State,
         thread: @escaping @Sendable (State, Int) throws -> Void,
         invariant: @escaping @Sendable (State, Int) -> String?,
@@ -59,14 +60,17 @@ extension Exploration {
     /// another thread awaits must be a `RaceTask`, or the waiter blocks outside the explorer's view
     /// and is reported stuck.
     public init<State: Sendable>(
-        summary: String, defaultThreads: Int = 2,
+        summary: String,
+        defaultThreads: Int = 2,
         makeState: @escaping @Sendable () throws -> State,
         asyncThread: @escaping @Sendable (State, Int) async throws -> Void,
         invariant: @escaping @Sendable (State, Int) async -> String?,
         tearDown: @escaping @Sendable (State) -> Void = { _ in }
     ) {
         self.init(
-            summary: summary, defaultThreads: defaultThreads, makeState: makeState,
+            summary: summary,
+            defaultThreads: defaultThreads,
+            makeState: makeState,
             thread: { state, index in
                 try blockOn(inheritingTaskLocals: true) { try await asyncThread(state, index) }
             },
@@ -86,7 +90,8 @@ extension Exploration {
 /// `Task.detached` when the work must see the thread's task-locals (the explorer's hook); such work
 /// runs on the explorer's executor, since it pauses at scheduling points.
 private func blockOn<T: Sendable>(
-    inheritingTaskLocals: Bool, _ work: @escaping @Sendable () async throws -> T
+    inheritingTaskLocals: Bool,
+    _ work: @escaping @Sendable () async throws -> T
 ) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = LockedBox<Result<T, any Error>?>(nil)

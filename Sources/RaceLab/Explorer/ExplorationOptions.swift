@@ -24,8 +24,13 @@ public struct ExplorationOptions: Sendable {
     public var stallTimeout: Double
 
     public init(
-        strategy: Strategy = .dfs, threads: Int? = nil, preemptions: Int = 2, schedules: Int? = nil,
-        seed: UInt64 = 0, stepBound: Int = 1_000, stallTimeout: Double = 10
+        strategy: Strategy = .dfs,
+        threads: Int? = nil,
+        preemptions: Int = 2,
+        schedules: Int? = nil,
+        seed: UInt64 = 0,
+        stepBound: Int = 1_000,
+        stallTimeout: Double = 10
     ) {
         self.strategy = strategy
         self.threads = threads

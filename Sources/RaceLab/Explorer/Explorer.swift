@@ -7,10 +7,14 @@ import Foundation
 /// overloads, which run it on a thread of their own so that the cooperative pool is never blocked.
 public enum Explorer {
     /// Searches schedules with `options.strategy`.
-    public static func explore(_ exploration: Exploration, options: ExplorationOptions = .init()) throws -> ExplorationReport {
+    public static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions = .init()
+    ) throws -> ExplorationReport {
         let threads = options.threads ?? exploration.defaultThreads
         let start = DispatchTime.now().uptimeNanoseconds
-        var schedules = 0, failing = 0
+        var schedules = 0
+        var failing = 0
         var shortest: ExecutionResult?
         var warning: String?
         var abandoned: String?
@@ -18,7 +22,8 @@ public enum Explorer {
         var firstFailure: (schedule: Int, seconds: Double)?
 
         let dfs = options.strategy == .dfs ? DepthFirstPolicy(preemptionBound: options.preemptions) : nil
-        let pct = options.strategy == .pct
+        let pct =
+            options.strategy == .pct
             ? PCTPolicy(threads: threads, depth: options.preemptions + 1, seed: options.seed, stepEstimate: 1) : nil
         let policy: SchedulingPolicy
         if let dfs { policy = dfs } else if let pct { policy = pct } else { policy = RandomPolicy(seed: options.seed) }
@@ -26,7 +31,10 @@ public enum Explorer {
         while schedules < options.scheduleLimit {
             let program = try exploration.makeProgram(threads)
             let result = ControlledExecution.run(
-                program, policy: policy, stepBound: options.stepBound, stallTimeout: options.stallTimeout
+                program,
+                policy: policy,
+                stepBound: options.stepBound,
+                stallTimeout: options.stallTimeout
             )
             schedules += 1
             if case .stuck = result.outcome {
@@ -55,9 +63,18 @@ public enum Explorer {
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var report = ExplorationReport(
-            strategy: options.strategy, threads: threads, preemptions: options.preemptions, seed: options.seed,
-            schedules: schedules, exhaustive: exhaustive, failingSchedules: failing, failure: shortest,
-            elapsedSeconds: elapsed, pctGuarantee: pct?.guarantee, pctSteps: pct?.stepEstimate, warning: warning,
+            strategy: options.strategy,
+            threads: threads,
+            preemptions: options.preemptions,
+            seed: options.seed,
+            schedules: schedules,
+            exhaustive: exhaustive,
+            failingSchedules: failing,
+            failure: shortest,
+            elapsedSeconds: elapsed,
+            pctGuarantee: pct?.guarantee,
+            pctSteps: pct?.stepEstimate,
+            warning: warning,
             abandoned: abandoned
         )
         report.pctThreads = pct?.threads
@@ -69,24 +86,34 @@ public enum Explorer {
     /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program
     /// (a thread it names could not run at that point, or the program needed more decisions).
     public static func replay(
-        _ exploration: Exploration, schedule: Schedule, options: ExplorationOptions = .init()
+        _ exploration: Exploration,
+        schedule: Schedule,
+        options: ExplorationOptions = .init()
     ) throws -> (result: ExecutionResult, diverged: Bool) {
         let program = try exploration.makeProgram(schedule.threads)
         let policy = ReplayPolicy(schedule)
         let result = ControlledExecution.run(
-            program, policy: policy, stepBound: options.stepBound, stallTimeout: options.stallTimeout
+            program,
+            policy: policy,
+            stepBound: options.stepBound,
+            stallTimeout: options.stallTimeout
         )
         return (result, policy.diverged || result.schedule != schedule)
     }
 
     /// `explore` on a dedicated thread, for async callers.
-    public static func explore(_ exploration: Exploration, options: ExplorationOptions = .init()) async throws -> ExplorationReport {
+    public static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions = .init()
+    ) async throws -> ExplorationReport {
         try await onOwnThread { try explore(exploration, options: options) }
     }
 
     /// `replay` on a dedicated thread, for async callers.
     public static func replay(
-        _ exploration: Exploration, schedule: Schedule, options: ExplorationOptions = .init()
+        _ exploration: Exploration,
+        schedule: Schedule,
+        options: ExplorationOptions = .init()
     ) async throws -> (result: ExecutionResult, diverged: Bool) {
         try await onOwnThread { try replay(exploration, schedule: schedule, options: options) }
     }

@@ -40,8 +40,15 @@ public final class RaceQueue: @unchecked Sendable {
             return try dispatchQueue.sync(flags: flags, execute: work)
         }
         let barrier = flags.contains(.barrier)
-        return try logical.runItem(of: self, barrier: barrier, name: barrier ? "sync barrier \(shortName)" : "sync \(shortName)") {
-            try RaceQueueContext.$running.withValue(RaceQueueContext.running + [ObjectIdentifier(self)], operation: work)
+        return try logical.runItem(
+            of: self,
+            barrier: barrier,
+            name: barrier ? "sync barrier \(shortName)" : "sync \(shortName)"
+        ) {
+            try RaceQueueContext.$running.withValue(
+                RaceQueueContext.running + [ObjectIdentifier(self)],
+                operation: work
+            )
         }
     }
 
@@ -81,7 +88,9 @@ public final class RaceQueue: @unchecked Sendable {
         }
         precondition(
             RaceQueueContext.running.contains(ObjectIdentifier(self)),
-            "not on a work item of \(label)", file: file, line: line
+            "not on a work item of \(label)",
+            file: file,
+            line: line
         )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +49,10 @@ struct ChildProcess {
     ///   - environment: variables to set in the child, on top of this process's environment.
     ///   - whileWaiting: called about every 100 ms with the seconds elapsed (for progress).
     static func run(
-        _ executable: String, arguments: [String], environment: [String: String] = [:], timeout: Double,
+        _ executable: String,
+        arguments: [String],
+        environment: [String: String] = [:],
+        timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Result {
         // Inside this process's scratch folder, so that a parent killed mid-run leaves nothing behind
@@ -77,11 +81,11 @@ struct ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var variables = ProcessInfo.processInfo.environment
         variables.merge(environment) { _, override in override }
         let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -102,7 +106,10 @@ struct ChildProcess {
     }
 
     private static func waitForExit(
-        _ pid: pid_t, timeout: Double, clock: ContinuousClock, started: ContinuousClock.Instant,
+        _ pid: pid_t,
+        timeout: Double,
+        clock: ContinuousClock,
+        started: ContinuousClock.Instant,
         whileWaiting: (Double) -> Void
     ) -> Termination {
         var status: Int32 = 0

@@ -43,16 +43,21 @@ enum IsolatedRun {
     ///   - launcher: a command that starts the child, e.g. `["/usr/bin/setarch", "x86_64", "-R"]`
     ///     to run it without address randomization; empty to start `executable` directly.
     static func run(
-        _ request: Request, executable: String, environment: [String: String] = [:], launcher: [String] = [],
+        _ request: Request,
+        executable: String,
+        environment: [String: String] = [:],
+        launcher: [String] = [],
         whileWaiting: (Double) -> Void = { _ in }
     ) -> VariantReport {
         let result: ChildProcess.Result
         let command = launcher + [executable] + childArguments(request)
         do {
             result = try ChildProcess.run(
-                command[0], arguments: Array(command.dropFirst()),
+                command[0],
+                arguments: Array(command.dropFirst()),
                 environment: childEnvironment.merging(environment) { _, new in new },
-                timeout: request.timeout, whileWaiting: whileWaiting
+                timeout: request.timeout,
+                whileWaiting: whileWaiting
             )
         } catch {
             return failedReport(request, wall: 0, stderr: ["\(error)"], termination: .exited(-1))
@@ -79,7 +84,10 @@ enum IsolatedRun {
 
     /// The report for a child that crashed, was killed by the watchdog, or exited without a report.
     private static func failedReport(
-        _ request: Request, wall: Double, stderr: [String], termination: ChildProcess.Termination
+        _ request: Request,
+        wall: Double,
+        stderr: [String],
+        termination: ChildProcess.Termination
     ) -> VariantReport {
         let variant = request.variant
         var signal: Int?
@@ -105,20 +113,39 @@ enum IsolatedRun {
         case .exited(let status):
             exitStatus = Int(status)
             verdict = .crashed
-            reason = status == 0
+            reason =
+                status == 0
                 ? "the process exited without a report"
                 : "the process exited with status \(status) without a report"
         }
         return VariantReport(
-            name: variant.name, kind: variant.kind, summary: variant.summary,
-            trials: 0, iterations: request.options.workload.iterations, operations: 0,
-            anomalousTrials: 0, lostWrites: 0, inconsistencies: 0, duplicates: 0, errors: 0,
-            crashed: !timedOut, signal: signal, exitStatus: exitStatus,
-            timedOut: timedOut, timeoutSeconds: request.timeout, stderrTail: stderr,
-            histogram: [], samples: [], wallSeconds: wall, operationsPerSecond: 0,
-            seed: request.options.seed, noise: request.options.noise,
-            firstAnomalousTrial: nil, secondsToFirstAnomaly: nil,
-            verdict: verdict, verdictReason: reason
+            name: variant.name,
+            kind: variant.kind,
+            summary: variant.summary,
+            trials: 0,
+            iterations: request.options.workload.iterations,
+            operations: 0,
+            anomalousTrials: 0,
+            lostWrites: 0,
+            inconsistencies: 0,
+            duplicates: 0,
+            errors: 0,
+            crashed: !timedOut,
+            signal: signal,
+            exitStatus: exitStatus,
+            timedOut: timedOut,
+            timeoutSeconds: request.timeout,
+            stderrTail: stderr,
+            histogram: [],
+            samples: [],
+            wallSeconds: wall,
+            operationsPerSecond: 0,
+            seed: request.options.seed,
+            noise: request.options.noise,
+            firstAnomalousTrial: nil,
+            secondsToFirstAnomaly: nil,
+            verdict: verdict,
+            verdictReason: reason
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,7 +58,8 @@ public enum ScratchSpace {
         guard name.hasPrefix(prefix) else { return nil }
         let parts = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-              let pid = pid_t(parts[0]), pid > 0, let start = UInt64(parts[1]) else { return nil }
+            let pid = pid_t(parts[0]), pid > 0, let start = UInt64(parts[1])
+        else { return nil }
         return (pid, start)
     }
 
@@ -69,7 +71,9 @@ public enum ScratchSpace {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var removed: [String] = []
         for name in names {
-            guard let owner = owner(ofFolderNamed: name), !isRunning(pid: owner.pid, startedAt: owner.start) else { continue }
+            guard let owner = owner(ofFolderNamed: name), !isRunning(pid: owner.pid, startedAt: owner.start) else {
+                continue
+            }
             if (try? FileManager.default.removeItem(at: root.appendingPathComponent(name))) != nil {
                 removed.append(name)
             }
@@ -98,7 +102,8 @@ public enum ScratchSpace {
     static func startTime(of pid: pid_t) -> UInt64? {
         #if os(Linux)
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 19 else { return nil }
         return UInt64(fields[19])
@@ -111,7 +116,10 @@ public enum ScratchSpace {
         let root = FileManager.default.temporaryDirectory
         sweepStaleFolders(in: root)
         let pid = getpid()
-        let folder = root.appendingPathComponent(folderName(pid: pid, start: startTime(of: pid) ?? 0), isDirectory: true)
+        let folder = root.appendingPathComponent(
+            folderName(pid: pid, start: startTime(of: pid) ?? 0),
+            isDirectory: true
+        )
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         atexit { ScratchSpace.removeProcessFolder() }
         return folder

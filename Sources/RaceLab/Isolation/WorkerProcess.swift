@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +57,7 @@ public final class WorkerProcess: @unchecked Sendable {
 
         let all = [executable, command, String(lesson), worker, String(getpid())] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard status == 0 else { throw LaunchError.spawnFailed(errno: status) }

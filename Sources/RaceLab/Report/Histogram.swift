@@ -27,10 +27,16 @@ struct HistogramBuilder {
     private var rows: [String: HistogramRow] = [:]
 
     mutating func add(outcome: String, anomalous: Bool, meaning: String) {
-        rows[outcome, default: HistogramRow(
-            outcome: outcome, samples: 0, frequency: 0,
-            expectation: anomalous ? .forbidden : .acceptable, meaning: meaning
-        )].samples += 1
+        rows[
+            outcome,
+            default: HistogramRow(
+                outcome: outcome,
+                samples: 0,
+                frequency: 0,
+                expectation: anomalous ? .forbidden : .acceptable,
+                meaning: meaning
+            )
+        ].samples += 1
     }
 
     /// The rows with frequencies over `trials`: acceptable outcomes first, then by samples, most first.

@@ -36,15 +36,23 @@ public struct JUnitDocument: Sendable, Equatable {
     public func xml() -> String {
         let all = suites.flatMap(\.cases)
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        lines.append(#"<testsuites name="\#(xmlEscaped(name))" tests="\#(all.count)" failures="\#(all.filter { $0.failure != nil }.count)" time="\#(seconds(all.map(\.seconds).reduce(0, +)))">"#)
+        lines.append(
+            #"<testsuites name="\#(xmlEscaped(name))" tests="\#(all.count)" failures="\#(all.filter { $0.failure != nil }.count)" time="\#(seconds(all.map(\.seconds).reduce(0, +)))">"#
+        )
         for suite in suites {
             let failures = suite.cases.filter { $0.failure != nil }.count
             let time = suite.cases.map(\.seconds).reduce(0, +)
-            lines.append(#"  <testsuite name="\#(xmlEscaped(suite.name))" tests="\#(suite.cases.count)" failures="\#(failures)" errors="0" skipped="0" time="\#(seconds(time))">"#)
+            lines.append(
+                #"  <testsuite name="\#(xmlEscaped(suite.name))" tests="\#(suite.cases.count)" failures="\#(failures)" errors="0" skipped="0" time="\#(seconds(time))">"#
+            )
             for testCase in suite.cases {
-                lines.append(#"    <testcase classname="\#(xmlEscaped(testCase.className))" name="\#(xmlEscaped(testCase.name))" time="\#(seconds(testCase.seconds))">"#)
+                lines.append(
+                    #"    <testcase classname="\#(xmlEscaped(testCase.className))" name="\#(xmlEscaped(testCase.name))" time="\#(seconds(testCase.seconds))">"#
+                )
                 if let failure = testCase.failure {
-                    lines.append(#"      <failure message="\#(xmlEscaped(failure.message))" type="failure">\#(xmlEscaped(failure.details))</failure>"#)
+                    lines.append(
+                        #"      <failure message="\#(xmlEscaped(failure.message))" type="failure">\#(xmlEscaped(failure.details))</failure>"#
+                    )
                 }
                 if !testCase.output.isEmpty {
                     lines.append("      <system-out>\(xmlEscaped(testCase.output))</system-out>")
@@ -95,19 +103,27 @@ extension JUnitDocument {
     /// A `racelab run` report: a variant fails when its verdict is not the one its kind calls for.
     public init(run report: RunReport) {
         let text = TextReport()
-        self.init(name: report.tool, suites: report.lessons.map { lesson in
-            Suite(name: "lesson \(lesson.number): \(lesson.slug)", cases: lesson.variants.map { variant in
-                TestCase(
-                    className: "\(report.tool).\(lesson.slug)",
-                    name: "\(variant.name) [\(variant.kind.rawValue)]",
-                    seconds: variant.wallSeconds,
-                    failure: variant.passed ? nil : (
-                        "\(variant.verdict.label): \(variant.verdictReason)",
-                        variant.stderrTail.joined(separator: "\n")
-                    ),
-                    output: text.variant(variant)
+        self.init(
+            name: report.tool,
+            suites: report.lessons.map { lesson in
+                Suite(
+                    name: "lesson \(lesson.number): \(lesson.slug)",
+                    cases: lesson.variants.map { variant in
+                        TestCase(
+                            className: "\(report.tool).\(lesson.slug)",
+                            name: "\(variant.name) [\(variant.kind.rawValue)]",
+                            seconds: variant.wallSeconds,
+                            failure: variant.passed
+                                ? nil
+                                : (
+                                    "\(variant.verdict.label): \(variant.verdictReason)",
+                                    variant.stderrTail.joined(separator: "\n")
+                                ),
+                            output: text.variant(variant)
+                        )
+                    }
                 )
-            })
-        })
+            }
+        )
     }
 }

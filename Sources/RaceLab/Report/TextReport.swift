@@ -22,14 +22,24 @@ struct TextReport {
             let perTrial = { (total: Int) in
                 String(format: "%.2f", Double(total) / Double(report.trials))
             }
-            lines.append("  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "
-                + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
-                + "(\(grouped(Int(report.operationsPerSecond.rounded()))) operations/s)")
-            lines.append("  anomalous trials  \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) "
-                + "(\(percent(Double(report.anomalousTrials) / Double(report.trials))))")
-            lines.append("  lost writes       \(grouped(report.lostWrites)) total, \(perTrial(report.lostWrites)) per trial")
-            lines.append("  duplicates        \(grouped(report.duplicates)) total, \(perTrial(report.duplicates)) per trial")
-            lines.append("  inconsistencies   \(grouped(report.inconsistencies)) total, \(perTrial(report.inconsistencies)) per trial")
+            lines.append(
+                "  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "
+                    + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
+                    + "(\(grouped(Int(report.operationsPerSecond.rounded()))) operations/s)"
+            )
+            lines.append(
+                "  anomalous trials  \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) "
+                    + "(\(percent(Double(report.anomalousTrials) / Double(report.trials))))"
+            )
+            lines.append(
+                "  lost writes       \(grouped(report.lostWrites)) total, \(perTrial(report.lostWrites)) per trial"
+            )
+            lines.append(
+                "  duplicates        \(grouped(report.duplicates)) total, \(perTrial(report.duplicates)) per trial"
+            )
+            lines.append(
+                "  inconsistencies   \(grouped(report.inconsistencies)) total, \(perTrial(report.inconsistencies)) per trial"
+            )
             if report.errors > 0 {
                 lines.append("  errors            \(grouped(report.errors)) total")
             }
@@ -73,16 +83,21 @@ struct TextReport {
             return right ? space + text : text + space
         }
         var lines = [
-            pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      MEANING",
+            pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true)
+                + "     FREQ  EXPECT      MEANING"
         ]
         for row in shown {
-            lines.append(pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
-                + "  " + pad(percent(row.frequency), 7, right: true) + "  "
-                + pad(row.expectation == .acceptable ? "ACCEPTABLE" : "FORBIDDEN", 10) + "  " + row.meaning)
+            lines.append(
+                pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
+                    + "  " + pad(percent(row.frequency), 7, right: true) + "  "
+                    + pad(row.expectation == .acceptable ? "ACCEPTABLE" : "FORBIDDEN", 10) + "  " + row.meaning
+            )
         }
         if rows.count > shown.count {
             let rest = rows.dropFirst(shown.count)
-            lines.append("… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)")
+            lines.append(
+                "… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)"
+            )
         }
         return lines
     }

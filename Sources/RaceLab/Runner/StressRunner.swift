@@ -36,7 +36,9 @@ public enum StressRunner {
     ///
     /// - Parameter afterTrial: called on the calling thread after each trial with the number done.
     public static func run(
-        _ variant: Variant, options: Options, afterTrial: (Int) -> Void = { _ in }
+        _ variant: Variant,
+        options: Options,
+        afterTrial: (Int) -> Void = { _ in }
     ) -> VariantReport {
         let iterations = options.workload.iterations
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -63,15 +65,31 @@ public enum StressRunner {
         let trials = trialsRun
         let verdict = Verdict.judging(variant.kind, anomalousTrials: totals.anomalousTrials)
         return VariantReport(
-            name: variant.name, kind: variant.kind, summary: variant.summary,
-            trials: trials, iterations: iterations, operations: trials * iterations,
-            anomalousTrials: totals.anomalousTrials, lostWrites: totals.lostWrites,
-            inconsistencies: totals.inconsistencies, duplicates: totals.duplicates, errors: totals.errors,
-            crashed: false, signal: nil, exitStatus: nil, timedOut: false, timeoutSeconds: nil, stderrTail: [],
-            histogram: histogram.rows(trials: trials), samples: totals.samples,
-            wallSeconds: wall, operationsPerSecond: wall > 0 ? Double(trials * iterations) / wall : 0,
-            seed: options.seed, noise: options.noise,
-            firstAnomalousTrial: firstAnomaly?.trial, secondsToFirstAnomaly: firstAnomaly?.seconds,
+            name: variant.name,
+            kind: variant.kind,
+            summary: variant.summary,
+            trials: trials,
+            iterations: iterations,
+            operations: trials * iterations,
+            anomalousTrials: totals.anomalousTrials,
+            lostWrites: totals.lostWrites,
+            inconsistencies: totals.inconsistencies,
+            duplicates: totals.duplicates,
+            errors: totals.errors,
+            crashed: false,
+            signal: nil,
+            exitStatus: nil,
+            timedOut: false,
+            timeoutSeconds: nil,
+            stderrTail: [],
+            histogram: histogram.rows(trials: trials),
+            samples: totals.samples,
+            wallSeconds: wall,
+            operationsPerSecond: wall > 0 ? Double(trials * iterations) / wall : 0,
+            seed: options.seed,
+            noise: options.noise,
+            firstAnomalousTrial: firstAnomaly?.trial,
+            secondsToFirstAnomaly: firstAnomaly?.seconds,
             verdict: verdict,
             verdictReason: reason(for: verdict, anomalousTrials: totals.anomalousTrials, trials: trials)
         )
@@ -93,9 +111,16 @@ public enum StressRunner {
 
     /// Runs `variant` for `trials` × `iterations` on a thread of its own: the short form for tests.
     public static func run(
-        _ variant: Variant, trials: Int, iterations: Int, noise: Bool = true, seed: UInt64 = 1
+        _ variant: Variant,
+        trials: Int,
+        iterations: Int,
+        noise: Bool = true,
+        seed: UInt64 = 1
     ) async -> VariantReport {
-        await run(variant, options: Options(workload: Workload(trials: trials, iterations: iterations), seed: seed, noise: noise))
+        await run(
+            variant,
+            options: Options(workload: Workload(trials: trials, iterations: iterations), seed: seed, noise: noise)
+        )
     }
 
     static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {
@@ -113,7 +138,11 @@ public enum StressRunner {
     private static let generations = Atomic<Int>(0)
 
     private static func runTrial(
-        _ variant: Variant, trial: Int, iterations: Int, cores: Int, options: Options
+        _ variant: Variant,
+        trial: Int,
+        iterations: Int,
+        cores: Int,
+        options: Options
     ) -> TrialResult {
         let log = TrialLog()
         let body: TrialBody

@@ -71,12 +71,21 @@ enum CompilerProbe {
         let output = String(decoding: result.stderr + result.stdout, as: UTF8.self)
         switch result.termination {
         case .exited(0):
-            return CompilerVerdict(outcome: .accepted, diagnostic: nil, diagnosticLocation: nil, probe: shown, note: nil)
+            return CompilerVerdict(
+                outcome: .accepted,
+                diagnostic: nil,
+                diagnosticLocation: nil,
+                probe: shown,
+                note: nil
+            )
         case .exited:
             let first = firstError(in: output)
             return CompilerVerdict(
-                outcome: .rejected, diagnostic: first?.message ?? "(no error line in the compiler's output)",
-                diagnosticLocation: first?.location, probe: shown, note: nil
+                outcome: .rejected,
+                diagnostic: first?.message ?? "(no error line in the compiler's output)",
+                diagnosticLocation: first?.location,
+                probe: shown,
+                note: nil
             )
         case .signaled(let signal):
             return .notMeasured("the compiler died from signal \(signal)", probe: shown)
@@ -103,7 +112,8 @@ enum CompilerProbe {
     /// The compiler to run: `$SWIFTC`, else `swiftc` on the `PATH`, else next to a `swift` on the `PATH`.
     static func locateCompiler(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let explicit = environment["SWIFTC"], !explicit.isEmpty { return explicit }
-        let folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin", "/usr/bin"]
+        let folders =
+            (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin", "/usr/bin"]
         for folder in folders {
             let candidate = folder + "/swiftc"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

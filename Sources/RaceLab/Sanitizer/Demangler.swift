@@ -33,7 +33,7 @@ enum Demangler {
                 let next = index + 1 < words.count && words[index + 1] != "in" ? 2 : 1
                 words.removeSubrange(index..<min(index + next, words.count))
             } else if words[index].hasPrefix("@") {
-                words.remove(at: index)   // @Sendable, @escaping: attributes of the removed signature
+                words.remove(at: index)  // @Sendable, @escaping: attributes of the removed signature
             } else if words[index] == ":" {
                 words.removeSubrange(index..<min(index + 2, words.count))
                 continue
@@ -42,9 +42,11 @@ enum Demangler {
             }
         }
         text = words.joined(separator: " ")
-        for (long, short) in [("generic specialization of ", "specialized "),
-                              ("variable initialization expression of ", ""),
-                              ("function signature specialization of ", "specialized ")] {
+        for (long, short) in [
+            ("generic specialization of ", "specialized "),
+            ("variable initialization expression of ", ""),
+            ("function signature specialization of ", "specialized "),
+        ] {
             text = text.replacingOccurrences(of: long, with: short)
         }
         return text.isEmpty ? symbol : text
@@ -76,7 +78,9 @@ enum Demangler {
 /// or nil when the input is not a mangled name.
 @_silgen_name("swift_demangle")
 private func _swiftDemangle(
-    _ mangledName: UnsafePointer<CChar>?, _ mangledNameLength: Int,
-    _ outputBuffer: UnsafeMutablePointer<CChar>?, _ outputBufferSize: UnsafeMutablePointer<Int>?,
+    _ mangledName: UnsafePointer<CChar>?,
+    _ mangledNameLength: Int,
+    _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputBufferSize: UnsafeMutablePointer<Int>?,
     _ flags: UInt32
 ) -> UnsafeMutablePointer<CChar>?

@@ -20,7 +20,9 @@ public struct MatrixExpectations: Sendable, Equatable {
         }
 
         public enum Compiler: String, Sendable, Codable, CaseIterable {
-            case accepted, rejected, notMeasured = "not-measured", any
+            case accepted, rejected
+            case notMeasured = "not-measured"
+            case any
         }
 
         /// The lesson's slug (`subscript-race`), or `tsan-calibration` for the calibration rows.
@@ -55,15 +57,24 @@ public struct MatrixExpectations: Sendable, Equatable {
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if fields.isEmpty { continue }
             guard fields.count == 4 else {
-                throw FormatError(line: number, message: "expected 4 fields (lesson variant tsan compiler), got \(fields.count)")
+                throw FormatError(
+                    line: number,
+                    message: "expected 4 fields (lesson variant tsan compiler), got \(fields.count)"
+                )
             }
             guard let tsan = Entry.TSan(rawValue: fields[2]) else {
-                throw FormatError(line: number, message: "tsan must be one of "
-                    + Entry.TSan.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(fields[2])'")
+                throw FormatError(
+                    line: number,
+                    message: "tsan must be one of "
+                        + Entry.TSan.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(fields[2])'"
+                )
             }
             guard let compiler = Entry.Compiler(rawValue: fields[3]) else {
-                throw FormatError(line: number, message: "compiler must be one of "
-                    + Entry.Compiler.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(fields[3])'")
+                throw FormatError(
+                    line: number,
+                    message: "compiler must be one of "
+                        + Entry.Compiler.allCases.map(\.rawValue).joined(separator: ", ") + "; got '\(fields[3])'"
+                )
             }
             guard seen.insert(fields[0] + "/" + fields[1]).inserted else {
                 throw FormatError(line: number, message: "\(fields[0]) \(fields[1]) is listed twice")

@@ -59,7 +59,12 @@ public struct MatrixRow: Sendable, Codable, Equatable {
         public var ranWithoutAddressRandomization: Bool
 
         public static let notMeasured = TSanCell(
-            outcome: .notMeasured, reports: [], warnings: 0, processes: 0, logs: [], failures: [],
+            outcome: .notMeasured,
+            reports: [],
+            warnings: 0,
+            processes: 0,
+            logs: [],
+            failures: [],
             ranWithoutAddressRandomization: false
         )
     }
@@ -86,7 +91,10 @@ public struct MatrixRow: Sendable, Codable, Equatable {
     /// - TSan's outcome must match the expectation (`silent` / `reported`), and TSan must not fail;
     /// - the compiler's outcome must match the expectation.
     static func problems(
-        role: Role, runner: RunnerCell, tsan: TSanCell, compiler: CompilerVerdict,
+        role: Role,
+        runner: RunnerCell,
+        tsan: TSanCell,
+        compiler: CompilerVerdict,
         expectation: MatrixExpectations.Entry?
     ) -> [String] {
         var problems: [String] = []
@@ -103,11 +111,15 @@ public struct MatrixRow: Sendable, Codable, Equatable {
             let count = tsan.reports.count
             if role == .fixed && count > 0 {
                 let first = tsan.reports[0].headline
-                problems.append("TSan reported \(count) race\(count == 1 ? "" : "s") in a fixed variant (first: \(first))")
+                problems.append(
+                    "TSan reported \(count) race\(count == 1 ? "" : "s") in a fixed variant (first: \(first))"
+                )
             } else if let expected = expectation?.tsan {
                 switch (expected, tsan.outcome) {
                 case (.silent, .reported):
-                    problems.append("TSan: expected silent, got \(count) report\(count == 1 ? "" : "s") (first: \(tsan.reports[0].headline))")
+                    problems.append(
+                        "TSan: expected silent, got \(count) report\(count == 1 ? "" : "s") (first: \(tsan.reports[0].headline))"
+                    )
                 case (.reported, .silent):
                     problems.append("TSan: expected a report, got none")
                 default:

@@ -58,20 +58,30 @@ struct MatrixRunner {
                 }
                 rows.append(row)
                 let cells = MatrixText.cells(row)
-                progress("\(row.passed ? "✓" : "✗") \(lesson.number) \(lesson.slug) · \(variant.name): runner \(cells.runner), "
-                    + "TSan \(cells.tsan), Swift 6 \(row.compiler.outcome.rawValue) "
-                    + "(\(String(format: "%.1f", row.runner.wallSeconds)) s)")
+                progress(
+                    "\(row.passed ? "✓" : "✗") \(lesson.number) \(lesson.slug) · \(variant.name): runner \(cells.runner), "
+                        + "TSan \(cells.tsan), Swift 6 \(row.compiler.outcome.rawValue) "
+                        + "(\(String(format: "%.1f", row.runner.wallSeconds)) s)"
+                )
             }
         }
         let settings = ToolMatrix.Settings(
-            seed: plan.seed, noise: plan.noise, budgetSeconds: plan.budget, trialCap: plan.trialCap,
-            threadSanitizer: plan.sanitized, executable: plan.executable,
+            seed: plan.seed,
+            noise: plan.noise,
+            budgetSeconds: plan.budget,
+            trialCap: plan.trialCap,
+            threadSanitizer: plan.sanitized,
+            executable: plan.executable,
             logFolder: plan.sanitized ? displayPath(plan.logFolder.path) : nil,
             compilerCommand: plan.swiftc.map { ([$0] + CompilerProbe.flags).joined(separator: " ") },
-            probeFolder: displayPath(plan.probeFolder.path), expectationsFile: plan.expectationsFile
+            probeFolder: displayPath(plan.probeFolder.path),
+            expectationsFile: plan.expectationsFile
         )
         return ToolMatrix(
-            tool: plan.tool, settings: settings, rows: rows, notes: notes(rows),
+            tool: plan.tool,
+            settings: settings,
+            rows: rows,
+            notes: notes(rows),
             wallSeconds: (clock.now - started).seconds
         )
     }
@@ -81,7 +91,8 @@ struct MatrixRunner {
     }
 
     private func isCalibration(_ lesson: Lesson) -> Bool {
-        lesson.number == ThreadSanitizerCalibration.lesson.number && lesson.slug == ThreadSanitizerCalibration.lesson.slug
+        lesson.number == ThreadSanitizerCalibration.lesson.number
+            && lesson.slug == ThreadSanitizerCalibration.lesson.slug
     }
 
     private func compilerVerdict(_ lesson: Lesson, _ variant: Variant) -> CompilerVerdict {
@@ -96,13 +107,22 @@ struct MatrixRunner {
 
     /// Runs one variant (again without address randomization if TSan could not start) and builds its row.
     private mutating func measure(
-        _ lesson: Lesson, _ variant: Variant, compiler: CompilerVerdict, whileWaiting: (Double) -> Void
+        _ lesson: Lesson,
+        _ variant: Variant,
+        compiler: CompilerVerdict,
+        whileWaiting: (Double) -> Void
     ) -> MatrixRow {
         var workload = lesson.workload(for: variant)
         if let cap = plan.trialCap { workload.trials = min(workload.trials, cap) }
         let request = IsolatedRun.Request(
-            lesson: lesson, variant: variant,
-            options: StressRunner.Options(workload: workload, seed: plan.seed, noise: plan.noise, timeBudget: plan.budget),
+            lesson: lesson,
+            variant: variant,
+            options: StressRunner.Options(
+                workload: workload,
+                seed: plan.seed,
+                noise: plan.noise,
+                timeBudget: plan.budget
+            ),
             timeout: plan.timeout
         )
         let prefix = "\(CompilerProbe.lessonFolderName(lesson)).\(variant.name)"
@@ -110,21 +130,34 @@ struct MatrixRunner {
         var environment: [String: String] = [:]
         if plan.sanitized {
             environment["TSAN_OPTIONS"] = ThreadSanitizer.options(
-                logPath: logPath, inherited: ProcessInfo.processInfo.environment["TSAN_OPTIONS"]
+                logPath: logPath,
+                inherited: ProcessInfo.processInfo.environment["TSAN_OPTIONS"]
             )
         }
 
         SanitizerLog.remove(folder: plan.logFolder, prefix: prefix)
-        var report = IsolatedRun.run(request, executable: plan.executable, environment: environment, launcher: launcher,
-                                     whileWaiting: whileWaiting)
+        var report = IsolatedRun.run(
+            request,
+            executable: plan.executable,
+            environment: environment,
+            launcher: launcher,
+            whileWaiting: whileWaiting
+        )
         var log = SanitizerLog.read(folder: plan.logFolder, prefix: prefix, relativeTo: plan.base)
-        if plan.sanitized, launcher.isEmpty, refusedToStart(log, report), let prefixCommand = ThreadSanitizer.noRandomizationPrefix {
+        if plan.sanitized, launcher.isEmpty, refusedToStart(log, report),
+            let prefixCommand = ThreadSanitizer.noRandomizationPrefix
+        {
             // TSan could not place its shadow memory. Without address randomization it can; so run
             // this variant again that way, and every later one from the start.
             launcher = prefixCommand
             SanitizerLog.remove(folder: plan.logFolder, prefix: prefix)
-            report = IsolatedRun.run(request, executable: plan.executable, environment: environment, launcher: launcher,
-                                     whileWaiting: whileWaiting)
+            report = IsolatedRun.run(
+                request,
+                executable: plan.executable,
+                environment: environment,
+                launcher: launcher,
+                whileWaiting: whileWaiting
+            )
             log = SanitizerLog.read(folder: plan.logFolder, prefix: prefix, relativeTo: plan.base)
         }
 
@@ -134,7 +167,9 @@ struct MatrixRunner {
             let reports = log.distinctReports
             tsan = MatrixRow.TSanCell(
                 outcome: fatal ? .failed : (reports.isEmpty ? .silent : .reported),
-                reports: reports, warnings: log.warnings.count, processes: log.processes,
+                reports: reports,
+                warnings: log.warnings.count,
+                processes: log.processes,
                 logs: log.files.map(displayPath),
                 failures: log.failures + report.stderrTail.filter { $0.contains("FATAL: ThreadSanitizer") },
                 ranWithoutAddressRandomization: !launcher.isEmpty
@@ -146,16 +181,30 @@ struct MatrixRunner {
         let expectation = plan.expectations.entry(lesson: lesson.slug, variant: variant.name)
         let runner = MatrixRow.RunnerCell(report)
         return MatrixRow(
-            lesson: lesson.number, slug: lesson.slug, variant: variant.name, role: role, summary: variant.summary,
-            runner: runner, tsan: tsan, compiler: compiler, expectation: expectation,
-            problems: MatrixRow.problems(role: role, runner: runner, tsan: tsan, compiler: compiler, expectation: expectation)
+            lesson: lesson.number,
+            slug: lesson.slug,
+            variant: variant.name,
+            role: role,
+            summary: variant.summary,
+            runner: runner,
+            tsan: tsan,
+            compiler: compiler,
+            expectation: expectation,
+            problems: MatrixRow.problems(
+                role: role,
+                runner: runner,
+                tsan: tsan,
+                compiler: compiler,
+                expectation: expectation
+            )
         )
     }
 
     /// TSan gave up before `main` because of the address layout (in its log, or on stderr when the
     /// log could not be opened yet).
     private func refusedToStart(_ log: SanitizerLog, _ report: VariantReport) -> Bool {
-        log.failedOnMemoryMapping || report.stderrTail.contains { $0.contains(ThreadSanitizer.unexpectedMappingMessage) }
+        log.failedOnMemoryMapping
+            || report.stderrTail.contains { $0.contains(ThreadSanitizer.unexpectedMappingMessage) }
     }
 
     /// Expectations that name no variant of this run (stale lines), and variants with no expectation.
@@ -164,14 +213,19 @@ struct MatrixRunner {
         let file = plan.expectationsFile ?? "the expectations file"
         let missing = rows.filter { $0.expectation == nil }
         if plan.expectationsFile != nil, !missing.isEmpty {
-            notes.append("no expectation in \(file) for: "
-                + missing.map { "\($0.slug) \($0.variant)" }.joined(separator: ", ")
-                + " (only the built-in rules were checked)")
+            notes.append(
+                "no expectation in \(file) for: "
+                    + missing.map { "\($0.slug) \($0.variant)" }.joined(separator: ", ")
+                    + " (only the built-in rules were checked)"
+            )
         }
         let ranLessons = Set(plan.lessons.map(\.slug))
         let ran = Set(rows.map { "\($0.slug)/\($0.variant)" })
-        for entry in plan.expectations.entries where ranLessons.contains(entry.lesson) && !ran.contains("\(entry.lesson)/\(entry.variant)") {
-            notes.append("\(file) line \(entry.line): lesson \(entry.lesson) has no variant '\(entry.variant)' (stale line?)")
+        for entry in plan.expectations.entries
+        where ranLessons.contains(entry.lesson) && !ran.contains("\(entry.lesson)/\(entry.variant)") {
+            notes.append(
+                "\(file) line \(entry.line): lesson \(entry.lesson) has no variant '\(entry.variant)' (stale line?)"
+            )
         }
         return notes
     }

@@ -37,7 +37,8 @@ struct MatrixText {
         switch row.compiler.outcome {
         case .accepted: compiler = "accepted"
         case .rejected: compiler = "rejected: " + (row.compiler.diagnostic ?? "")
-        case .notMeasured: compiler = row.role == .calibration ? "—" : "not measured (\(row.compiler.note ?? "no probe"))"
+        case .notMeasured:
+            compiler = row.role == .calibration ? "—" : "not measured (\(row.compiler.note ?? "no probe"))"
         }
         return (runner, tsan, compiler)
     }
@@ -46,21 +47,32 @@ struct MatrixText {
         var lines: [String] = []
         let settings = matrix.settings
         lines.append("RaceLab · which tool catches which bug")
-        lines.append("runner   each variant in its own process"
-            + (settings.threadSanitizer ? " (ThreadSanitizer build)" : "")
-            + ", noise \(settings.noise ? "on" : "off"), seed \(settings.seed), trials until \(formatSeconds(settings.budgetSeconds)) s"
-            + (settings.trialCap.map { " or \($0) trials" } ?? " or the lesson's count") + " per variant")
+        lines.append(
+            "runner   each variant in its own process"
+                + (settings.threadSanitizer ? " (ThreadSanitizer build)" : "")
+                + ", noise \(settings.noise ? "on" : "off"), seed \(settings.seed), trials until \(formatSeconds(settings.budgetSeconds)) s"
+                + (settings.trialCap.map { " or \($0) trials" } ?? " or the lesson's count") + " per variant"
+        )
         if settings.threadSanitizer {
-            lines.append("TSan     halt_on_error=0, one log per process: \(settings.logFolder ?? "?")/<NN-lesson>.<variant>.<pid>")
+            lines.append(
+                "TSan     halt_on_error=0, one log per process: \(settings.logFolder ?? "?")/<NN-lesson>.<variant>.<pid>"
+            )
         } else {
-            lines.append("TSan     not measured: \(settings.executable) is not a ThreadSanitizer build (use 'make tsan')")
+            lines.append(
+                "TSan     not measured: \(settings.executable) is not a ThreadSanitizer build (use 'make tsan')"
+            )
         }
-        lines.append("Swift 6  " + (settings.compilerCommand.map { "\($0) \(settings.probeFolder)/<NN-lesson>/<variant>.swift" }
-            ?? "not measured: no swiftc found"))
+        lines.append(
+            "Swift 6  "
+                + (settings.compilerCommand.map { "\($0) \(settings.probeFolder)/<NN-lesson>/<variant>.swift" }
+                    ?? "not measured: no swiftc found")
+        )
         lines.append("")
         lines.append(contentsOf: table())
         if matrix.rows.contains(where: \.tsan.ranWithoutAddressRandomization) {
-            lines.append("¹ run under 'setarch -R' (no address randomization): TSan could not map its shadow memory otherwise")
+            lines.append(
+                "¹ run under 'setarch -R' (no address randomization): TSan could not map its shadow memory otherwise"
+            )
         }
         let reports = reportLines()
         if !reports.isEmpty {
@@ -88,8 +100,10 @@ struct MatrixText {
         if failing.isEmpty {
             lines.append("matrix: PASS, all \(matrix.rows.count) rows as expected (\(time) s)")
         } else {
-            lines.append("matrix: FAIL, \(failing.count) of \(matrix.rows.count) rows differ from what was expected: "
-                + failing.map { "\($0.slug) · \($0.variant)" }.joined(separator: ", ") + " (\(time) s)")
+            lines.append(
+                "matrix: FAIL, \(failing.count) of \(matrix.rows.count) rows differ from what was expected: "
+                    + failing.map { "\($0.slug) · \($0.variant)" }.joined(separator: ", ") + " (\(time) s)"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -104,12 +118,14 @@ struct MatrixText {
             text + String(repeating: " ", count: max(0, width - text.count))
         }
         var lines = [
-            "  " + pad("LESSON / VARIANT", nameWidth) + "  " + pad("KIND", 11) + "  " + pad("RUNNER (anomalous/trials)", runnerWidth)
-                + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6 COMPILER",
+            "  " + pad("LESSON / VARIANT", nameWidth) + "  " + pad("KIND", 11) + "  "
+                + pad("RUNNER (anomalous/trials)", runnerWidth)
+                + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6 COMPILER"
         ]
         var lastLesson: String?
         for (row, cell) in zip(rows, cells) {
-            let lessonLabel = row.role == .calibration
+            let lessonLabel =
+                row.role == .calibration
                 ? "calibration: TSan on correct code (a report here is a false positive)"
                 : "\(row.lesson) \(row.slug)"
             if lessonLabel != lastLesson {
@@ -117,9 +133,13 @@ struct MatrixText {
                 lastLesson = lessonLabel
             }
             var compiler = cell.compiler
-            if compiler.count > Self.diagnosticWidth { compiler = String(compiler.prefix(Self.diagnosticWidth - 1)) + "…" }
-            lines.append((row.passed ? "  " : "✗ ") + pad("  " + row.variant, nameWidth) + "  " + pad(row.role.rawValue, 11)
-                + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  " + compiler)
+            if compiler.count > Self.diagnosticWidth {
+                compiler = String(compiler.prefix(Self.diagnosticWidth - 1)) + "…"
+            }
+            lines.append(
+                (row.passed ? "  " : "✗ ") + pad("  " + row.variant, nameWidth) + "  " + pad(row.role.rawValue, 11)
+                    + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  " + compiler
+            )
         }
         return lines
     }
@@ -128,10 +148,12 @@ struct MatrixText {
         var lines: [String] = []
         for row in matrix.rows where !row.tsan.reports.isEmpty || !row.tsan.failures.isEmpty {
             let count = row.tsan.reports.count
-            var header = "  lesson \(row.lesson) \(row.slug) · \(row.variant) [\(row.role.rawValue)]: \(count) race\(count == 1 ? "" : "s")"
+            var header =
+                "  lesson \(row.lesson) \(row.slug) · \(row.variant) [\(row.role.rawValue)]: \(count) race\(count == 1 ? "" : "s")"
                 + " (\(row.tsan.warnings) warning\(row.tsan.warnings == 1 ? "" : "s") from \(row.tsan.processes) process\(row.tsan.processes == 1 ? "" : "es"))"
             if let folder = matrix.settings.logFolder {
-                header += ", logs \(folder)/\(CompilerProbe.lessonFolderName(number: row.lesson, slug: row.slug)).\(row.variant).*"
+                header +=
+                    ", logs \(folder)/\(CompilerProbe.lessonFolderName(number: row.lesson, slug: row.slug)).\(row.variant).*"
             }
             lines.append(header)
             for report in row.tsan.reports.prefix(Self.reportsShown) {
@@ -164,7 +186,9 @@ struct MatrixText {
         }
         let measured = buggy.filter { $0.compiler.outcome != .notMeasured }
         let rejected = measured.filter { $0.compiler.outcome == .rejected }
-        lines.append("  the Swift 6 compiler rejected \(rejected.count) of \(measured.count) probed: \(names(rejected))")
+        lines.append(
+            "  the Swift 6 compiler rejected \(rejected.count) of \(measured.count) probed: \(names(rejected))"
+        )
         if matrix.settings.threadSanitizer {
             let neither = buggy.filter { $0.tsan.outcome == .silent && $0.compiler.outcome == .accepted }
             lines.append("  invisible to both TSan and the compiler, caught only by the runner: \(names(neither))")
@@ -173,8 +197,10 @@ struct MatrixText {
         let fixedMeasured = matrix.rows.filter { $0.role == .fixed && $0.compiler.outcome != .notMeasured }
         if !fixedMeasured.isEmpty {
             let rejectedFixes = fixedMeasured.filter { $0.compiler.outcome == .rejected }
-            lines.append("Of \(matrix.rows.filter { $0.role == .fixed }.count) fixed variants, the Swift 6 compiler also rejected "
-                + "\(rejectedFixes.count) of \(fixedMeasured.count) probed: correct code it cannot verify without @unchecked Sendable")
+            lines.append(
+                "Of \(matrix.rows.filter { $0.role == .fixed }.count) fixed variants, the Swift 6 compiler also rejected "
+                    + "\(rejectedFixes.count) of \(fixedMeasured.count) probed: correct code it cannot verify without @unchecked Sendable"
+            )
         }
         return lines
     }

@@ -135,7 +135,9 @@ private struct ReportBuilder {
             // skip where the memory came from and who created the threads.
             let skipped = ["Location is", "Thread T", "Mutex ", "Previous atomic", "Atomic "]
             guard accesses.count < 2, !skipped.contains(where: { trimmed.hasPrefix($0) }) else { return }
-            accesses.append(.init(description: withoutAddresses(String(trimmed.dropLast())), location: nil, function: nil))
+            accesses.append(
+                .init(description: withoutAddresses(String(trimmed.dropLast())), location: nil, function: nil)
+            )
             openAccess = accesses.count - 1
         }
     }
@@ -147,12 +149,21 @@ private struct ReportBuilder {
         symbol = String(body[inRange.upperBound...])
         function = Demangler.shortName(symbol)
         let head = body[..<inRange.lowerBound]
-        let place = head.hasPrefix(kind + " ") ? String(head.dropFirst(kind.count + 1)) : String(head.split(separator: " ").last ?? "")
+        let place =
+            head.hasPrefix(kind + " ")
+            ? String(head.dropFirst(kind.count + 1)) : String(head.split(separator: " ").last ?? "")
         location = shortPath(place, base: base)
     }
 
     func build() -> SanitizerReport? {
-        SanitizerReport(kind: kind, pid: pid, location: location, function: function, symbol: symbol, accesses: accesses)
+        SanitizerReport(
+            kind: kind,
+            pid: pid,
+            location: location,
+            function: function,
+            symbol: symbol,
+            accesses: accesses
+        )
     }
 }
 

@@ -26,7 +26,8 @@ public enum ThreadSanitizerCalibration {
     )
 
     static let mutex = Variant(
-        name: "mutex", kind: .fixed,
+        name: "mutex",
+        kind: .fixed,
         summary: "Synchronization.Mutex<Int>: correct, but its futex is invisible to TSan (false positive)",
         makeState: { MutexCounter() },
         operation: { counter, _ in counter.increment() },
@@ -34,7 +35,8 @@ public enum ThreadSanitizerCalibration {
     )
 
     static let atomic = Variant(
-        name: "atomic", kind: .fixed,
+        name: "atomic",
+        kind: .fixed,
         summary: "Synchronization.Atomic<Int>: compiled into the program, seen by TSan",
         makeState: { AtomicCounter() },
         operation: { counter, _ in counter.increment() },
@@ -42,7 +44,8 @@ public enum ThreadSanitizerCalibration {
     )
 
     static let nslock = Variant(
-        name: "nslock", kind: .fixed,
+        name: "nslock",
+        kind: .fixed,
         summary: "NSLock around a plain Int: a pthread mutex, intercepted by TSan",
         makeState: { LockCounter() },
         operation: { counter, _ in counter.increment() },

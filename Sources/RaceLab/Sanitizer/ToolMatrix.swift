@@ -72,13 +72,16 @@ extension JUnitDocument {
             var output = "runner: \(cells.runner)\nTSan: \(cells.tsan)\nSwift 6 compiler: \(cells.compiler)\n"
             for report in row.tsan.reports { output += "  \(report.headline)\n" }
             if !row.tsan.logs.isEmpty { output += "TSan logs: " + row.tsan.logs.joined(separator: ", ") + "\n" }
-            suites[suites.count - 1].cases.append(TestCase(
-                className: "\(matrix.tool).matrix.\(row.slug)",
-                name: "\(row.variant) [\(row.role.rawValue)]",
-                seconds: row.runner.wallSeconds,
-                failure: row.passed ? nil : (row.problems.joined(separator: "; "), row.problems.joined(separator: "\n")),
-                output: output
-            ))
+            suites[suites.count - 1].cases.append(
+                TestCase(
+                    className: "\(matrix.tool).matrix.\(row.slug)",
+                    name: "\(row.variant) [\(row.role.rawValue)]",
+                    seconds: row.runner.wallSeconds,
+                    failure: row.passed
+                        ? nil : (row.problems.joined(separator: "; "), row.problems.joined(separator: "\n")),
+                    output: output
+                )
+            )
         }
         self.init(name: "\(matrix.tool) matrix", suites: suites)
     }

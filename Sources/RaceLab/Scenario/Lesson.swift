@@ -20,7 +20,12 @@ public struct Lesson: Sendable {
     public let workers: [LessonWorker]
 
     public init(
-        number: Int, slug: String, title: String, summary: String, workload: Workload, variants: [Variant],
+        number: Int,
+        slug: String,
+        title: String,
+        summary: String,
+        workload: Workload,
+        variants: [Variant],
         workers: [LessonWorker] = []
     ) {
         precondition(!variants.isEmpty, "a lesson needs at least one variant")

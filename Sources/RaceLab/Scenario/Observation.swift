@@ -24,9 +24,13 @@ public struct Observation: Sendable, Equatable {
     public var meaning: String
 
     public init(
-        expected: Int, observed: Int,
-        lostWrites: Int = 0, duplicates: Int = 0, inconsistencies: Int = 0,
-        outcome: String, meaning: String
+        expected: Int,
+        observed: Int,
+        lostWrites: Int = 0,
+        duplicates: Int = 0,
+        inconsistencies: Int = 0,
+        outcome: String,
+        meaning: String
     ) {
         self.expected = expected
         self.observed = observed
@@ -58,9 +62,12 @@ public struct Observation: Sendable, Equatable {
             meaning = "\(expected - band.upper)–\(expected - band.lower) \(unit) lost"
         }
         return Observation(
-            expected: expected, observed: observed,
-            lostWrites: lost, inconsistencies: observed > expected ? observed - expected : 0,
-            outcome: outcome, meaning: meaning
+            expected: expected,
+            observed: observed,
+            lostWrites: lost,
+            inconsistencies: observed > expected ? observed - expected : 0,
+            outcome: outcome,
+            meaning: meaning
         )
     }
 
@@ -74,9 +81,12 @@ public struct Observation: Sendable, Equatable {
         default: meaning = "\(observed - expected) duplicate \(unit)"
         }
         return Observation(
-            expected: expected, observed: observed,
-            lostWrites: max(0, expected - observed), duplicates: max(0, observed - expected),
-            outcome: "\(observed) \(observed == 1 ? String(unit.dropLast()) : unit)", meaning: meaning
+            expected: expected,
+            observed: observed,
+            lostWrites: max(0, expected - observed),
+            duplicates: max(0, observed - expected),
+            outcome: "\(observed) \(observed == 1 ? String(unit.dropLast()) : unit)",
+            meaning: meaning
         )
     }
 

@@ -39,8 +39,11 @@ public struct Variant: Sendable {
     ///   - check: runs after every iteration returned; compares what was expected with what is there.
     ///   - tearDown: releases what `makeState` acquired (a temporary folder, say), after the check.
     public init<State: Sendable>(
-        name: String, kind: VariantKind, summary: String,
-        workload: Workload? = nil, crashMeansReproduced: Bool = false,
+        name: String,
+        kind: VariantKind,
+        summary: String,
+        workload: Workload? = nil,
+        crashMeansReproduced: Bool = false,
         makeState: @escaping @Sendable () throws -> State,
         operation: @escaping @Sendable (State, Iteration) throws -> Void,
         check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
@@ -67,8 +70,11 @@ public struct Variant: Sendable {
     /// and returns; the runner waits for every task of the trial before the check. Iterations never
     /// block waiting for their task, so the cooperative thread pool cannot be starved by the runner.
     public init<State: Sendable>(
-        name: String, kind: VariantKind, summary: String,
-        workload: Workload? = nil, crashMeansReproduced: Bool = false,
+        name: String,
+        kind: VariantKind,
+        summary: String,
+        workload: Workload? = nil,
+        crashMeansReproduced: Bool = false,
         makeState: @escaping @Sendable () throws -> State,
         asyncOperation: @escaping @Sendable (State, Iteration) async throws -> Void,
         check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,

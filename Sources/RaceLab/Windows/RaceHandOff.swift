@@ -42,7 +42,8 @@ public struct RaceHandOff: Sendable {
 
     /// `run` for asynchronous work, such as a task's body.
     public func run<Result>(
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
     ) async rethrows -> Result {
         child?.begin()
         defer { child?.end() }

@@ -9,16 +9,27 @@ let single = Storage()
 let payloads = (0..<5).map { Data("value-\($0)".utf8) }
 for (index, payload) in payloads.enumerated() { single.store(payload, forIdentifier: "key-\(index)") }
 single.store(Data("new".utf8), forIdentifier: "key-0")
-check.require(single.numberOfItems == 5, "5 distinct keys stored one after another are counted as 5",
-              evidence: "numberOfItems is \(single.numberOfItems)")
-check.require(single.data(forIdentifier: "key-3") == payloads[3], "data(forIdentifier:) returns what was stored",
-              evidence: "key-3 holds \(String(describing: single.data(forIdentifier: "key-3")))")
-check.require(single.data(forIdentifier: "key-0") == Data("new".utf8), "storing under an existing key replaces its value")
+check.require(
+    single.numberOfItems == 5,
+    "5 distinct keys stored one after another are counted as 5",
+    evidence: "numberOfItems is \(single.numberOfItems)"
+)
+check.require(
+    single.data(forIdentifier: "key-3") == payloads[3],
+    "data(forIdentifier:) returns what was stored",
+    evidence: "key-3 holds \(String(describing: single.data(forIdentifier: "key-3")))"
+)
+check.require(
+    single.data(forIdentifier: "key-0") == Data("new".utf8),
+    "storing under an existing key replaces its value"
+)
 check.require(single.data(forIdentifier: "missing") == nil, "a key never stored has no data")
 
 // Concurrent: every iteration stores a distinct key; afterwards all of them must be there.
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's Storage",
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's Storage",
     makeState: { Storage() },
     operation: { storage, iteration in
         storage.store(Data([UInt8(truncatingIfNeeded: iteration.index)]), forIdentifier: "item-\(iteration.index)")
@@ -30,6 +41,9 @@ let variant = Variant(
         return observation
     }
 )
-check.stress(variant, workload: Workload(trials: 30, iterations: 1_000),
-             requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)")
+check.stress(
+    variant,
+    workload: Workload(trials: 30, iterations: 1_000),
+    requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)"
+)
 check.finish()

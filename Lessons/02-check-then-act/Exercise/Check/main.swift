@@ -26,15 +26,25 @@ check.require(work.value == 1, "the first call runs the work before it returns",
 once.run { work.execute() }
 once.run { work.execute() }
 check.require(work.value == 1, "later calls do not run it again", evidence: "executions: \(work.value)")
-let other = Once(), otherWork = Executions()
+let other = Once()
+let otherWork = Executions()
 other.run { otherWork.execute() }
-check.require(otherWork.value == 1, "each Once has its own flag", evidence: "a second Once ran its work \(otherWork.value) times")
+check.require(
+    otherWork.value == 1,
+    "each Once has its own flag",
+    evidence: "a second Once ran its work \(otherWork.value) times"
+)
 
 // Concurrent: ten threads call `run` at once, as in the article; exactly one execution per trial,
 // and every caller returns after the work ran (checked inside each iteration).
-struct Trial: Sendable { let once = Once(); let work = Executions() }
+struct Trial: Sendable {
+    let once = Once()
+    let work = Executions()
+}
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's Once",
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's Once",
     makeState: { Trial() },
     operation: { trial, iteration in
         trial.once.run { trial.work.execute() }
@@ -42,6 +52,9 @@ let variant = Variant(
     },
     check: { trial, _ in .executions(trial.work.value) }
 )
-check.stress(variant, workload: Workload(trials: 1_500, iterations: 10),
-             requirement: "ten concurrent calls run the work exactly once (every trial)")
+check.stress(
+    variant,
+    workload: Workload(trials: 1_500, iterations: 10),
+    requirement: "ten concurrent calls run the work exactly once (every trial)"
+)
 check.finish()

@@ -26,22 +26,39 @@ let before = Referee.count
 await board.add(3, to: "ada")
 await board.add(4, to: "ada")
 await board.add(5, to: "grace")
-let ada = await board.score(of: "ada"), grace = await board.score(of: "grace"), total = await board.total
-check.require(ada == 7 && grace == 5, "adds are counted per player", evidence: "ada \(ada) (expected 7), grace \(grace) (expected 5)")
+let ada = await board.score(of: "ada")
+let grace = await board.score(of: "grace")
+let total = await board.total
+check.require(
+    ada == 7 && grace == 5,
+    "adds are counted per player",
+    evidence: "ada \(ada) (expected 7), grace \(grace) (expected 5)"
+)
 check.require(total == 12, "total is the sum of all scores", evidence: "total \(total) (expected 12)")
-check.require(Referee.count - before == 3, "each add asks the referee exactly once",
-              evidence: "3 adds asked the referee \(Referee.count - before) times")
+check.require(
+    Referee.count - before == 3,
+    "each add asks the referee exactly once",
+    evidence: "3 adds asked the referee \(Referee.count - before) times"
+)
 
 // Concurrent: every iteration adds one point for one of four players; nothing may be lost.
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's Scoreboard",
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's Scoreboard",
     makeState: { Scoreboard() },
     asyncOperation: { board, iteration in await board.add(1, to: "player-\(iteration.index % 4)") },
     check: { board, trial in .kept(await board.total, of: trial.iterations, unit: "points") }
 )
 let asked = Referee.count
-check.stress(variant, workload: Workload(trials: 40, iterations: 200),
-             requirement: "200 concurrent adds of one point keep all 200 (every trial)")
-check.require(Referee.count - asked == 40 * 200, "every concurrent add asked the referee once",
-              evidence: "\(40 * 200) adds asked \(Referee.count - asked) times")
+check.stress(
+    variant,
+    workload: Workload(trials: 40, iterations: 200),
+    requirement: "200 concurrent adds of one point keep all 200 (every trial)"
+)
+check.require(
+    Referee.count - asked == 40 * 200,
+    "every concurrent add asked the referee once",
+    evidence: "\(40 * 200) adds asked \(Referee.count - asked) times"
+)
 check.finish()

@@ -24,12 +24,23 @@ do {
     let first = FileCounter(url: url)
     check.require((try? first.value()) == 0, "a counter whose file does not exist yet is 0")
     for _ in 0..<3 { try first.increment() }
-    check.require((try? first.value()) == 3, "three increments make 3", evidence: "value() is \(String(describing: try? first.value()))")
-    check.require(onDisk(url) == 3, "the file holds the count (a decimal number)", evidence: "the file holds \(String(describing: try? String(contentsOf: url, encoding: .utf8)))")
+    check.require(
+        (try? first.value()) == 3,
+        "three increments make 3",
+        evidence: "value() is \(String(describing: try? first.value()))"
+    )
+    check.require(
+        onDisk(url) == 3,
+        "the file holds the count (a decimal number)",
+        evidence: "the file holds \(String(describing: try? String(contentsOf: url, encoding: .utf8)))"
+    )
     let second = FileCounter(url: url)
     try second.increment()
-    check.require((try? first.value()) == 4, "another instance of the same URL continues from the file",
-                  evidence: "after 3 + 1 increments value() is \(String(describing: try? first.value()))")
+    check.require(
+        (try? first.value()) == 4,
+        "another instance of the same URL continues from the file",
+        evidence: "after 3 + 1 increments value() is \(String(describing: try? first.value()))"
+    )
     let other = FileCounter(url: folder.appendingPathComponent("other.txt"))
     try other.increment()
     check.require((try? other.value()) == 1 && onDisk(url) == 4, "two files count separately")
@@ -39,14 +50,22 @@ do {
 
 // Concurrent: every iteration increments the trial's file once, through a NEW instance (as code
 // that makes a storage wherever it needs one); afterwards the file must hold the number of iterations.
-struct Trial: Sendable { let folder: URL; var url: URL { folder.appendingPathComponent("counter.txt") } }
+struct Trial: Sendable {
+    let folder: URL
+    var url: URL { folder.appendingPathComponent("counter.txt") }
+}
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's FileCounter",
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's FileCounter",
     makeState: { Trial(folder: try makeFolder()) },
     operation: { trial, _ in try FileCounter(url: trial.url).increment() },
     check: { trial, info in .kept(onDisk(trial.url) ?? 0, of: info.iterations, unit: "increments") },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
-check.stress(variant, workload: Workload(trials: 5, iterations: 200),
-             requirement: "200 concurrent increments of one file end at exactly 200 (every trial)")
+check.stress(
+    variant,
+    workload: Workload(trials: 5, iterations: 200),
+    requirement: "200 concurrent increments of one file end at exactly 200 (every trial)"
+)
 check.finish()

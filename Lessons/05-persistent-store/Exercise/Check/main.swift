@@ -17,10 +17,12 @@ enum Payload {
     /// The version of a whole payload, or nil for a torn one (truncated, mixed, empty).
     static func version(of data: Data) -> Int? {
         guard let newline = data.firstIndex(of: 10),
-              let header = String(data: data[data.startIndex..<newline], encoding: .utf8) else { return nil }
+            let header = String(data: data[data.startIndex..<newline], encoding: .utf8)
+        else { return nil }
         let fields = header.split(separator: ":")
         guard fields.count == 3, let version = Int(fields[0]), let length = Int(fields[1]),
-              let sum = UInt64(fields[2]) else { return nil }
+            let sum = UInt64(fields[2])
+        else { return nil }
         let body = data[(newline + 1)...]
         return body.count == length && checksum(Data(body)) == sum ? version : nil
     }
@@ -40,15 +42,20 @@ do {
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = DocumentStore(folder: folder)
     check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
-    let first = Payload.make(version: 1), second = Payload.make(version: 2)
+    let first = Payload.make(version: 1)
+    let second = Payload.make(version: 2)
     try store.store(first, as: "report")
     check.require((try? store.load("report")) == first, "load returns what was stored")
-    check.require((try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
-                  "the document is the file folder/name on disk")
+    check.require(
+        (try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
+        "the document is the file folder/name on disk"
+    )
     try store.store(second, as: "report")
     check.require((try? store.load("report")) == second, "a second store replaces the first")
-    check.require((try? DocumentStore(folder: folder).load("report")) == second,
-                  "another store on the same folder reads it (it is on disk, not in memory)")
+    check.require(
+        (try? DocumentStore(folder: folder).load("report")) == second,
+        "another store on the same folder reads it (it is on disk, not in memory)"
+    )
 } catch {
     check.require(false, "the functional checks run without errors", evidence: "\(error)")
 }
@@ -56,11 +63,19 @@ do {
 // Concurrent: even iterations store (a new version of one of two shared documents, and a document
 // of their own), odd ones read the shared documents, through `load` and straight from the file (a few
 // times) as another process would. Every read must be whole; afterwards every own document must be there, whole.
-struct Trial: Sendable { let folder: URL; let store: DocumentStore }
+struct Trial: Sendable {
+    let folder: URL
+    let store: DocumentStore
+}
 let writersPerTrial = 100
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's DocumentStore",
-    makeState: { let folder = try makeFolder(); return Trial(folder: folder, store: DocumentStore(folder: folder)) },
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's DocumentStore",
+    makeState: {
+        let folder = try makeFolder()
+        return Trial(folder: folder, store: DocumentStore(folder: folder))
+    },
     operation: { trial, iteration in
         let shared = "shared-\((iteration.index / 2) % 2)"
         if iteration.index % 2 == 0 {
@@ -71,8 +86,12 @@ let variant = Variant(
                 iteration.recordInconsistency("load(\"\(shared)\") returned a torn payload (\(data.count) bytes)")
             }
             for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
-                if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)), Payload.version(of: data) == nil {
-                    iteration.recordInconsistency("a reader outside the store found \(shared) torn (\(data.count) bytes)")
+                if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)),
+                    Payload.version(of: data) == nil
+                {
+                    iteration.recordInconsistency(
+                        "a reader outside the store found \(shared) torn (\(data.count) bytes)"
+                    )
                 }
             }
         }
@@ -92,6 +111,9 @@ let variant = Variant(
     },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
-check.stress(variant, workload: Workload(trials: 8, iterations: writersPerTrial * 2),
-             requirement: "100 stores and 100 readers at once: no torn read, every store lands whole (every trial)")
+check.stress(
+    variant,
+    workload: Workload(trials: 8, iterations: writersPerTrial * 2),
+    requirement: "100 stores and 100 readers at once: no torn read, every store lands whole (every trial)"
+)
 check.finish()

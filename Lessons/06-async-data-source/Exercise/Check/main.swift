@@ -14,7 +14,7 @@ func version(_ v: Int) -> [Int] { Array(repeating: v, count: v % 5 + 1) }
 
 func isPublished(_ snapshot: PlaylistSnapshot) -> Bool {
     guard snapshot.count == snapshot.items.count else { return false }
-    guard let first = snapshot.items.first else { return true }   // the initial empty list
+    guard let first = snapshot.items.first else { return true }  // the initial empty list
     return snapshot.items == version(first)
 }
 
@@ -24,15 +24,23 @@ let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 let playlist = Playlist()
 check.require(playlist.snapshot() == PlaylistSnapshot(count: 0, items: []), "a new playlist is empty")
 playlist.replace(with: [7, 8, 9])
-check.require(playlist.snapshot() == PlaylistSnapshot(count: 3, items: [7, 8, 9]), "a snapshot shows the last replace",
-              evidence: "got \(playlist.snapshot())")
+check.require(
+    playlist.snapshot() == PlaylistSnapshot(count: 3, items: [7, 8, 9]),
+    "a snapshot shows the last replace",
+    evidence: "got \(playlist.snapshot())"
+)
 playlist.replace(with: [1])
-check.require(playlist.snapshot() == PlaylistSnapshot(count: 1, items: [1]), "a second replace replaces the first",
-              evidence: "got \(playlist.snapshot())")
+check.require(
+    playlist.snapshot() == PlaylistSnapshot(count: 1, items: [1]),
+    "a second replace replaces the first",
+    evidence: "got \(playlist.snapshot())"
+)
 
 // Concurrent: half the iterations write versions, half take snapshots and check them.
 let variant = Variant(
-    name: "exercise", kind: .fixed, summary: "the participant's Playlist",
+    name: "exercise",
+    kind: .fixed,
+    summary: "the participant's Playlist",
     makeState: { Playlist() },
     operation: { playlist, iteration in
         if iteration.index.isMultiple(of: 2) {
@@ -47,10 +55,18 @@ let variant = Variant(
     check: { playlist, trial in
         let last = playlist.snapshot()
         let whole = isPublished(last) && !last.items.isEmpty
-        return Observation(expected: 1, observed: whole ? 1 : 0, inconsistencies: whole ? 0 : 1,
-                           outcome: whole ? "whole" : "torn", meaning: whole ? "a published version" : "final state never written")
+        return Observation(
+            expected: 1,
+            observed: whole ? 1 : 0,
+            inconsistencies: whole ? 0 : 1,
+            outcome: whole ? "whole" : "torn",
+            meaning: whole ? "a published version" : "final state never written"
+        )
     }
 )
-check.stress(variant, workload: Workload(trials: 100, iterations: 1_000),
-             requirement: "readers racing writers only ever see whole versions (every trial)")
+check.stress(
+    variant,
+    workload: Workload(trials: 100, iterations: 1_000),
+    requirement: "readers racing writers only ever see whole versions (every trial)"
+)
 check.finish()
