@@ -5,24 +5,6 @@
 import Foundation
 import RaceLab
 
-/// A counter behind a lock: correct, so that any loss the tests see is one the variant chose.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() {
-        lock.lock()
-        value += 1
-        lock.unlock()
-    }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 let synthetic = Lesson(
     number: 1,
     slug: "synthetic",
@@ -34,30 +16,30 @@ let synthetic = Lesson(
             name: "drops-every-fourth",
             kind: .buggy,
             summary: "skips the write of every iteration whose index is a multiple of 4",
-            makeState: { Counter() },
-            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.increment() } },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            makeState: { LockedValueBox(0) },
+            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } } },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         ),
         Variant(
             name: "clean",
             kind: .fixed,
             summary: "every iteration writes once",
-            makeState: { Counter() },
-            operation: { counter, _ in counter.increment() },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            makeState: { LockedValueBox(0) },
+            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         ),
         Variant(
             name: "odd-trials-inconsistent",
             kind: .buggy,
             summary: "iteration 0 of every odd trial records one inconsistency",
-            makeState: { Counter() },
+            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
-                counter.increment()
+                counter.withLockedValue { $0 += 1 }
                 if iteration.index == 0 && iteration.trial % 2 == 1 {
                     iteration.recordInconsistency("trial \(iteration.trial) is odd")
                 }
             },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         ),
     ]
 )
@@ -73,34 +55,34 @@ let faults = Lesson(
             name: "traps",
             kind: .fixed,
             summary: "traps in its first trial",
-            makeState: { Counter() },
+            makeState: { LockedValueBox(0) },
             operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.count, of: 0) }
+            check: { counter, _ in .kept(counter.value, of: 0) }
         ),
         Variant(
             name: "traps-as-its-bug",
             kind: .buggy,
             summary: "traps, and a trap is this bug's known outcome",
             crashMeansReproduced: true,
-            makeState: { Counter() },
+            makeState: { LockedValueBox(0) },
             operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.count, of: 0) }
+            check: { counter, _ in .kept(counter.value, of: 0) }
         ),
         Variant(
             name: "hangs",
             kind: .fixed,
             summary: "never finishes its first trial",
-            makeState: { Counter() },
+            makeState: { LockedValueBox(0) },
             operation: { _, _ in while true { sleep(1) } },
-            check: { counter, _ in .kept(counter.count, of: 0) }
+            check: { counter, _ in .kept(counter.value, of: 0) }
         ),
         Variant(
             name: "exits-early",
             kind: .fixed,
             summary: "exits with status 3 before reporting",
-            makeState: { Counter() },
+            makeState: { LockedValueBox(0) },
             operation: { _, _ in exit(3) },
-            check: { counter, _ in .kept(counter.count, of: 0) }
+            check: { counter, _ in .kept(counter.value, of: 0) }
         ),
     ]
 )

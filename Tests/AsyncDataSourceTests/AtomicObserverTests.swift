@@ -47,7 +47,7 @@ struct AtomicObserverTests {
             }.start()
             done.wait()
         }
-        await onThread {
+        await onOwnThread {
             Race.$hook.withValue(threadB) { latest.dataSourceChanged(CollectionState(version: 1)) }
         }
         #expect(threadB.fired)

@@ -26,7 +26,7 @@ struct LessonTests {
     @Test("a fixed variant is clean over 20,000 operations with noise", arguments: fixedNames)
     func fixedVariantIsClean(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
-        let report = await onThread {
+        let report = await onOwnThread {
             StressRunner.run(
                 variant,
                 options: .init(workload: Workload(trials: 20, iterations: 1_000), seed: 6, noise: true)
@@ -46,7 +46,7 @@ struct LessonTests {
     @Test("a buggy variant shows its bug to the runner", arguments: buggyNames)
     func buggyVariantReproduces(name: String) async throws {
         let variant = try #require(Self.lesson.variant(named: name))
-        let report = await onThread {
+        let report = await onOwnThread {
             StressRunner.run(
                 variant,
                 options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true)

@@ -11,7 +11,7 @@ struct SafeReadingQueueTests {
         let ui = RaceQueue(label: "test.ui")
         let dataSource = SafeReadingQueueDataSource(initialState: CollectionState.initial, readingQueue: ui)
         let computed = DispatchSemaphore(value: 0)
-        let versionAfterUpdate = Box<Int>()
+        let versionAfterUpdate = LockedValueBox<Int?>(nil)
         let writer = AtWindow("read items") {
             dataSource.update { state in
                 defer { computed.signal() }
@@ -19,7 +19,8 @@ struct SafeReadingQueueTests {
             }
             // The new state exists now; assigning it needs the UI queue, which this work item holds.
             computed.wait()
-            versionAfterUpdate.value = dataSource.state.version
+            let version = dataSource.state.version
+            versionAfterUpdate.withLockedValue { $0 = version }
         }
         let found = ui.sync {
             Race.$hook.withValue(writer) {

@@ -1,6 +1,7 @@
 import AsyncDataSource
 import Dispatch
 import Foundation
+import RaceLab
 import Testing
 
 @Suite("Synchronous reads on the data source's queue: always the newest state, at the price of waiting")
@@ -37,10 +38,11 @@ struct SyncOperationsTests {
         }
         updateStarted.wait()
 
-        let seen = Box<Int>()
+        let seen = LockedValueBox<Int?>(nil)
         let readDone = DispatchSemaphore(value: 0)
         Thread {
-            seen.value = dataSource.read { $0.version }
+            let version = dataSource.read { $0.version }
+            seen.withLockedValue { $0 = version }
             readDone.signal()
         }.start()
         while dataSource.readerWaits.readCount == 0 { sched_yield() }

@@ -12,24 +12,13 @@ func kinds(_ found: [Inconsistency]) -> [Inconsistency.Kind] {
 extension StateDataSource {
     /// The current state, after every update enqueued before the call.
     func settledState() -> State {
-        let box = Box<State>()
+        let box = LockedValueBox<State?>(nil)
         let done = DispatchSemaphore(value: 0)
         read { state in
-            box.value = state
+            box.withLockedValue { $0 = state }
             done.signal()
         }
         done.wait()
         return box.value!
-    }
-}
-
-/// A value handed from one thread to another behind a lock.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value?
-
-    var value: Value? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

@@ -55,7 +55,7 @@ struct FileCoordinatorTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let limit = 10_000
-        let errors = await onThread { [file = folder.counter] in
+        let errors = await onOwnThread { [file = folder.counter] in
             let failures = EventLog()
             DispatchQueue.concurrentPerform(iterations: limit) { _ in
                 do { try increment(file, through: FileCoordinator.shared) } catch { failures.append("\(error)") }
@@ -71,7 +71,7 @@ struct FileCoordinatorTests {
         let map = QueueMap()
         let coordinator = FileCoordinator(map: map)
         let peak = Peak()
-        await onThread {
+        await onOwnThread {
             DispatchQueue.concurrentPerform(iterations: 100_000) { index in
                 let url = URL(fileURLWithPath: "/racelab-test/never-created/\(index)")
                 if index % 2 == 0 {
@@ -90,7 +90,7 @@ struct FileCoordinatorTests {
     @Test("the article's map keeps a queue for every URL it ever saw")
     func articleMapGrows() async {
         let coordinator = ArticleFileCoordinator()
-        await onThread {
+        await onOwnThread {
             DispatchQueue.concurrentPerform(iterations: 100_000) { index in
                 coordinator.coordinateWriting(at: URL(fileURLWithPath: "/racelab-test/never-created/\(index)")) { _ in }
             }
@@ -105,7 +105,7 @@ struct FileCoordinatorTests {
         let urls = (0..<4).map { URL(fileURLWithPath: "/racelab-test/hot/\($0)") }
         let inside = (0..<4).map { _ in Occupancy() }
         let overlaps = Atomic<Int>(0)
-        await onThread {
+        await onOwnThread {
             DispatchQueue.concurrentPerform(iterations: 100_000) { index in
                 let file = index % 4
                 coordinator.coordinateWriting(at: urls[file]) { _ in

@@ -47,7 +47,7 @@ struct ForcedInterleavingTests {
         // A broken one lets B through at once, so a long patience costs nothing.
         let patience: DispatchTimeInterval = setup.excludes ? .milliseconds(300) : .seconds(20)
         let threadB = ThreadGroup()
-        let bFinishedInsideA = Box(false)
+        let bFinishedInsideA = LockedValueBox(false)
         let hook = AtWindow("save object") {
             // A has read 0 and not saved yet. B: a whole increment, if the coordinator lets it in.
             let finished = DispatchSemaphore(value: 0)
@@ -55,10 +55,11 @@ struct ForcedInterleavingTests {
                 try increment(file, through: coordinatorB)
                 finished.signal()
             }
-            bFinishedInsideA.value = finished.wait(timeout: .now() + patience) == .success
+            let inside = finished.wait(timeout: .now() + patience) == .success
+            bFinishedInsideA.withLockedValue { $0 = inside }
         }
 
-        let errors = await onThread { () -> [String] in
+        let errors = await onOwnThread { () -> [String] in
             let failures = ThreadGroup()
             failures.start { try Race.$hook.withValue(hook) { try increment(file, through: coordinatorA) } }
             return failures.wait() + threadB.wait()

@@ -48,17 +48,4 @@ struct LessonTests {
         let folder = try #require(lines.first { $0.hasPrefix("scratch ") }?.dropFirst("scratch ".count))
         #expect(!FileManager.default.fileExists(atPath: String(folder)))
     }
-
-    @Test("the lesson lists three buggy variants, two fixes and the increment worker")
-    func lessonShape() {
-        let lesson = CoordinatorLockingLesson.lesson
-        #expect(lesson.number == 4)
-        #expect(
-            lesson.variants.map(\.name) == [
-                "uncoordinated", "same-owner", "fcntl-process-lock", "coordinated", "cross-process",
-            ]
-        )
-        #expect(lesson.variants.map(\.kind) == [.buggy, .buggy, .buggy, .fixed, .fixed])
-        #expect(lesson.workers.map(\.name) == ["increment"])
-    }
 }

@@ -12,7 +12,7 @@ struct OwnerScopedCoordinatorTests {
     func sameOwnerPassesThrough() async {
         let table = ClaimTable()
         let owner = ClaimOwner()
-        let enteredWhileHeld = await onThread { [url] in
+        let enteredWhileHeld = await onOwnThread { [url] in
             OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
                 // Another storage, another thread, the same owner: admitted at once.
                 let entered = DispatchSemaphore(value: 0)
@@ -31,7 +31,7 @@ struct OwnerScopedCoordinatorTests {
     @Test("a claim of another owner waits until the writing claim ends")
     func otherOwnerWaits() async {
         let table = ClaimTable()
-        let order = await onThread { [url] () -> [String] in
+        let order = await onOwnThread { [url] () -> [String] in
             let events = EventLog()
             let waiterDone = DispatchSemaphore(value: 0)
             OwnerScopedCoordinator(owner: ClaimOwner(), table: table).coordinateWriting(at: url) { _ in
@@ -55,7 +55,7 @@ struct OwnerScopedCoordinatorTests {
     @Test("readers of different owners share the file")
     func readersShare() async {
         let table = ClaimTable()
-        let bothInside = await onThread { [url] in
+        let bothInside = await onOwnThread { [url] in
             OwnerScopedCoordinator(owner: ClaimOwner(), table: table).coordinateReading(at: url) { _ in
                 let entered = DispatchSemaphore(value: 0)
                 Thread {

@@ -65,7 +65,7 @@ struct RecordLockOwnershipTests {
     func secondThreadGetsProcessLockAtOnce() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        let grantedWhileHeld = await onThread { [file = folder.counter] in
+        let grantedWhileHeld = await onOwnThread { [file = folder.counter] in
             (try? ProcessRecordLock().coordinateWriting(at: file) { _ in
                 let granted = DispatchSemaphore(value: 0)
                 Thread {

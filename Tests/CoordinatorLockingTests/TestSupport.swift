@@ -31,21 +31,6 @@ func counterValue(_ url: URL) throws -> Int {
     try ObjectStorage<Counter>(url: url).fetchObject()?.value ?? 0
 }
 
-/// A value set on one thread and read on another.
-final class Box<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
 /// Threads started one by one and waited for together; collects what they throw.
 final class ThreadGroup: @unchecked Sendable {
     private let group = DispatchGroup()

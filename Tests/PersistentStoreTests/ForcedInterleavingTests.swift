@@ -25,23 +25,24 @@ struct ForcedInterleavingTests {
         // A correct store keeps B out while A writes, so A waits out its patience: keep it short.
         let patience: DispatchTimeInterval = discipline.barrier ? .milliseconds(300) : .seconds(20)
         let resultB = Completion<StoreResult>()
-        let bInsideA = Box(false)
+        let bInsideA = LockedValueBox(false)
         let hook = AtWindow(window) {
             let done = DispatchSemaphore(value: 0)
             store.storeData({ payload(0, version: 2) }, identifier: "document") { result in
                 resultB.fulfil(result)
                 done.signal()
             }
-            bInsideA.value = done.wait(timeout: .now() + patience) == .success
+            let inside = done.wait(timeout: .now() + patience) == .success
+            bInsideA.withLockedValue { $0 = inside }
         }
-        let a = await onThread { () -> StoreResult in
+        let a = await onOwnThread { () -> StoreResult in
             let resultA = Completion<StoreResult>()
             Race.$hook.withValue(hook) {
                 store.storeData({ payload(0, version: 1) }, identifier: "document") { resultA.fulfil($0) }
             }
             return resultA.wait()
         }
-        let b = hook.fired ? await onThread { resultB.wait() } : nil
+        let b = hook.fired ? await onOwnThread { resultB.wait() } : nil
         let final = try DataFile.contents(of: store.path(of: "document")).flatMap(Payload.init(validating:))
         return (a, b, final, bInsideA.value, hook.fired)
     }
@@ -82,21 +83,22 @@ struct ForcedInterleavingTests {
         defer { folder.remove() }
         let store = try openStore(in: folder, discipline: discipline)
         _ = await store.storeData({ payload(0, version: 0) }, identifier: "document")
-        let outside = Box<Data?>(nil)
+        let outside = LockedValueBox<Data?>(nil)
         let loaded = Completion<LoadResult<Payload>>()
         let hook = AtWindow(window) {
-            outside.value = try? DataFile.contents(of: store.path(of: "document"))
+            let contents = try? DataFile.contents(of: store.path(of: "document"))
+            outside.withLockedValue { $0 = contents }
             // Queued behind the write, whose work item this is: it runs when the write is done.
             store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) { loaded.fulfil($0) }
         }
-        await onThread {
+        await onOwnThread {
             let stored = Completion<StoreResult>()
             Race.$hook.withValue(hook) {
                 store.storeData({ payload(0, version: 1) }, identifier: "document") { stored.fulfil($0) }
             }
             _ = stored.wait()
         }
-        let throughStore = hook.fired ? await onThread { loaded.wait().value } : nil
+        let throughStore = hook.fired ? await onOwnThread { loaded.wait().value } : nil
         return (outside.value, throughStore, hook.fired)
     }
 

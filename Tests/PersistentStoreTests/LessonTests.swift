@@ -46,12 +46,4 @@ struct LessonTests {
         let folder = try #require(lines.first { $0.hasPrefix("scratch ") }?.dropFirst("scratch ".count))
         #expect(!FileManager.default.fileExists(atPath: String(folder)))
     }
-
-    @Test("the lesson lists two buggy variants and the fix")
-    func lessonShape() {
-        let lesson = PersistentStoreLesson.lesson
-        #expect(lesson.number == 5)
-        #expect(lesson.variants.map(\.name) == ["no-barrier", "non-atomic-write", "fixed"])
-        #expect(lesson.variants.map(\.kind) == [.buggy, .buggy, .fixed])
-    }
 }

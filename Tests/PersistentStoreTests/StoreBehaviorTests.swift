@@ -57,7 +57,7 @@ struct StoreBehaviorTests {
         defer { folder.remove() }
         let completions = CompletionQueue()
         let store = try PersistentDataStore(name: "documents", in: folder.url, completionQueue: completions.queue)
-        let onQueue = await onThread { () -> [Bool] in
+        let onQueue = await onOwnThread { () -> [Bool] in
             let stored = Completion<Bool>()
             let loaded = Completion<Bool>()
             let removed = Completion<Bool>()
@@ -78,7 +78,7 @@ struct StoreBehaviorTests {
         let folder = try TestFolder()
         defer { folder.remove() }
         let store = try openStore(in: folder)
-        let last = await onThread { () -> Int in
+        let last = await onOwnThread { () -> Int in
             let done = DispatchGroup()
             for version in 1...200 {
                 done.enter()

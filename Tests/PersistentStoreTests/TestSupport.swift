@@ -47,21 +47,6 @@ func payload(_ document: Int, version: Int, bodyLength: Int = 12_000) -> Data {
     Payload(document: document, version: version, bodyLength: bodyLength).encoded()
 }
 
-/// A value set on one thread and read on another.
-final class Box<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
-
 /// Waits for a completion-handler API from plain blocking code.
 final class Completion<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)

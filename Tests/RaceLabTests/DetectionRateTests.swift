@@ -25,11 +25,11 @@ struct DetectionRateTests {
             name: "third",
             kind: .buggy,
             summary: "",
-            makeState: { LockedCounter() },
+            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
-                if !(iteration.trial == 2 && iteration.index == 0) { counter.increment() }
+                if !(iteration.trial == 2 && iteration.index == 0) { counter.withLockedValue { $0 += 1 } }
             },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         )
         let report = await StressRunner.run(variant, options: .trials(5, iterations: 10))
         #expect(report.firstAnomalousTrial == 3)

@@ -1,24 +1,6 @@
 import Foundation
 import RaceLab
 
-/// A counter behind a lock, so that any loss a test sees is the one the variant chose.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() {
-        lock.lock()
-        value += 1
-        lock.unlock()
-    }
-
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// Scenarios whose outcome is known before they run.
 enum Synthetic {
     /// Skips every iteration whose index is a multiple of `period`: loses exactly
@@ -28,9 +10,10 @@ enum Synthetic {
             name: "drops-every-\(period)",
             kind: .buggy,
             summary: "skips every \(period)th write",
-            makeState: { LockedCounter() },
-            operation: { counter, iteration in if iteration.index % period != 0 { counter.increment() } },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            makeState: { LockedValueBox(0) },
+            operation: { counter, iteration in if iteration.index % period != 0 { counter.withLockedValue { $0 += 1 } }
+            },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         )
     }
 
@@ -38,9 +21,9 @@ enum Synthetic {
         name: "clean",
         kind: .fixed,
         summary: "every iteration writes once",
-        makeState: { LockedCounter() },
-        operation: { counter, _ in counter.increment() },
-        check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+        makeState: { LockedValueBox(0) },
+        operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+        check: { counter, trial in .kept(counter.value, of: trial.iterations) }
     )
 }
 

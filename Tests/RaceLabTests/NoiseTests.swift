@@ -44,24 +44,39 @@ struct NoiseTests {
 @Suite("Race windows reach the bound hook, and only it")
 struct RaceWindowTests {
     /// Records the names of the windows it sees.
-    final class Recorder: RaceWindowHook, @unchecked Sendable {
-        private let lock = NSLock()
-        private var seen: [String] = []
+    final class Recorder: RaceWindowHook {
+        private let seen = LockedValueBox<[String]>([])
         func windowReached(_ name: StaticString) {
-            lock.lock()
-            seen.append("\(name)")
-            lock.unlock()
+            seen.withLockedValue { $0.append("\(name)") }
         }
-        var names: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return seen
-        }
+        var names: [String] { seen.value }
     }
 
-    @Test("a window with no hook bound does nothing")
-    func unbound() {
-        Race.window("nobody listens")
+    @Test("a window where no hook is bound reaches no hook, not even one bound on another thread at that moment")
+    func unbound() async {
+        let recorder = Recorder()
+        let bound = DispatchSemaphore(value: 0)
+        let reached = DispatchSemaphore(value: 0)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await onOwnThread {
+                    Race.$hook.withValue(recorder) {
+                        bound.signal()
+                        reached.wait()  // still bound while the other thread passes its window
+                        Race.window("bound here")
+                    }
+                }
+            }
+            group.addTask {
+                await onOwnThread {
+                    bound.wait()
+                    #expect(Race.hook == nil)
+                    Race.window("nobody listens")
+                    reached.signal()
+                }
+            }
+        }
+        #expect(recorder.names == ["bound here"])
     }
 
     @Test("a bound hook sees the windows of its thread and of tasks created there")

@@ -46,6 +46,6 @@ struct RaceLabTestingTests {
 
     @Test("onThread returns the body's result from a thread outside the pool")
     func onThreadReturns() async {
-        #expect(await onThread { 6 * 7 } == 42)
+        #expect(await onOwnThread { 6 * 7 } == 42)
     }
 }

@@ -47,12 +47,12 @@ struct StressRunnerTests {
             name: "odd",
             kind: .buggy,
             summary: "",
-            makeState: { LockedCounter() },
+            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
-                counter.increment()
+                counter.withLockedValue { $0 += 1 }
                 if iteration.trial % 2 == 1 && iteration.index < 2 { iteration.recordInconsistency("odd trial") }
             },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) }
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         )
         let report = await StressRunner.run(variant, options: .trials(10, iterations: 50))
         #expect(report.inconsistencies == 10)
@@ -68,12 +68,12 @@ struct StressRunnerTests {
             name: "throws",
             kind: .fixed,
             summary: "",
-            makeState: { LockedCounter() },
+            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if iteration.index == 0 { throw Failure() }
-                counter.increment()
+                counter.withLockedValue { $0 += 1 }
             },
-            check: { counter, trial in .kept(counter.count + 1, of: trial.iterations) }
+            check: { counter, trial in .kept(counter.value + 1, of: trial.iterations) }
         )
         let report = await StressRunner.run(variant, options: .trials(3, iterations: 20))
         #expect(report.errors == 3)
@@ -105,17 +105,17 @@ struct StressRunnerTests {
 
     @Test("tear-down runs once per trial, after the check")
     func tearDownRunsPerTrial() async {
-        let tornDown = LockedCounter()
+        let tornDown = LockedValueBox(0)
         let variant = Variant(
             name: "tears-down",
             kind: .fixed,
             summary: "",
-            makeState: { LockedCounter() },
-            operation: { counter, _ in counter.increment() },
-            check: { counter, trial in .kept(counter.count, of: trial.iterations) },
-            tearDown: { _ in tornDown.increment() }
+            makeState: { LockedValueBox(0) },
+            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) },
+            tearDown: { _ in tornDown.withLockedValue { $0 += 1 } }
         )
         _ = await StressRunner.run(variant, options: .trials(7, iterations: 10))
-        #expect(tornDown.count == 7)
+        #expect(tornDown.value == 7)
     }
 }

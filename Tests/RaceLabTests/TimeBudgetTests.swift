@@ -10,11 +10,11 @@ struct TimeBudgetTests {
         name: "slow",
         kind: .fixed,
         summary: "every check takes 20 ms",
-        makeState: { LockedCounter() },
-        operation: { counter, _ in counter.increment() },
+        makeState: { LockedValueBox(0) },
+        operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
         check: { counter, trial in
             try await Task.sleep(for: .milliseconds(20))
-            return .kept(counter.count, of: trial.iterations)
+            return .kept(counter.value, of: trial.iterations)
         }
     )
 

@@ -72,40 +72,16 @@ extension Exploration {
             defaultThreads: defaultThreads,
             makeState: makeState,
             thread: { state, index in
-                try blockOn(inheritingTaskLocals: true) { try await asyncThread(state, index) }
-            },
-            invariant: { state, threads in
-                do {
-                    return try blockOn(inheritingTaskLocals: false) { await invariant(state, threads) }
-                } catch {
-                    return "the invariant check threw: \(error)"
+                // The task sees the logical thread's hook, and runs on the explorer's executor because it
+                // pauses at scheduling points.
+                try blockingWait(inheritingTaskLocalsOn: ExplorerExecutor.shared) {
+                    try await asyncThread(state, index)
                 }
             },
+            invariant: { state, threads in blockingWait { await invariant(state, threads) } },
             tearDown: tearDown
         )
     }
-}
-
-/// Runs async work from a logical (non-pool) thread and waits for it. `Task` rather than
-/// `Task.detached` when the work must see the thread's task-locals (the explorer's hook); such work
-/// runs on the explorer's executor, since it pauses at scheduling points.
-private func blockOn<T: Sendable>(
-    inheritingTaskLocals: Bool,
-    _ work: @escaping @Sendable () async throws -> T
-) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let box = LockedBox<Result<T, any Error>?>(nil)
-    let body: @Sendable () async -> Void = {
-        do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
-        done.signal()
-    }
-    if inheritingTaskLocals {
-        Task(executorPreference: ExplorerExecutor.shared, operation: body)
-    } else {
-        Task.detached(operation: body)
-    }
-    done.wait()
-    return try box.get()!.get()
 }
 
 /// One instance of an exploration: its thread bodies and checks, closed over one fresh state.

@@ -106,7 +106,7 @@ public enum Explorer {
         _ exploration: Exploration,
         options: ExplorationOptions = .init()
     ) async throws -> ExplorationReport {
-        try await onOwnThread { try explore(exploration, options: options) }
+        try await RaceLab.onOwnThread { try explore(exploration, options: options) }
     }
 
     /// `replay` on a dedicated thread, for async callers.
@@ -115,13 +115,6 @@ public enum Explorer {
         schedule: Schedule,
         options: ExplorationOptions = .init()
     ) async throws -> (result: ExecutionResult, diverged: Bool) {
-        try await onOwnThread { try replay(exploration, schedule: schedule, options: options) }
-    }
-
-    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try work() }) }
-            thread.start()
-        }
+        try await RaceLab.onOwnThread { try replay(exploration, schedule: schedule, options: options) }
     }
 }

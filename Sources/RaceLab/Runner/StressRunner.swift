@@ -99,14 +99,10 @@ public enum StressRunner {
     /// code, including Swift Testing tests.
     ///
     /// The synchronous `run` blocks its thread until every trial's tasks are done. Called from a
-    /// thread of the cooperative pool (which has one thread per core, two here), two such calls
+    /// thread of the cooperative pool (which has one thread per core), a few such calls
     /// would hold the whole pool while waiting for tasks that need it, and deadlock.
     public static func run(_ variant: Variant, options: Options) async -> VariantReport {
-        await withCheckedContinuation { continuation in
-            Thread {
-                continuation.resume(returning: run(variant, options: options))
-            }.start()
-        }
+        await onOwnThread { run(variant, options: options) }
     }
 
     /// Runs `variant` for `trials` × `iterations` on a thread of its own: the short form for tests.
@@ -172,9 +168,7 @@ public enum StressRunner {
         tasks.wait()
 
         let info = TrialInfo(trial: trial, iterations: iterations)
-        let checked: Result<Observation, any Error> = waitForTask {
-            do { return .success(try await body.check(info)) } catch { return .failure(error) }
-        }
+        let checked = Result { try blockingWait { try await body.check(info) } }
         switch checked {
         case .success(let observation):
             return TrialResult(observation: observation, log: log, failure: nil)

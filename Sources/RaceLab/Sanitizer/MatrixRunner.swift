@@ -4,7 +4,7 @@ import Foundation
 /// own process under ThreadSanitizer (when the build has it) and reads back what TSan logged for
 /// exactly that process and the processes it started.
 ///
-/// Variants run one after another, never side by side: on a 2-core machine a second TSan process
+/// Variants run one after another, never side by side: on a machine with few cores a second TSan process
 /// would change the first one's timing, and with it the runner's results.
 struct MatrixRunner {
     /// Everything a run needs, resolved from the command line.

@@ -11,7 +11,7 @@ public struct Lesson: Sendable {
     public let title: String
     /// One or two sentences on the bug.
     public let summary: String
-    /// The workload a default `racelab run` uses, sized so a run stays short on 2 cores.
+    /// The workload a default `racelab run` uses, sized so that a run stays short on a laptop with two cores.
     public let workload: Workload
     /// The variants, in the order the report shows them.
     public let variants: [Variant]

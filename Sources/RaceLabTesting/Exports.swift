@@ -1,0 +1,2 @@
+// A test target that imports RaceLabTesting gets the harness too: one import for a test file.
+@_exported import RaceLab
