@@ -239,6 +239,7 @@ extension VariantReport {
             iterations: 10,
             operations: 100,
             anomalousTrials: verdict == .reproduced || verdict == .failed ? 3 : 0,
+            errorTrials: verdict == .error ? 10 : 0,
             lostWrites: 0,
             inconsistencies: 0,
             duplicates: 0,

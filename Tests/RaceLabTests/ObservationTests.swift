@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RaceLab
@@ -59,6 +60,12 @@ struct VerdictTests {
         #expect(Verdict.judging(.buggy, anomalousTrials: 0) == .notReproduced)
         #expect(Verdict.judging(.fixed, anomalousTrials: 0) == .clean)
         #expect(Verdict.judging(.fixed, anomalousTrials: 1) == .failed)
+        // Errors never make evidence, and never let a run pass either.
+        #expect(Verdict.judging(.buggy, anomalousTrials: 0, errorTrials: 1) == .error)
+        #expect(Verdict.judging(.fixed, anomalousTrials: 0, errorTrials: 1) == .error)
+        #expect(Verdict.judging(.buggy, anomalousTrials: 1, errorTrials: 1) == .reproduced)
+        #expect(Verdict.judging(.fixed, anomalousTrials: 1, errorTrials: 1) == .failed)
+        #expect(!Verdict.error.isExpected(for: .buggy) && !Verdict.error.isExpected(for: .fixed))
     }
 
     @Test("only reproduced passes for buggy, only clean for fixed")
@@ -71,13 +78,33 @@ struct VerdictTests {
     @Test("histogram rows: acceptable first, then by samples, with frequencies over all trials")
     func histogramOrder() {
         var builder = HistogramBuilder()
-        for _ in 0..<3 { builder.add(outcome: "2 executions", anomalous: true, meaning: "1 duplicate") }
-        for _ in 0..<6 { builder.add(outcome: "1 execution", anomalous: false, meaning: "as intended") }
-        builder.add(outcome: "3 executions", anomalous: true, meaning: "2 duplicates")
+        for _ in 0..<3 { builder.add(outcome: "2 executions", expectation: .forbidden, meaning: "1 duplicate") }
+        for _ in 0..<6 { builder.add(outcome: "1 execution", expectation: .acceptable, meaning: "as intended") }
+        builder.add(outcome: "3 executions", expectation: .forbidden, meaning: "2 duplicates")
         let rows = builder.rows(trials: 10)
         #expect(rows.map(\.outcome) == ["1 execution", "2 executions", "3 executions"])
         #expect(rows.map(\.samples) == [6, 3, 1])
         #expect(rows.map(\.frequency) == [0.6, 0.3, 0.1])
         #expect(rows.map(\.expectation) == [.acceptable, .forbidden, .forbidden])
+    }
+}
+
+@Suite("Errors read as one line: what failed, the system's reason, the errno")
+struct ErrorDescriptionTests {
+    @Test("a Foundation file error names the file, the POSIX reason and the errno")
+    func foundationFileError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-no-such-\(UUID())")
+        let error = try #require(throws: (any Error).self) {
+            try Data([1]).write(to: folder.appendingPathComponent("file"))
+        }
+        let line = describeError(error)
+        #expect(line.contains("(errno \(ENOENT))"), "\(line)")
+        #expect(line.contains("file"), "\(line)")
+        #expect(!line.contains("UserInfo"), "\(line)")
+    }
+
+    @Test("a POSIXError is its reason and errno")
+    func posixError() {
+        #expect(describeError(POSIXError(.ENOSPC)) == "No space left on device (errno \(ENOSPC))")
     }
 }

@@ -61,7 +61,7 @@ struct StressRunnerTests {
         #expect(report.samples.first == "inconsistency: odd trial")
     }
 
-    @Test("errors thrown by operations are anomalies, and the run goes on")
+    @Test("errors thrown by operations are errors, not anomalies, and the run goes on")
     func thrownErrors() async {
         struct Failure: Error {}
         let variant = Variant(
@@ -76,9 +76,83 @@ struct StressRunnerTests {
             check: { counter, trial in .kept(counter.value + 1, of: trial.iterations) }
         )
         let report = await StressRunner.run(variant, options: .trials(3, iterations: 20))
+        #expect(report.trials == 3)
         #expect(report.errors == 3)
-        #expect(report.anomalousTrials == 3)
-        #expect(report.verdict == .failed)
+        #expect(report.errorTrials == 3)
+        #expect(report.anomalousTrials == 0)
+        #expect(report.verdict == .error)
+        #expect(report.verdictReason.hasPrefix("3 of 3 trials had errors (not evidence of the bug), first: "))
+    }
+
+    @Test(
+        "a failed setup is an error, never a reproduction or a failure",
+        arguments: [VariantKind.buggy, .fixed]
+    )
+    func failedSetupIsAnError(kind: VariantKind) async {
+        // What a full disk does to a lesson that makes a folder per trial.
+        let variant = Variant(
+            name: "no-space",
+            kind: kind,
+            summary: "",
+            makeState: { () throws -> LockedValueBox<Int> in throw POSIXError(.ENOSPC) },
+            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+        )
+        let report = await StressRunner.run(variant, options: .trials(3, iterations: 20))
+        #expect(report.verdict == .error)
+        #expect(report.errorTrials == 3)
+        #expect(report.anomalousTrials == 0)
+        #expect(report.lostWrites == 0)
+        #expect(report.histogram.map(\.expectation) == [.error])
+        #expect(report.verdictReason.contains("No space left on device") || report.verdictReason.contains("ENOSPC"))
+    }
+
+    @Test("failures a check reports in Observation.errors are errors: lost writes beside them are no evidence")
+    func observedErrorsAreNotEvidence() async {
+        let variant = Variant(
+            name: "store-failed",
+            kind: .fixed,
+            summary: "",
+            makeState: { LockedValueBox(0) },
+            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+            check: { counter, trial in
+                // One write "failed" with a system error, so one write is missing: that is not a lost write.
+                Observation(
+                    expected: trial.iterations,
+                    observed: counter.value - 1,
+                    lostWrites: 1,
+                    errors: 1,
+                    outcome: "1 store failed",
+                    meaning: "a store failed (No space left on device)"
+                )
+            }
+        )
+        let report = await StressRunner.run(variant, options: .trials(2, iterations: 10))
+        #expect(report.verdict == .error)
+        #expect(report.anomalousTrials == 0)
+        #expect(report.errorTrials == 2)
+        #expect(report.verdictReason.contains("a store failed (No space left on device)"))
+    }
+
+    @Test("evidence from trials without errors stands, and the reason says how many trials had errors")
+    func evidenceBesideErrors() async {
+        struct Failure: Error {}
+        let variant = Variant(
+            name: "half-broken",
+            kind: .buggy,
+            summary: "",
+            makeState: { LockedValueBox(0) },
+            operation: { counter, iteration in
+                if iteration.trial == 1 && iteration.index == 0 { throw Failure() }
+                if iteration.index % 2 == 0 { counter.withLockedValue { $0 += 1 } }
+            },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+        )
+        let report = await StressRunner.run(variant, options: .trials(2, iterations: 10))
+        #expect(report.verdict == .reproduced)
+        #expect(report.anomalousTrials == 1)
+        #expect(report.errorTrials == 1)
+        #expect(report.verdictReason == "the bug showed in 1 of 2 trials; 1 other trial had errors and did not count")
     }
 
     @Test("async operations are joined before the check")

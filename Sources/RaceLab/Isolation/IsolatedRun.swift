@@ -126,6 +126,7 @@ enum IsolatedRun {
             iterations: request.options.workload.iterations,
             operations: 0,
             anomalousTrials: 0,
+            errorTrials: 0,
             lostWrites: 0,
             inconsistencies: 0,
             duplicates: 0,

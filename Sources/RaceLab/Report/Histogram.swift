@@ -9,6 +9,8 @@ public struct HistogramRow: Sendable, Codable, Equatable {
         case acceptable
         /// Only a bug ends this way.
         case forbidden
+        /// The trial had an error (a failed setup, system call or check): it says nothing either way.
+        case error
     }
 
     /// The outcome, as the variant's check named it (e.g. `"1000/1000"` or `"2 executions"`).
@@ -26,14 +28,14 @@ public struct HistogramRow: Sendable, Codable, Equatable {
 struct HistogramBuilder {
     private var rows: [String: HistogramRow] = [:]
 
-    mutating func add(outcome: String, anomalous: Bool, meaning: String) {
+    mutating func add(outcome: String, expectation: HistogramRow.Expectation, meaning: String) {
         rows[
             outcome,
             default: HistogramRow(
                 outcome: outcome,
                 samples: 0,
                 frequency: 0,
-                expectation: anomalous ? .forbidden : .acceptable,
+                expectation: expectation,
                 meaning: meaning
             )
         ].samples += 1
@@ -48,9 +50,20 @@ struct HistogramBuilder {
                 return row
             }
             .sorted { lhs, rhs in
-                if lhs.expectation != rhs.expectation { return lhs.expectation == .acceptable }
+                if lhs.expectation != rhs.expectation { return lhs.expectation.order < rhs.expectation.order }
                 if lhs.samples != rhs.samples { return lhs.samples > rhs.samples }
                 return lhs.outcome.localizedStandardCompare(rhs.outcome) == .orderedAscending
             }
+    }
+}
+
+extension HistogramRow.Expectation {
+    /// Rows print acceptable first, then forbidden, then errors.
+    fileprivate var order: Int {
+        switch self {
+        case .acceptable: 0
+        case .forbidden: 1
+        case .error: 2
+        }
     }
 }

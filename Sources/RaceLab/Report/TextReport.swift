@@ -41,7 +41,10 @@ struct TextReport {
                 "  inconsistencies   \(grouped(report.inconsistencies)) total, \(perTrial(report.inconsistencies)) per trial"
             )
             if report.errors > 0 {
-                lines.append("  errors            \(grouped(report.errors)) total")
+                lines.append(
+                    "  errors            \(grouped(report.errors)) total, in \(grouped(report.errorTrials)) "
+                        + "trial\(report.errorTrials == 1 ? "" : "s") (not evidence of the bug; those trials did not count)"
+                )
             }
             lines.append("")
             lines.append(contentsOf: histogram(report.histogram).map { "    " + $0 })
@@ -51,7 +54,7 @@ struct TextReport {
         } else {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
-        let mark = report.passed ? "✓" : "✗"
+        let mark = report.passed ? "✓" : report.verdict == .error ? "!" : "✗"
         lines.append("  \(mark) \(report.verdict.label): \(report.verdictReason)")
         if !report.stderrTail.isEmpty {
             lines.append("  its stderr ended with:")
@@ -66,7 +69,10 @@ struct TextReport {
         var parts: [String] = []
         if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
         if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
-        var line = "lesson \(lesson.number): " + parts.joined(separator: ", ") + (lesson.passed ? " → PASS" : " → FAIL")
+        // ERROR only when errors are all that went wrong: a real failure beside an error is a FAIL.
+        let failingVerdicts = Set(lesson.variants.filter { !$0.passed }.map(\.verdict))
+        let end = lesson.passed ? " → PASS" : failingVerdicts == [.error] ? " → ERROR" : " → FAIL"
+        var line = "lesson \(lesson.number): " + parts.joined(separator: ", ") + end
         let failing = lesson.variants.filter { !$0.passed }
         if !failing.isEmpty {
             line += " (" + failing.map { "\($0.name): \($0.verdict.label.lowercased())" }.joined(separator: "; ") + ")"
@@ -90,7 +96,7 @@ struct TextReport {
             lines.append(
                 pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
                     + "  " + pad(percent(row.frequency), 7, right: true) + "  "
-                    + pad(row.expectation == .acceptable ? "ACCEPTABLE" : "FORBIDDEN", 10) + "  " + row.meaning
+                    + pad(row.expectation.label, 10) + "  " + row.meaning
             )
         }
         if rows.count > shown.count {
@@ -117,4 +123,15 @@ func grouped(_ value: Int) -> String {
 /// A fraction from 0 to 1 as a percentage with one decimal, `"49.1%"`.
 func percent(_ fraction: Double) -> String {
     String(format: "%.1f%%", fraction * 100)
+}
+
+extension HistogramRow.Expectation {
+    /// The EXPECT column of the text histogram.
+    var label: String {
+        switch self {
+        case .acceptable: "ACCEPTABLE"
+        case .forbidden: "FORBIDDEN"
+        case .error: "ERROR"
+        }
+    }
 }

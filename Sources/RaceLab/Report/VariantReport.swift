@@ -13,15 +13,20 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var iterations: Int
     /// `trials × iterations`: the operations run.
     public var operations: Int
-    /// Trials with at least one lost write, duplicate, inconsistency or error.
+    /// Trials without errors that showed the bug's signature: at least one lost write, duplicate or
+    /// inconsistency. The only trials that count as evidence.
     public var anomalousTrials: Int
+    /// Trials with at least one error (failed setup, an operation or check that threw, a failure the
+    /// check reported in `Observation.errors`). They are never counted as evidence of the bug.
+    public var errorTrials: Int
     /// Writes missing from the final state, summed over trials.
     public var lostWrites: Int
     /// Invariant violations, summed over trials.
     public var inconsistencies: Int
     /// Work done more often than allowed, summed over trials.
     public var duplicates: Int
-    /// Errors thrown by setup, operations or checks, summed over trials.
+    /// Errors, summed over trials: thrown by setup, operations or checks, recorded with
+    /// `Iteration.recordError`, or counted by a check in `Observation.errors`.
     public var errors: Int
     /// The variant's process died before reporting.
     public var crashed: Bool

@@ -57,13 +57,21 @@ public enum StressRunner {
                 firstAnomaly = (trial + 1, (clock.now - started).seconds)
             }
             totals.add(result)
-            histogram.add(outcome: result.outcome, anomalous: result.isAnomalous, meaning: result.meaning)
+            histogram.add(
+                outcome: result.outcome,
+                expectation: result.hadError ? .error : result.isAnomalous ? .forbidden : .acceptable,
+                meaning: result.meaning
+            )
             afterTrial(trial + 1)
         }
 
         let wall = (clock.now - started).seconds
         let trials = trialsRun
-        let verdict = Verdict.judging(variant.kind, anomalousTrials: totals.anomalousTrials)
+        let verdict = Verdict.judging(
+            variant.kind,
+            anomalousTrials: totals.anomalousTrials,
+            errorTrials: totals.errorTrials
+        )
         return VariantReport(
             name: variant.name,
             kind: variant.kind,
@@ -72,6 +80,7 @@ public enum StressRunner {
             iterations: iterations,
             operations: trials * iterations,
             anomalousTrials: totals.anomalousTrials,
+            errorTrials: totals.errorTrials,
             lostWrites: totals.lostWrites,
             inconsistencies: totals.inconsistencies,
             duplicates: totals.duplicates,
@@ -91,7 +100,13 @@ public enum StressRunner {
             firstAnomalousTrial: firstAnomaly?.trial,
             secondsToFirstAnomaly: firstAnomaly?.seconds,
             verdict: verdict,
-            verdictReason: reason(for: verdict, anomalousTrials: totals.anomalousTrials, trials: trials)
+            verdictReason: reason(
+                for: verdict,
+                anomalousTrials: totals.anomalousTrials,
+                errorTrials: totals.errorTrials,
+                trials: trials,
+                firstError: totals.firstError
+            )
         )
     }
 
@@ -119,13 +134,26 @@ public enum StressRunner {
         )
     }
 
-    static func reason(for verdict: Verdict, anomalousTrials: Int, trials: Int) -> String {
+    static func reason(
+        for verdict: Verdict,
+        anomalousTrials: Int,
+        errorTrials: Int = 0,
+        trials: Int,
+        firstError: String? = nil
+    ) -> String {
         let share = "\(grouped(anomalousTrials)) of \(grouped(trials)) trials"
+        // Evidence from clean trials stands, but the reader must know how much of the run it rests on.
+        let besides =
+            errorTrials > 0
+            ? "; \(grouped(errorTrials)) other trial\(errorTrials == 1 ? "" : "s") had errors and did not count" : ""
         switch verdict {
-        case .reproduced: return "the bug showed in \(share)"
+        case .reproduced: return "the bug showed in \(share)" + besides
         case .notReproduced: return "the bug did not show in any of \(grouped(trials)) trials"
         case .clean: return "no anomaly in any of \(grouped(trials)) trials"
-        case .failed: return "anomalies in \(share) of a fixed variant"
+        case .failed: return "anomalies in \(share) of a fixed variant" + besides
+        case .error:
+            let what = firstError.map { ", first: \($0)" } ?? ""
+            return "\(grouped(errorTrials)) of \(grouped(trials)) trials had errors (not evidence of the bug)\(what)"
         case .crashed, .timedOut: return verdict.label.lowercased()
         }
     }
@@ -203,7 +231,7 @@ private struct TrialResult {
     var samples: [String]
 
     init(observation: Observation?, log: TrialLog, failure: String?) {
-        errors = log.errors
+        errors = log.errors + (observation?.errors ?? 0)
         inconsistencies = log.inconsistencies
         samples = log.sampleMessages
         if let observation {
@@ -227,12 +255,19 @@ private struct TrialResult {
         }
     }
 
-    var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 || errors > 0 }
+    /// Whether the trial had an error: then its other numbers are not evidence.
+    var hadError: Bool { errors > 0 }
+
+    /// Whether the trial is evidence of the bug: its signature showed, and nothing failed.
+    var isAnomalous: Bool { !hadError && (lostWrites > 0 || duplicates > 0 || inconsistencies > 0) }
 }
 
 /// Run-wide sums of trial results.
 private struct Totals {
     var anomalousTrials = 0
+    var errorTrials = 0
+    /// The first error message of the run, for the verdict's reason.
+    var firstError: String?
     var lostWrites = 0
     var duplicates = 0
     var inconsistencies = 0
@@ -241,6 +276,13 @@ private struct Totals {
 
     mutating func add(_ trial: TrialResult) {
         if trial.isAnomalous { anomalousTrials += 1 }
+        if trial.hadError {
+            errorTrials += 1
+            if firstError == nil {
+                let sample = trial.samples.first { $0.hasPrefix("error: ") }
+                firstError = sample.map { String($0.dropFirst("error: ".count)) } ?? trial.meaning
+            }
+        }
         lostWrites += trial.lostWrites
         duplicates += trial.duplicates
         inconsistencies += trial.inconsistencies

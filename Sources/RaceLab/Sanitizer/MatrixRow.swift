@@ -15,6 +15,8 @@ public struct MatrixRow: Sendable, Codable, Equatable {
         public var trials: Int
         public var iterations: Int
         public var anomalousTrials: Int
+        /// Trials with errors: not evidence either way (see `Verdict.error`).
+        public var errorTrials: Int
         public var wallSeconds: Double
         public var reason: String
         /// The verdict is the one the variant's kind calls for.
@@ -25,6 +27,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
             trials = report.trials
             iterations = report.iterations
             anomalousTrials = report.anomalousTrials
+            errorTrials = report.errorTrials
             wallSeconds = report.wallSeconds
             reason = report.verdictReason
             passed = report.passed

@@ -17,6 +17,8 @@ struct MatrixText {
         switch row.runner.verdict {
         case .reproduced, .notReproduced, .clean, .failed:
             runner = "\(row.runner.verdict.label.lowercased()) \(row.runner.anomalousTrials)/\(row.runner.trials)"
+        case .error:
+            runner = "error \(row.runner.errorTrials)/\(row.runner.trials)"
         case .crashed, .timedOut:
             runner = row.runner.verdict.label.lowercased()
         }

@@ -27,4 +27,12 @@ public struct Iteration: Sendable {
     public func recordInconsistency(_ description: @autoclosure () -> String) {
         log.recordInconsistency(description)
     }
+
+    /// Records an error met *during* the trial that is not the bug: a system call that failed, a
+    /// resource that could not be had. The trial then counts as an error trial, never as evidence.
+    ///
+    /// An operation may also simply throw: the runner records what it throws the same way.
+    public func recordError(_ error: any Error) {
+        log.recordError(error)
+    }
 }

@@ -5,6 +5,10 @@
 /// - **duplicates**: work that was done more times than allowed (observed − expected);
 /// - **inconsistencies**: invariant violations, such as a reader seeing a state that never existed.
 ///
+/// A check that finds work which failed for a reason of its own (a store that hit a full disk, a
+/// file that could not be opened) reports it in `errors`, not as a lost write: an error is never
+/// evidence of the bug, and a trial with one counts toward neither `reproduced` nor `failed`.
+///
 /// `outcome` is the trial's entry in the report's histogram, the way jcstress groups results: trials
 /// with the same outcome are counted together, and `meaning` says what that outcome is.
 public struct Observation: Sendable, Equatable {
@@ -18,6 +22,8 @@ public struct Observation: Sendable, Equatable {
     public var duplicates: Int
     /// Invariant violations found by the check (added to those iterations recorded while running).
     public var inconsistencies: Int
+    /// Operations the check found failed for a reason that is not the bug (a system call's error).
+    public var errors: Int
     /// The histogram key for this trial, e.g. `"1000"` or `"kept 400–499"`.
     public var outcome: String
     /// What the outcome means, in a few words, e.g. `"lost 501–600 writes"`.
@@ -29,6 +35,7 @@ public struct Observation: Sendable, Equatable {
         lostWrites: Int = 0,
         duplicates: Int = 0,
         inconsistencies: Int = 0,
+        errors: Int = 0,
         outcome: String,
         meaning: String
     ) {
@@ -37,6 +44,7 @@ public struct Observation: Sendable, Equatable {
         self.lostWrites = lostWrites
         self.duplicates = duplicates
         self.inconsistencies = inconsistencies
+        self.errors = errors
         self.outcome = outcome
         self.meaning = meaning
     }
@@ -90,7 +98,8 @@ public struct Observation: Sendable, Equatable {
         )
     }
 
-    /// True when the check found any anomaly.
+    /// True when the check found the bug's signature: a lost write, a duplicate or an inconsistency.
+    /// Errors are not anomalies.
     public var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 }
 }
 

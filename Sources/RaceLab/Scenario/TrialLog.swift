@@ -31,7 +31,7 @@ final class TrialLog: Sendable {
 
     func recordError(_ error: any Error) {
         let seen = errorCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-        if seen < Self.sampleLimit { keep("error: \(error)") }
+        if seen < Self.sampleLimit { keep("error: " + describeError(error)) }
     }
 
     private func keep(_ message: String) {
