@@ -4,6 +4,7 @@
 // report and the exit statuses end to end, without depending on any real race.
 import Foundation
 import RaceLab
+import RaceLabCommandLine
 
 /// A counter behind a lock: correct, so that any loss the tests see is one the variant chose.
 final class Counter: @unchecked Sendable {

@@ -1,6 +1,7 @@
+import RaceLab
 import Testing
 
-@testable import RaceLab
+@testable import RaceLabCommandLine
 
 @Suite("The matrix command and --junit on the command line")
 struct MatrixCommandLineTests {

@@ -1,3 +1,5 @@
+import RaceLab
+
 /// What `explore` was asked to do.
 struct ExploreRequest: Equatable {
     var lesson: Int

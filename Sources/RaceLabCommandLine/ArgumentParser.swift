@@ -1,3 +1,5 @@
+import RaceLab
+
 /// Turns the tool's arguments into a `ParsedCommand`, checking every value in one place, so that
 /// bad input is refused with one clear line before anything runs.
 struct ArgumentParser {

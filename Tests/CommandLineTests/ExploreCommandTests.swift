@@ -1,7 +1,8 @@
 import Foundation
+import RaceLab
 import Testing
 
-@testable import RaceLab
+@testable import RaceLabCommandLine
 
 /// `racelab explore`: its options, and its exit status on lessons whose schedules are known.
 @Suite("The explore command")
@@ -15,8 +16,8 @@ struct ExploreCommandTests {
         summary: "s",
         workload: Workload(trials: 1, iterations: 1),
         variants: [
-            Synthetic.clean.exploring(ExplorerTests.lockedIncrement),
-            Synthetic.dropping(every: 2).exploring(ExplorerTests.lostUpdate),
+            Synthetic.clean.exploring(Explorations.lockedIncrement),
+            Synthetic.dropping(every: 2).exploring(Explorations.lostUpdate),
             Variant(
                 name: "lock-order",
                 kind: .buggy,
@@ -25,7 +26,7 @@ struct ExploreCommandTests {
                 operation: { _, _ in },
                 check: { _, _ in .kept(1, of: 1) }
             )
-            .exploring(ExplorerTests.lockOrder),
+            .exploring(Explorations.lockOrder),
         ]
     )
     let parser = ArgumentParser(lessons: [Self.lesson])

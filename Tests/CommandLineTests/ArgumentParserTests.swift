@@ -1,6 +1,7 @@
+import RaceLab
 import Testing
 
-@testable import RaceLab
+@testable import RaceLabCommandLine
 
 @Suite("The command line is checked before anything runs")
 struct ArgumentParserTests {

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The `racelab` command-line tool, as a library type: the `racelab` executable is one line that
 /// runs it with the built-in lessons, and another package can run it with lessons of its own to get
@@ -6,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// // main.swift of your own executable target
-/// import RaceLab
+/// import RaceLabCommandLine
 /// RaceLabTool(name: "cache-check", lessons: [cacheLesson]).main()
 /// ```
 public struct RaceLabTool: Sendable {
@@ -106,10 +107,7 @@ public struct RaceLabTool: Sendable {
                     )
                 }
             )
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: (try? encoder.encode(listing)) ?? Data(), as: UTF8.self))
-            return .success
+            return printJSON(listing, what: "listing")
         }
         for lesson in lessons {
             print("\(lesson.number)  \(lesson.slug): \(lesson.title)")
@@ -186,12 +184,8 @@ public struct RaceLabTool: Sendable {
 
         let report = RunReport(tool: name, seed: seed, noise: request.noise, lessons: lessonReports)
         if request.json {
-            do {
-                print(try report.jsonText())
-            } catch {
-                printError("\(name): error: cannot encode the report: \(error)")
-                return .unexpectedVerdict
-            }
+            let printed = printJSON("report") { try report.jsonText() }
+            if printed != .success { return printed }
         }
         if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .unexpectedVerdict }
         return report.passed ? .success : .unexpectedVerdict
@@ -214,13 +208,7 @@ public struct RaceLabTool: Sendable {
             variant,
             options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget)
         )
-        do {
-            print(try IsolatedRun.reportLine(report))
-            return .success
-        } catch {
-            printError("\(name): error: cannot encode the report: \(error)")
-            return .unexpectedVerdict
-        }
+        return printJSON("report") { try IsolatedRun.reportLine(report) }
     }
 }
 

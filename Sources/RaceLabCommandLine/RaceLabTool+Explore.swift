@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// `explore`: run a lesson's variants under the schedule explorer and print the failing schedule.
 extension RaceLabTool {
@@ -34,10 +35,8 @@ extension RaceLabTool {
         }
         if request.json {
             let document = ExploreDocument(tool: name, lesson: lesson.number, slug: lesson.slug, variants: entries)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            guard let data = try? encoder.encode(document) else { return .unexpectedVerdict }
-            print(String(decoding: data, as: UTF8.self))
+            let printed = printJSON(document, what: "exploration")
+            if printed != .success { return printed }
         }
         return entries.allSatisfy(\.asExpected) ? .success : .unexpectedVerdict
     }

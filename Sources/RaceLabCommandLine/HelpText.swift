@@ -1,3 +1,5 @@
+import RaceLab
+
 /// The help a RaceLab tool prints, for the tool and for each command.
 struct HelpText {
     let tool: String
