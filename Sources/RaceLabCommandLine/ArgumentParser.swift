@@ -1,7 +1,8 @@
 import RaceLab
 
-/// Turns the tool's arguments into a `ParsedCommand`, checking every value in one place, so that
-/// bad input is refused with one clear line before anything runs.
+/// Turns the tool's arguments into a `ParsedCommand`, so that bad input is refused with one clear
+/// line before anything runs. Each command's options are read by one `OptionReader`, which reads
+/// and checks every value; this type knows which options each command takes, and its lessons.
 struct ArgumentParser {
     let lessons: [Lesson]
 
@@ -35,7 +36,7 @@ struct ArgumentParser {
         case "matrix":
             return try parseMatrix(rest)
         case "explore":
-            return try ExploreRequest.parse(rest, lessons: lessons).map(ParsedCommand.explore) ?? .help(.explore)
+            return try parseExplore(rest)
         case IsolatedRun.childCommand:
             return try parseChild(rest)
         case WorkerProcess.command:
@@ -48,105 +49,158 @@ struct ArgumentParser {
 
     private func parseList(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         var json = false
-        for argument in arguments {
+        var reader = OptionReader(arguments, command: .list)
+        while let argument = reader.next() {
             switch argument {
             case "-h", "--help": return .help(.list)
-            case "--json": json = true
-            default: throw unexpected(argument, in: .list)
+            case "--json":
+                try reader.flag(argument)
+                json = true
+            default: throw reader.unexpected(argument)
             }
         }
         return .list(json: json)
     }
 
-    /// Parses `run` and `power`, which take the same lesson and options; errors name `command`.
+    /// Parses `run` and `power`, which take the same lesson and options (but `--junit`, `run`'s only).
     private func parseRun(_ arguments: [String], as command: CommandName) throws(UsageError) -> ParsedCommand {
-        do {
-            let request = try parseRunRequest(arguments, as: command)
-            guard let request else { return .help(command) }
-            return command == .power ? .power(request) : .run(request)
-        } catch {
-            throw UsageError(error.message, command: command)
-        }
-    }
-
-    /// The request in `arguments`, or nil when they ask for help.
-    private func parseRunRequest(_ arguments: [String], as command: CommandName) throws(UsageError) -> RunRequest? {
         var request = RunRequest(lessons: [])
         var lessonIdentifier: String?
         var reader = OptionReader(arguments, command: command)
         while let argument = reader.next() {
             switch argument {
-            case "-h", "--help": return nil
+            case "-h", "--help": return .help(command)
             case "--variant": request.variant = try reader.value(for: argument)
-            case "--trials":
-                request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
-            case "--iterations":
-                request.iterations = try positiveInteger(
-                    reader.value(for: argument),
-                    argument,
-                    max: Self.maximumIterations
-                )
-            case "--seed": request.seed = try seed(reader.value(for: argument))
-            case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
-            case "--timeout": request.timeout = try seconds(reader.value(for: argument), argument)
+            case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--iterations": request.iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--noise": request.noise = try reader.onOff(argument)
+            case "--timeout": request.timeout = try reader.seconds(argument)
             case "--json":
-                try reader.rejectValue(for: argument)
+                try reader.flag(argument)
                 request.json = true
             case "--junit" where command == .run: request.junit = try reader.value(for: argument)
-            default:
-                if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: command) }
-                if let lessonIdentifier {
-                    throw UsageError(
-                        "one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson"
-                    )
-                }
-                lessonIdentifier = argument
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
             }
         }
-        guard let lessonIdentifier else { throw UsageError("which lesson? give a number, a slug or 'all'") }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number, a slug or 'all'") }
         if lessonIdentifier == "all" {
             if let variant = request.variant {
-                throw UsageError("--variant '\(variant)' needs a single lesson, not 'all'")
+                throw reader.error("--variant '\(variant)' needs a single lesson, not 'all'")
             }
             request.lessons = lessons.map(\.number)
         } else {
-            let lesson = try self.lesson(lessonIdentifier)
-            if let variant = request.variant, lesson.variant(named: variant) == nil {
-                throw UsageError(
-                    "lesson \(lesson.number) has no variant '\(variant)'; its variants are: "
-                        + lesson.variants.map(\.name).joined(separator: ", ")
-                )
-            }
+            let lesson = try self.lesson(lessonIdentifier, reader: reader)
+            if let variant = request.variant { try checkVariant(variant, of: lesson, reader: reader) }
             request.lessons = [lesson.number]
         }
-        return request
+        return command == .power ? .power(request) : .run(request)
     }
 
+    /// `matrix [<lesson|all>] [options]`: every lesson (and the TSan calibration) unless one is named.
+    private func parseMatrix(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = MatrixRequest(lessons: [])
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .matrix)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.matrix)
+            case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--budget": request.budget = try reader.seconds(argument)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--noise": request.noise = try reader.onOff(argument)
+            case "--timeout": request.timeout = try reader.seconds(argument)
+            case "--expectations": request.expectations = try reader.value(for: argument)
+            case "--probes": request.probes = try reader.value(for: argument)
+            case "--logs": request.logs = try reader.value(for: argument)
+            case "--executable": request.executable = try reader.value(for: argument)
+            case "--junit": request.junit = try reader.value(for: argument)
+            case "--json":
+                try reader.flag(argument)
+                request.json = true
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
+            }
+        }
+        if let lessonIdentifier, lessonIdentifier != "all" {
+            request.lessons = [try lesson(lessonIdentifier, reader: reader).number]
+        } else {
+            request.lessons = lessons.map(\.number)
+            request.calibration = true
+        }
+        return .matrix(request)
+    }
+
+    /// `explore <lesson> [options]`: one lesson's explorable variants, or one of them.
+    private func parseExplore(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = ExploreRequest(lesson: 0)
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .explore)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.explore)
+            case "--variant": request.variant = try reader.value(for: argument)
+            case "--strategy": request.strategy = try reader.choice(argument, of: ExplorationOptions.Strategy.self)
+            case "--threads": request.threads = try reader.integer(argument, in: 1...ExploreRequest.maximumThreads)
+            case "--preemptions":
+                request.preemptions = try reader.integer(argument, in: 0...ExploreRequest.maximumPreemptions)
+            case "--schedules":
+                request.schedules = try reader.integer(argument, in: 1...ExploreRequest.maximumSchedules)
+            case "--steps": request.stepBound = try reader.integer(argument, in: 1...ExploreRequest.maximumSteps)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--replay": request.replay = try reader.schedule(argument)
+            case "--json":
+                try reader.flag(argument)
+                request.json = true
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: false)
+            }
+        }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number or a slug") }
+        let lesson = try self.lesson(lessonIdentifier, reader: reader)
+        request.lesson = lesson.number
+        let explorable = lesson.variants.filter { $0.exploration != nil }.map(\.name)
+        if explorable.isEmpty { throw reader.error("lesson \(lesson.number) has no explorable variant yet") }
+        if let variant = request.variant {
+            try checkVariant(variant, of: lesson, reader: reader)
+            guard explorable.contains(variant) else {
+                throw reader.error(
+                    "variant '\(variant)' has no exploration; explorable variants are: "
+                        + explorable.joined(separator: ", ")
+                )
+            }
+        }
+        if request.replay != nil && request.variant == nil {
+            guard explorable.count == 1 else {
+                throw reader.error("--replay needs --variant (one of: \(explorable.joined(separator: ", ")))")
+            }
+            request.variant = explorable[0]
+        }
+        return .explore(request)
+    }
+
+    /// `_run-variant <lesson> <variant> [options]`, as `IsolatedRun` starts a child.
     private func parseChild(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         guard arguments.count == 10 || arguments.count == 12 else {
             throw UsageError("\(IsolatedRun.childCommand) is internal to racelab")
         }
+        var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
         // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
         let lesson =
             arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
-            ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0])
-        guard lesson.variant(named: arguments[1]) != nil else { throw UsageError("no variant '\(arguments[1])'") }
+            ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0], reader: reader)
+        guard lesson.variant(named: arguments[1]) != nil else { throw reader.error("no variant '\(arguments[1])'") }
         var trials = 0
         var iterations = 0
         var seed: UInt64 = 0
         var noise = true
         var budget: Double?
-        var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
         while let argument = reader.next() {
             switch argument {
-            case "--trials":
-                trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
-            case "--iterations":
-                iterations = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumIterations)
-            case "--seed": seed = try self.seed(reader.value(for: argument))
-            case "--noise": noise = try onOff(reader.value(for: argument), argument)
-            case "--budget": budget = try seconds(reader.value(for: argument), argument)
-            default: throw UsageError("unknown option '\(argument)'")
+            case "--trials": trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--iterations": iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
+            case "--seed": seed = try reader.seed(argument)
+            case "--noise": noise = try reader.onOff(argument)
+            case "--budget": budget = try reader.seconds(argument)
+            default: throw reader.error("unknown option '\(argument)'")
             }
         }
         return .runVariantChild(
@@ -160,60 +214,16 @@ struct ArgumentParser {
         )
     }
 
-    /// `matrix [<lesson|all>] [options]`: every lesson (and the TSan calibration) unless one is named.
-    private func parseMatrix(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        var request = MatrixRequest(lessons: [])
-        var lessonIdentifier: String?
-        var reader = OptionReader(arguments, command: .matrix)
-        do throws(UsageError) {
-            while let argument = reader.next() {
-                switch argument {
-                case "-h", "--help": return .help(.matrix)
-                case "--trials":
-                    request.trials = try positiveInteger(reader.value(for: argument), argument, max: Self.maximumTrials)
-                case "--budget": request.budget = try seconds(reader.value(for: argument), argument)
-                case "--seed": request.seed = try seed(reader.value(for: argument))
-                case "--noise": request.noise = try onOff(reader.value(for: argument), argument)
-                case "--timeout": request.timeout = try seconds(reader.value(for: argument), argument)
-                case "--expectations": request.expectations = try reader.value(for: argument)
-                case "--probes": request.probes = try reader.value(for: argument)
-                case "--logs": request.logs = try reader.value(for: argument)
-                case "--executable": request.executable = try reader.value(for: argument)
-                case "--junit": request.junit = try reader.value(for: argument)
-                case "--json":
-                    try reader.rejectValue(for: argument)
-                    request.json = true
-                default:
-                    if argument.hasPrefix("-") && argument.count > 1 { throw unexpected(argument, in: .matrix) }
-                    if let lessonIdentifier {
-                        throw UsageError(
-                            "one lesson at a time (got '\(lessonIdentifier)' and '\(argument)'); use 'all' for every lesson"
-                        )
-                    }
-                    lessonIdentifier = argument
-                }
-            }
-            if lessonIdentifier == nil || lessonIdentifier == "all" {
-                request.lessons = lessons.map(\.number)
-                request.calibration = true
-            } else if let lessonIdentifier {
-                request.lessons = [try lesson(lessonIdentifier).number]
-            }
-        } catch {
-            throw UsageError(error.message, command: .matrix)
-        }
-        return .matrix(request)
-    }
-
     /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its
     /// business, so they are passed on unread.
     private func parseWorker(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         guard arguments.count >= 3, let parent = Int32(arguments[2]), parent >= 0 else {
             throw UsageError("\(WorkerProcess.command) is internal to racelab")
         }
-        let lesson = try self.lesson(arguments[0])
+        let reader = OptionReader([], command: nil)
+        let lesson = try self.lesson(arguments[0], reader: reader)
         guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
-            throw UsageError("lesson \(lesson.number) has no worker '\(arguments[1])'")
+            throw reader.error("lesson \(lesson.number) has no worker '\(arguments[1])'")
         }
         return .runWorker(
             lesson: lesson.number,
@@ -223,84 +233,36 @@ struct ArgumentParser {
         )
     }
 
-    private func lesson(_ identifier: String) throws(UsageError) -> Lesson {
+    /// Takes `argument` as the command's one lesson; refuses an unknown option and a second lesson.
+    ///
+    /// - Parameter all: whether the command also takes 'all', which the error then suggests.
+    private func takeLesson(
+        _ argument: String,
+        into identifier: inout String?,
+        reader: OptionReader,
+        all: Bool
+    ) throws(UsageError) {
+        if argument.hasPrefix("-") && argument.count > 1 { throw reader.unexpected(argument) }
+        if let identifier {
+            throw reader.error(
+                "one lesson at a time (got '\(identifier)' and '\(argument)')"
+                    + (all ? "; use 'all' for every lesson" : "")
+            )
+        }
+        identifier = argument
+    }
+
+    private func lesson(_ identifier: String, reader: OptionReader) throws(UsageError) -> Lesson {
         if let lesson = lessons.lesson(identifiedBy: identifier) { return lesson }
         let known = lessons.map { "\($0.number) (\($0.slug))" }.joined(separator: ", ")
-        throw UsageError("unknown lesson '\(identifier)'; lessons are: \(known)", command: .run)
+        throw reader.error("unknown lesson '\(identifier)'; lessons are: \(known)")
     }
 
-    private func unexpected(_ argument: String, in command: CommandName) -> UsageError {
-        argument.hasPrefix("-")
-            ? UsageError("unknown option '\(argument)' for '\(command.rawValue)'", command: command)
-            : UsageError("unexpected argument '\(argument)' for '\(command.rawValue)'", command: command)
-    }
-
-    private func positiveInteger(_ text: String, _ option: String, max: Int) throws(UsageError) -> Int {
-        guard let value = Int(text), value > 0 else {
-            throw UsageError("\(option) must be a positive integer, got '\(text)'", command: .run)
-        }
-        guard value <= max else { throw UsageError("\(option) must be at most \(max), got \(value)", command: .run) }
-        return value
-    }
-
-    private func seed(_ text: String) throws(UsageError) -> UInt64 {
-        let value = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-        guard let value else {
-            throw UsageError("--seed must be a non-negative integer (decimal or 0x hex), got '\(text)'", command: .run)
-        }
-        return value
-    }
-
-    private func onOff(_ text: String, _ option: String) throws(UsageError) -> Bool {
-        switch text {
-        case "on": return true
-        case "off": return false
-        default: throw UsageError("\(option) must be 'on' or 'off', got '\(text)'", command: .run)
-        }
-    }
-
-    private func seconds(_ text: String, _ option: String) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite, value > 0 else {
-            throw UsageError("\(option) must be a positive number of seconds, got '\(text)'", command: .run)
-        }
-        return value
-    }
-}
-
-/// Walks a command's arguments, handing out option values; accepts `--name value` and `--name=value`.
-private struct OptionReader {
-    private var arguments: [String]
-    private var pendingValue: String?
-    private let command: CommandName?
-
-    init(_ arguments: [String], command: CommandName?) {
-        self.arguments = arguments.reversed()
-        self.command = command
-    }
-
-    mutating func next() -> String? {
-        guard let argument = arguments.popLast() else { return nil }
-        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-            pendingValue = String(argument[argument.index(after: equals)...])
-            return String(argument[..<equals])
-        }
-        pendingValue = nil
-        return argument
-    }
-
-    /// Refuses `--flag=value` for a flag that takes no value.
-    mutating func rejectValue(for option: String) throws(UsageError) {
-        if pendingValue != nil { throw UsageError("option \(option) takes no value", command: command) }
-    }
-
-    mutating func value(for option: String) throws(UsageError) -> String {
-        if let pendingValue {
-            self.pendingValue = nil
-            return pendingValue
-        }
-        guard let value = arguments.popLast(), !value.hasPrefix("--") else {
-            throw UsageError("option \(option) needs a value", command: command)
-        }
-        return value
+    private func checkVariant(_ name: String, of lesson: Lesson, reader: OptionReader) throws(UsageError) {
+        guard lesson.variant(named: name) == nil else { return }
+        throw reader.error(
+            "lesson \(lesson.number) has no variant '\(name)'; its variants are: "
+                + lesson.variants.map(\.name).joined(separator: ", ")
+        )
     }
 }

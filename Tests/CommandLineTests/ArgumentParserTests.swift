@@ -80,4 +80,34 @@ struct ArgumentParserTests {
             #expect(error.message == message)
         }
     }
+
+    @Test(
+        "every command reads a shared option alike, and its error shows that command's usage",
+        arguments: [CommandName.run, .power, .matrix, .explore]
+    )
+    func sharedOptions(command: CommandName) {
+        let cases: [([String], String)] = [
+            (["--seed", "-1"], "--seed must be a non-negative integer (decimal or 0x hex), got '-1'"),
+            (["--seed"], "option --seed needs a value"),
+            (["--seed", "--json"], "option --seed needs a value"),
+            (["--json=yes"], "option --json takes no value"),
+            (["--frobnicate"], "unknown option '--frobnicate' for '\(command.rawValue)'"),
+        ]
+        for (options, message) in cases {
+            do {
+                _ = try parser.parse([command.rawValue, "1"] + options)
+                Issue.record("\(options) should be refused by \(command)")
+            } catch {
+                #expect(error.message == message)
+                #expect(error.command == command)
+            }
+        }
+    }
+
+    @Test("list refuses a value for --json as every command does")
+    func listJSONValue() {
+        #expect(throws: UsageError("option --json takes no value", command: .list)) {
+            try parser.parse(["list", "--json=1"])
+        }
+    }
 }
