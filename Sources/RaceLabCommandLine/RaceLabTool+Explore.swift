@@ -8,24 +8,12 @@ extension RaceLabTool {
         let variants = lesson.variants.filter { variant in
             variant.exploration != nil && (request.variant == nil || request.variant == variant.name)
         }
-        var entries: [ExploreEntry] = []
+        var entries: [VariantExploration] = []
         for variant in variants {
-            let exploration = variant.exploration!
             do {
-                let entry: ExploreEntry
-                if let schedule = request.replay {
-                    let (result, diverged) = try Explorer.replay(
-                        exploration,
-                        schedule: schedule,
-                        options: request.options
-                    )
-                    entry = ExploreEntry(variant: variant, replayOf: result, diverged: diverged)
-                } else {
-                    entry = ExploreEntry(
-                        variant: variant,
-                        report: try Explorer.explore(exploration, options: request.options)
-                    )
-                }
+                guard let entry = try VariantExploration.run(variant, options: request.options, replay: request.replay),
+                    let exploration = variant.exploration
+                else { continue }
                 entries.append(entry)
                 if !request.json { print(entry.text(tool: name, lesson: lesson, exploration: exploration)) }
             } catch {
@@ -42,96 +30,8 @@ extension RaceLabTool {
     }
 }
 
-/// One variant's exploration (or replay), as printed and as encoded.
-struct ExploreEntry: Encodable {
-    struct Failure: Encodable {
-        var kind: String
-        var message: String
-        var steps: [ScheduleStep]
-        var replay: String
-        var deadlock: [ThreadPosition]?
-        /// Threads the program started while it ran (callbacks, tasks), beyond `threads`.
-        var spawned: [SpawnedThread]?
-    }
-
-    var variant: String
-    var kind: VariantKind
-    var mode: String
-    var strategy: String?
-    var threads: Int
-    var preemptions: Int?
-    var seed: UInt64?
-    var schedules: Int
-    var exhaustive: Bool
-    var failingSchedules: Int
-    var hitRate: Double
-    var pctGuarantee: Double?
-    var pctSteps: Int?
-    var pctThreads: Int?
-    var elapsedSeconds: Double
-    var failure: Failure?
-    var diverged: Bool?
-    var warning: String?
-    /// The explorer lost control of a thread: no verdict.
-    var inconclusive = false
-    /// A buggy variant should fail, a fixed one should not.
-    var asExpected: Bool
-
-    init(variant: Variant, report: ExplorationReport) {
-        self.variant = variant.name
-        kind = variant.kind
-        mode = "search"
-        strategy = report.strategy.rawValue
-        threads = report.threads
-        preemptions = report.preemptions
-        seed = report.strategy == .dfs ? nil : report.seed
-        schedules = report.schedules
-        exhaustive = report.exhaustive
-        failingSchedules = report.failingSchedules
-        hitRate = report.hitRate
-        pctGuarantee = report.pctGuarantee
-        pctSteps = report.pctSteps
-        pctThreads = report.pctThreads
-        elapsedSeconds = report.elapsedSeconds
-        failure = report.failure.map(Self.failure)
-        warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
-        inconclusive = report.abandoned != nil
-        asExpected = !inconclusive && (variant.kind == .buggy) == (report.failure != nil)
-    }
-
-    init(variant: Variant, replayOf result: ExecutionResult, diverged: Bool) {
-        self.variant = variant.name
-        kind = variant.kind
-        mode = "replay"
-        threads = result.schedule.threads
-        schedules = 1
-        exhaustive = false
-        failingSchedules = result.outcome.isFailure ? 1 : 0
-        hitRate = Double(failingSchedules)
-        elapsedSeconds = 0
-        failure = result.outcome.isFailure ? Self.failure(result) : nil
-        self.diverged = diverged
-        if case .stuck = result.outcome {
-            inconclusive = true
-            warning = result.outcome.summary
-        }
-        if diverged { warning = "the schedule did not fit this variant; the run went on without preemptions" }
-        asExpected = !diverged && !inconclusive && (variant.kind == .buggy) == result.outcome.isFailure
-    }
-
-    private static func failure(_ result: ExecutionResult) -> Failure {
-        var deadlock: [ThreadPosition]?
-        if case .deadlock(let positions) = result.outcome { deadlock = positions }
-        return Failure(
-            kind: result.outcome.kind,
-            message: result.outcome.summary,
-            steps: result.steps,
-            replay: result.schedule.replayString,
-            deadlock: deadlock,
-            spawned: result.spawned.isEmpty ? nil : result.spawned
-        )
-    }
-
+/// `explore`'s text: the settings, the counts, the failing schedule as a timeline, the verdict.
+extension VariantExploration {
     func text(tool: String, lesson: Lesson, exploration: Exploration) -> String {
         var lines = [
             "lesson \(lesson.number) (\(lesson.slug)), variant \(variant) [\(kind.rawValue)]: \(exploration.summary)"
@@ -176,14 +76,6 @@ struct ExploreEntry: Encodable {
         } else {
             lines.append("  no failing schedule")
         }
-        var verdict: String
-        switch (kind, failure != nil) {
-        case (.buggy, true): verdict = mode == "replay" ? "REPRODUCED" : "FOUND"
-        case (.buggy, false): verdict = mode == "replay" ? "NOT REPRODUCED" : "NOT FOUND"
-        case (.fixed, false): verdict = "CLEAN"
-        case (.fixed, true): verdict = "FAILED"
-        }
-        if inconclusive { verdict = "INCONCLUSIVE" }
         lines.append("  verdict: \(verdict)")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -204,5 +96,5 @@ struct ExploreDocument: Encodable {
     var command = "explore"
     var lesson: Int
     var slug: String
-    var variants: [ExploreEntry]
+    var variants: [VariantExploration]
 }
