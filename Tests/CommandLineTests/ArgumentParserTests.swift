@@ -6,14 +6,7 @@ import Testing
 @Suite("The command line is checked before anything runs")
 struct ArgumentParserTests {
     let parser = ArgumentParser(lessons: [
-        Lesson(
-            number: 1,
-            slug: "synthetic",
-            title: "t",
-            summary: "s",
-            workload: Workload(trials: 1, iterations: 1),
-            variants: [Synthetic.clean, Synthetic.dropping(every: 2)]
-        )
+        Synthetic.lesson(1, "synthetic", [Synthetic.clean, Synthetic.dropping(every: 2)])
     ])
 
     @Test("a lesson is named by number or by slug")
@@ -73,12 +66,7 @@ struct ArgumentParserTests {
         ]
     )
     func badInput(arguments: [String], message: String) {
-        #expect(throws: UsageError.self) { try parser.parse(arguments) }
-        do {
-            _ = try parser.parse(arguments)
-        } catch {
-            #expect(error.message == message)
-        }
+        #expect(parser.refusal(arguments)?.message == message)
     }
 
     @Test(
@@ -94,13 +82,9 @@ struct ArgumentParserTests {
             (["--frobnicate"], "unknown option '--frobnicate' for '\(command.rawValue)'"),
         ]
         for (options, message) in cases {
-            do {
-                _ = try parser.parse([command.rawValue, "1"] + options)
-                Issue.record("\(options) should be refused by \(command)")
-            } catch {
-                #expect(error.message == message)
-                #expect(error.command == command)
-            }
+            let error = parser.refusal([command.rawValue, "1"] + options)
+            #expect(error?.message == message)
+            #expect(error?.command == command)
         }
     }
 
