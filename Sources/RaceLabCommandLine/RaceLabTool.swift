@@ -13,8 +13,12 @@ import RaceLab
 public struct RaceLabTool: Sendable {
     /// The name shown in help and reports.
     public let name: String
+    /// What `--version` prints after the name (RaceLab's own version unless given).
     public let version: String
+    /// The lessons the commands know, in number order.
     public let lessons: [Lesson]
+
+    /// - Precondition: no two lessons share a number.
 
     public init(name: String = "racelab", version: String = RaceLabTool.racelabVersion, lessons: [Lesson]) {
         precondition(Set(lessons.map(\.number)).count == lessons.count, "lesson numbers must be unique")
@@ -23,6 +27,7 @@ public struct RaceLabTool: Sendable {
         self.lessons = lessons.sorted { $0.number < $1.number }
     }
 
+    /// RaceLab's version.
     public static let racelabVersion = "0.1.0"
 
     /// Runs the tool with the process's arguments and exits with its status.
