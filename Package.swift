@@ -40,22 +40,32 @@ let package = Package(
         .library(name: "RaceLab", targets: ["RaceLab"]),
         // Forced interleavings for tests: hooks that hold threads at race windows, off-pool threads.
         .library(name: "RaceLabTesting", targets: ["RaceLabTesting"]),
+        // The `racelab` command line as a library: `RaceLabTool(name:lessons:).main()` gives your own
+        // executable the same commands, report and exit codes for lessons of your own.
+        .library(name: "RaceLabCommandLine", targets: ["RaceLabCommandLine"]),
         .executable(name: "racelab", targets: ["racelab"]),
     ],
     targets: [
         .target(name: "RaceLab"),
         .target(name: "RaceLabTesting", dependencies: ["RaceLab"]),
+        // Argument parsing, help text and the commands' output: a client of `RaceLab`.
+        .target(name: "RaceLabCommandLine", dependencies: ["RaceLab"]),
         .executableTarget(
             name: "racelab",
-            dependencies: ["RaceLab"] + lessons.map { .target(name: $0.module) }
+            dependencies: ["RaceLab", "RaceLabCommandLine"] + lessons.map { .target(name: $0.module) }
         ),
         // Synthetic scenarios with known outcomes (a deterministic loss, a crash, a hang), used by
         // the harness's own tests to check the runner, the watchdog and the report.
-        .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab"]),
+        .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab", "RaceLabCommandLine"]),
         // `make bench`: the cost of each way to guard shared state, and of the harness itself.
         .executableTarget(name: "racelab-bench", dependencies: ["RaceLab", "SubscriptRace"]),
         .testTarget(name: "RaceLabTests", dependencies: ["RaceLab", "RaceLabTesting"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["RaceLab", "racelab", "racelab-fixtures"]),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["RaceLab", "RaceLabCommandLine", "racelab", "racelab-fixtures"],
+            // The help text as printed, compared line for line (read by path, not as a resource).
+            exclude: ["Golden"]
+        ),
     ]
         + lessons.map { lesson in
             .target(
@@ -68,7 +78,8 @@ let package = Package(
         + lessons.map { lesson in
             .testTarget(
                 name: "\(lesson.module)Tests",
-                dependencies: ["RaceLab", "RaceLabTesting", .target(name: lesson.module)]
+                // RaceLabCommandLine: lesson 4's tests run its worker through the `_worker` command.
+                dependencies: ["RaceLab", "RaceLabTesting", "RaceLabCommandLine", .target(name: lesson.module)]
             )
         }
 )

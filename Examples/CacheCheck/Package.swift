@@ -16,7 +16,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "cache-check",
-            dependencies: [.product(name: "RaceLab", package: "RaceLab")]
+            dependencies: [
+                // The scenario's types (Lesson, Variant, Race.window) and the command line that runs it.
+                .product(name: "RaceLab", package: "RaceLab"),
+                .product(name: "RaceLabCommandLine", package: "RaceLab"),
+            ]
         )
     ]
 )

@@ -4,6 +4,7 @@
 // report and the exit statuses end to end, without depending on any real race.
 import Foundation
 import RaceLab
+import RaceLabCommandLine
 
 let synthetic = Lesson(
     number: 1,

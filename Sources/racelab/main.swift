@@ -1,3 +1,3 @@
-import RaceLab
+import RaceLabCommandLine
 
 RaceLabTool(lessons: catalog).main()

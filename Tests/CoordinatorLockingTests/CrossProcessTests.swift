@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabCommandLine
 import Testing
 
 @testable import CoordinatorLocking

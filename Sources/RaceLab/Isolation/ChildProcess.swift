@@ -12,7 +12,7 @@ import Darwin
 /// *and* anything it spawned (lessons that fork helper processes) with one `SIGKILL`. Output goes to
 /// temporary files rather than pipes: a child that writes a lot can never block on a full pipe, and
 /// a child that dies leaves what it wrote behind for the report.
-struct ChildProcess {
+package struct ChildProcess {
     /// How a child ended.
     enum Termination: Equatable {
         case exited(Int32)
@@ -21,10 +21,10 @@ struct ChildProcess {
         case timedOut
     }
 
-    struct Result {
+    package struct Result {
         var termination: Termination
-        var stdout: Data
-        var stderr: Data
+        package var stdout: Data
+        package var stderr: Data
         var wallSeconds: Double
     }
 
@@ -48,7 +48,7 @@ struct ChildProcess {
     /// - Parameters:
     ///   - environment: variables to set in the child, on top of this process's environment.
     ///   - whileWaiting: called about every 100 ms with the seconds elapsed (for progress).
-    static func run(
+    package static func run(
         _ executable: String,
         arguments: [String],
         environment: [String: String] = [:],
@@ -142,7 +142,7 @@ struct ChildProcess {
     }
 
     /// The path of the running executable, to start copies of it.
-    static var currentExecutable: String {
+    package static var currentExecutable: String {
         #if os(Linux)
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return path
@@ -152,7 +152,7 @@ struct ChildProcess {
     }
 
     /// On Ctrl-C, kill the running child's process group too, then exit as interrupted.
-    static func installInterruptHandler() {
+    package static func installInterruptHandler() {
         signal(SIGINT) { _ in
             let group = ChildProcess.runningGroup
             if group > 0 { kill(-group, SIGKILL) }

@@ -6,16 +6,24 @@ import Foundation
 /// The child is the same executable started with the hidden `_run-variant` command; it runs the
 /// variant with `StressRunner` and prints its `VariantReport` as one marked JSON line at the end of
 /// its standard output, so that anything the lesson code prints cannot be mistaken for the report.
-enum IsolatedRun {
-    static let childCommand = "_run-variant"
-    static let reportMarker = "RACELAB-REPORT "
+package enum IsolatedRun {
+    /// The hidden command a child is started with; a tool that runs variants must accept it.
+    package static let childCommand = "_run-variant"
+    package static let reportMarker = "RACELAB-REPORT "
     static let stderrTailLines = 12
 
-    struct Request {
+    package struct Request {
         var lesson: Lesson
         var variant: Variant
         var options: StressRunner.Options
         var timeout: Double
+
+        package init(lesson: Lesson, variant: Variant, options: StressRunner.Options, timeout: Double) {
+            self.lesson = lesson
+            self.variant = variant
+            self.options = options
+            self.timeout = timeout
+        }
     }
 
     /// Swift's crash backtracer prints registers and memory maps, which bury the one line that
@@ -42,7 +50,7 @@ enum IsolatedRun {
     ///   - environment: more variables for the child (the matrix sets `TSAN_OPTIONS` here).
     ///   - launcher: a command that starts the child, e.g. `["/usr/bin/setarch", "x86_64", "-R"]`
     ///     to run it without address randomization; empty to start `executable` directly.
-    static func run(
+    package static func run(
         _ request: Request,
         executable: String,
         environment: [String: String] = [:],
@@ -70,10 +78,8 @@ enum IsolatedRun {
     }
 
     /// The line a child prints for its report.
-    static func reportLine(_ report: VariantReport) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return reportMarker + String(decoding: try encoder.encode(report), as: UTF8.self)
+    package static func reportLine(_ report: VariantReport) throws -> String {
+        reportMarker + (try JSONText.encode(report, pretty: false))
     }
 
     static func decodeReport(from stdout: Data) -> VariantReport? {
@@ -177,6 +183,6 @@ func signalName(_ number: Int32) -> String {
 }
 
 /// Seconds without a useless fraction: `60`, `2.5`.
-func formatSeconds(_ seconds: Double) -> String {
+package func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
 }

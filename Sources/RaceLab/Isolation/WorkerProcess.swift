@@ -35,7 +35,7 @@ public final class WorkerProcess: @unchecked Sendable {
     }
 
     /// The hidden command that runs a worker.
-    static let command = "_worker"
+    package static let command = "_worker"
 
     /// The worker's process id.
     public let pid: pid_t
@@ -101,7 +101,7 @@ public final class WorkerProcess: @unchecked Sendable {
     /// parent, that is, after the parent died and the process was handed to another.
     ///
     /// Polls `getppid()` on a background thread: portable, and cheap at one check per 50 ms.
-    static func exitWhenOrphaned(parent: pid_t) {
+    package static func exitWhenOrphaned(parent: pid_t) {
         guard parent > 0 else { return }
         if getppid() != parent { _exit(1) }
         let watcher = Thread {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How often one way of running a buggy variant exposed its bug: the measurement behind
-/// `racelab power`.
+/// How often one way of running a buggy variant exposed its bug: one row of a `PowerMeasurement`
+/// (`racelab power`).
 ///
 /// Trials are independent (each starts from fresh state), so the number of exposing trials is a
 /// binomial sample and its share estimates the probability per trial. The interval is Wilson's
@@ -67,5 +67,5 @@ public struct DetectionRate: Sendable, Codable, Equatable {
     }
 
     /// Whether the run completed (a crash or timeout leaves nothing to measure).
-    var completed: Bool { verdict != .crashed && verdict != .timedOut }
+    public var completed: Bool { verdict != .crashed && verdict != .timedOut }
 }

@@ -10,6 +10,13 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var variants: [VariantReport]
 
         public var passed: Bool { variants.allSatisfy(\.passed) }
+
+        public init(number: Int, slug: String, title: String, variants: [VariantReport]) {
+            self.number = number
+            self.slug = slug
+            self.title = title
+            self.variants = variants
+        }
     }
 
     /// The tool that wrote the report, `"racelab"` (or the name of a user's own entry point).
@@ -35,8 +42,6 @@ public struct RunReport: Sendable, Codable, Equatable {
 
     /// The report as pretty-printed JSON with stable key order.
     public func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.encode(self)
     }
 }

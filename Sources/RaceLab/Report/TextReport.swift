@@ -2,11 +2,13 @@ import Foundation
 
 /// Renders reports for a terminal: a block per variant with its numbers, outcome histogram and
 /// verdict, and a summary line per lesson.
-struct TextReport {
+package struct TextReport {
+    package init() {}
+
     /// Histogram rows shown per variant; the JSON report has them all.
     static let histogramRows = 8
 
-    func header(lessonNumber: Int, title: String, seed: UInt64, noise: Bool, timeout: Double) -> String {
+    package func header(lessonNumber: Int, title: String, seed: UInt64, noise: Bool, timeout: Double) -> String {
         """
         RaceLab · lesson \(lessonNumber): \(title)
         seed \(seed) · noise \(noise ? "on (seeded yields, spins and sleeps at race windows)" : "off") · \
@@ -15,7 +17,7 @@ struct TextReport {
         """
     }
 
-    func variant(_ report: VariantReport) -> String {
+    package func variant(_ report: VariantReport) -> String {
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         if report.trials > 0 {
@@ -63,7 +65,7 @@ struct TextReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func summary(_ lesson: RunReport.LessonReport) -> String {
+    package func summary(_ lesson: RunReport.LessonReport) -> String {
         let buggy = lesson.variants.filter { $0.kind == .buggy }
         let fixed = lesson.variants.filter { $0.kind == .fixed }
         var parts: [String] = []
@@ -110,7 +112,7 @@ struct TextReport {
 }
 
 /// `1234567` as `1,234,567`, independent of the locale.
-func grouped(_ value: Int) -> String {
+package func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var result = ""
     for (offset, digit) in digits.enumerated() {

@@ -36,7 +36,7 @@ public struct CompilerVerdict: Sendable, Codable, Equatable {
     }
 }
 
-enum CompilerProbe {
+package enum CompilerProbe {
     /// The flags of the measurement: Swift 6 language mode, complete concurrency checking, type
     /// checking only (nothing is built or run).
     static let flags = ["-swift-version", "6", "-strict-concurrency=complete", "-typecheck"]
@@ -110,7 +110,7 @@ enum CompilerProbe {
     }
 
     /// The compiler to run: `$SWIFTC`, else `swiftc` on the `PATH`, else next to a `swift` on the `PATH`.
-    static func locateCompiler(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func locateCompiler(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let explicit = environment["SWIFTC"], !explicit.isEmpty { return explicit }
         let folders =
             (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/opt/swift/usr/bin", "/usr/bin"]

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Variants run one after another, never side by side: on a machine with few cores a second TSan process
 /// would change the first one's timing, and with it the runner's results.
-struct MatrixRunner {
+package struct MatrixRunner {
     /// Everything a run needs, resolved from the command line.
-    struct Plan {
+    package struct Plan {
         var tool: String
         var lessons: [Lesson]
         var executable: String
@@ -29,19 +29,55 @@ struct MatrixRunner {
         var timeout: Double
         /// Paths in reports are shown relative to this folder (the current one).
         var base: String
+
+        package init(
+            tool: String,
+            lessons: [Lesson],
+            executable: String,
+            sanitized: Bool,
+            startWithoutRandomization: Bool,
+            logFolder: URL,
+            probeFolder: URL,
+            swiftc: String?,
+            expectations: MatrixExpectations,
+            expectationsFile: String?,
+            seed: UInt64,
+            noise: Bool,
+            budget: Double,
+            trialCap: Int?,
+            timeout: Double,
+            base: String
+        ) {
+            self.tool = tool
+            self.lessons = lessons
+            self.executable = executable
+            self.sanitized = sanitized
+            self.startWithoutRandomization = startWithoutRandomization
+            self.logFolder = logFolder
+            self.probeFolder = probeFolder
+            self.swiftc = swiftc
+            self.expectations = expectations
+            self.expectationsFile = expectationsFile
+            self.seed = seed
+            self.noise = noise
+            self.budget = budget
+            self.trialCap = trialCap
+            self.timeout = timeout
+            self.base = base
+        }
     }
 
     let plan: Plan
     /// The launcher prefix in use; becomes `setarch <machine> -R` once TSan refused to start.
     private var launcher: [String] = []
 
-    init(plan: Plan) {
+    package init(plan: Plan) {
         self.plan = plan
         if plan.startWithoutRandomization, let prefix = ThreadSanitizer.noRandomizationPrefix { launcher = prefix }
     }
 
     /// Runs every variant of every planned lesson; `progress` gets one line per variant as it ends.
-    mutating func run(progress: (String) -> Void, whileWaiting: (String, Double) -> Void) -> ToolMatrix {
+    package mutating func run(progress: (String) -> Void, whileWaiting: (String, Double) -> Void) -> ToolMatrix {
         let clock = ContinuousClock()
         let started = clock.now
         var verdicts: [String: CompilerVerdict] = [:]

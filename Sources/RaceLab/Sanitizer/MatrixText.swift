@@ -3,13 +3,17 @@ import Foundation
 /// Renders the matrix for a terminal: a table with one row per variant, then TSan's reports in
 /// short, what each tool saw of the buggy variants, and every row that differs from what was
 /// expected.
-struct MatrixText {
+package struct MatrixText {
     /// Longest compiler diagnostic shown in the table; `--json` has it whole.
     static let diagnosticWidth = 70
     /// Distinct reports listed per variant.
     static let reportsShown = 3
 
     let matrix: ToolMatrix
+
+    package init(matrix: ToolMatrix) {
+        self.matrix = matrix
+    }
 
     /// The three cells of a row as short text.
     static func cells(_ row: MatrixRow) -> (runner: String, tsan: String, compiler: String) {
@@ -45,7 +49,7 @@ struct MatrixText {
         return (runner, tsan, compiler)
     }
 
-    func render() -> String {
+    package func render() -> String {
         var lines: [String] = []
         let settings = matrix.settings
         lines.append("RaceLab · which tool catches which bug")

@@ -55,9 +55,7 @@ public struct ToolMatrix: Sendable, Codable, Equatable {
 
     /// Pretty-printed JSON with stable key order.
     public func jsonText() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONText.encode(self)
     }
 }
 

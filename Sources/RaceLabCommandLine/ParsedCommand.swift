@@ -1,3 +1,5 @@
+import RaceLab
+
 /// A command line after parsing and validation: everything in it is known to be runnable.
 enum ParsedCommand: Equatable {
     case help(CommandName?)

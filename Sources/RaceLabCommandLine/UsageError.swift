@@ -1,3 +1,5 @@
+import RaceLab
+
 /// A command line that cannot be run, with the one line that says why.
 struct UsageError: Error, Equatable {
     /// The problem, in one line, e.g. `--trials must be a positive integer, got 'ten'`.

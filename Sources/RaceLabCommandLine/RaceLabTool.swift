@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The `racelab` command-line tool, as a library type: the `racelab` executable is one line that
 /// runs it with the built-in lessons, and another package can run it with lessons of its own to get
@@ -6,14 +7,18 @@ import Foundation
 ///
 /// ```swift
 /// // main.swift of your own executable target
-/// import RaceLab
+/// import RaceLabCommandLine
 /// RaceLabTool(name: "cache-check", lessons: [cacheLesson]).main()
 /// ```
 public struct RaceLabTool: Sendable {
     /// The name shown in help and reports.
     public let name: String
+    /// What `--version` prints after the name (RaceLab's own version unless given).
     public let version: String
+    /// The lessons the commands know, in number order.
     public let lessons: [Lesson]
+
+    /// - Precondition: no two lessons share a number.
 
     public init(name: String = "racelab", version: String = RaceLabTool.racelabVersion, lessons: [Lesson]) {
         precondition(Set(lessons.map(\.number)).count == lessons.count, "lesson numbers must be unique")
@@ -22,6 +27,7 @@ public struct RaceLabTool: Sendable {
         self.lessons = lessons.sorted { $0.number < $1.number }
     }
 
+    /// RaceLab's version.
     public static let racelabVersion = "0.1.0"
 
     /// Runs the tool with the process's arguments and exits with its status.
@@ -106,10 +112,7 @@ public struct RaceLabTool: Sendable {
                     )
                 }
             )
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: (try? encoder.encode(listing)) ?? Data(), as: UTF8.self))
-            return .success
+            return printJSON(listing, what: "listing")
         }
         for lesson in lessons {
             print("\(lesson.number)  \(lesson.slug): \(lesson.title)")
@@ -186,12 +189,8 @@ public struct RaceLabTool: Sendable {
 
         let report = RunReport(tool: name, seed: seed, noise: request.noise, lessons: lessonReports)
         if request.json {
-            do {
-                print(try report.jsonText())
-            } catch {
-                printError("\(name): error: cannot encode the report: \(error)")
-                return .unexpectedVerdict
-            }
+            let printed = printJSON("report") { try report.jsonText() }
+            if printed != .success { return printed }
         }
         if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .unexpectedVerdict }
         return report.passed ? .success : .unexpectedVerdict
@@ -214,13 +213,7 @@ public struct RaceLabTool: Sendable {
             variant,
             options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget)
         )
-        do {
-            print(try IsolatedRun.reportLine(report))
-            return .success
-        } catch {
-            printError("\(name): error: cannot encode the report: \(error)")
-            return .unexpectedVerdict
-        }
+        return printJSON("report") { try IsolatedRun.reportLine(report) }
     }
 }
 

@@ -1,22 +1,20 @@
 import Foundation
+import RaceLab
 import Testing
 
-@testable import RaceLab
+@testable import RaceLabCommandLine
 
 /// `racelab explore`: its options, and its exit status on lessons whose schedules are known.
 @Suite("The explore command")
 struct ExploreCommandTests {
     /// A lesson with a lost update (buggy), a locked increment (fixed) and a lock-order deadlock
     /// (buggy), each explorable; the stress operations are never run here.
-    static let lesson = Lesson(
-        number: 1,
-        slug: "explorable",
-        title: "t",
-        summary: "s",
-        workload: Workload(trials: 1, iterations: 1),
-        variants: [
-            Synthetic.clean.exploring(ExplorerTests.lockedIncrement),
-            Synthetic.dropping(every: 2).exploring(ExplorerTests.lostUpdate),
+    static let lesson = Synthetic.lesson(
+        1,
+        "explorable",
+        [
+            Synthetic.clean.exploring(Explorations.lockedIncrement),
+            Synthetic.dropping(every: 2).exploring(Explorations.lostUpdate),
             Variant(
                 name: "lock-order",
                 kind: .buggy,
@@ -25,7 +23,7 @@ struct ExploreCommandTests {
                 operation: { _, _ in },
                 check: { _, _ in .kept(1, of: 1) }
             )
-            .exploring(ExplorerTests.lockOrder),
+            .exploring(Explorations.lockOrder),
         ]
     )
     let parser = ArgumentParser(lessons: [Self.lesson])
@@ -62,12 +60,9 @@ struct ExploreCommandTests {
         ]
     )
     func refusesBadInput(arguments: [String], message: String) {
-        do {
-            _ = try parser.parse(arguments)
-            Issue.record("\(arguments) should be refused")
-        } catch {
-            #expect(error.message == message)
-        }
+        let error = parser.refusal(arguments)
+        #expect(error?.message == message)
+        #expect(error?.command == .explore)
     }
 
     @Test("exit 0 when the buggy variants fail, the deadlock included, and the fixed one does not")

@@ -1,18 +1,12 @@
+import RaceLab
 import Testing
 
-@testable import RaceLab
+@testable import RaceLabCommandLine
 
 @Suite("The command line is checked before anything runs")
 struct ArgumentParserTests {
     let parser = ArgumentParser(lessons: [
-        Lesson(
-            number: 1,
-            slug: "synthetic",
-            title: "t",
-            summary: "s",
-            workload: Workload(trials: 1, iterations: 1),
-            variants: [Synthetic.clean, Synthetic.dropping(every: 2)]
-        )
+        Synthetic.lesson(1, "synthetic", [Synthetic.clean, Synthetic.dropping(every: 2)])
     ])
 
     @Test("a lesson is named by number or by slug")
@@ -72,11 +66,32 @@ struct ArgumentParserTests {
         ]
     )
     func badInput(arguments: [String], message: String) {
-        #expect(throws: UsageError.self) { try parser.parse(arguments) }
-        do {
-            _ = try parser.parse(arguments)
-        } catch {
-            #expect(error.message == message)
+        #expect(parser.refusal(arguments)?.message == message)
+    }
+
+    @Test(
+        "every command reads a shared option alike, and its error shows that command's usage",
+        arguments: [CommandName.run, .power, .matrix, .explore]
+    )
+    func sharedOptions(command: CommandName) {
+        let cases: [([String], String)] = [
+            (["--seed", "-1"], "--seed must be a non-negative integer (decimal or 0x hex), got '-1'"),
+            (["--seed"], "option --seed needs a value"),
+            (["--seed", "--json"], "option --seed needs a value"),
+            (["--json=yes"], "option --json takes no value"),
+            (["--frobnicate"], "unknown option '--frobnicate' for '\(command.rawValue)'"),
+        ]
+        for (options, message) in cases {
+            let error = parser.refusal([command.rawValue, "1"] + options)
+            #expect(error?.message == message)
+            #expect(error?.command == command)
+        }
+    }
+
+    @Test("list refuses a value for --json as every command does")
+    func listJSONValue() {
+        #expect(throws: UsageError("option --json takes no value", command: .list)) {
+            try parser.parse(["list", "--json=1"])
         }
     }
 }

@@ -1,4 +1,8 @@
-/// The help a RaceLab tool prints, for the tool and for each command.
+import RaceLab
+
+/// The help a RaceLab tool prints, for the tool and for each command. Usage lines and OPTIONS
+/// sections are built from `options(_:)`, so an option is described once (in `OptionHelp`) for
+/// every command that takes it.
 struct HelpText {
     let tool: String
 
@@ -31,20 +35,54 @@ struct HelpText {
         """
     }
 
-    func usage(_ command: CommandName?) -> String {
+    /// The options `command` takes, in the order its usage line and its help list them (`-h` aside).
+    static func options(_ command: CommandName) -> [OptionHelp] {
         switch command {
-        case .list: "usage: \(tool) list [--json]"
+        case .list: [.json(replacing: "the table")]
         case .run:
-            "usage: \(tool) run <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--noise on|off] [--timeout S] [--json] [--junit FILE]"
+            [
+                .variant(default: "every variant of the lesson"), .trials, .iterations, .noiseSeed, .noise,
+                .timeout(default: RunRequest.defaultTimeout), .json(replacing: "text (schema in README.md)"), .junit,
+            ]
         case .power:
-            "usage: \(tool) power <lesson|all> [--variant NAME] [--trials T] [--iterations N] [--seed S] [--timeout S] [--json]"
+            [
+                .variant(default: "every buggy variant"), .trials, .iterations, .noiseSeed,
+                .timeout(default: RunRequest.defaultTimeout), .json(replacing: "the tables"),
+            ]
         case .matrix:
-            "usage: \(tool) matrix [<lesson|all>] [--trials T] [--budget S] [--seed S] [--noise on|off] [--timeout S] [--expectations FILE] [--probes DIR] [--logs DIR] [--executable PATH] [--json] [--junit FILE]"
+            [
+                .trials, .budget, .noiseSeed, .noise, .timeout(default: MatrixRequest.defaultTimeout), .expectations,
+                .probes, .logs, .executable, .json(replacing: "the table"), .junit,
+            ]
         case .explore:
-            "usage: \(tool) explore <lesson> [--variant NAME] [--strategy dfs|pct|random] [--threads K] [--preemptions P] [--schedules M] [--seed S] [--steps N] [--replay SCHEDULE] [--json]"
-        case .help: "usage: \(tool) help [command]"
-        case nil: "usage: \(tool) <command> [options]   (commands: list, run, power, matrix, explore, help)"
+            [
+                .variant(default: "every explorable variant"), .strategy, .threads, .preemptions, .schedules,
+                .explorerSeed, .steps, .replay, .json(replacing: "text"),
+            ]
+        case .help: []
         }
+    }
+
+    func usage(_ command: CommandName?) -> String {
+        guard let command else {
+            return "usage: \(tool) <command> [options]   (commands: "
+                + CommandName.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+        }
+        let arguments: String
+        switch command {
+        case .list: arguments = ""
+        case .run, .power: arguments = " <lesson|all>"
+        case .matrix: arguments = " [<lesson|all>]"
+        case .explore: arguments = " <lesson>"
+        case .help: arguments = " [command]"
+        }
+        let options = Self.options(command).map { " [\($0.usage)]" }.joined()
+        return "usage: \(tool) \(command.rawValue)\(arguments)\(options)"
+    }
+
+    /// The OPTIONS section of `command`'s help: every option it takes, then `-h, --help`.
+    private func optionsSection(_ command: CommandName) -> String {
+        (["OPTIONS:"] + (Self.options(command) + [.help]).map(\.section)).joined(separator: "\n")
     }
 
     func help(_ command: CommandName) -> String {
@@ -55,8 +93,7 @@ struct HelpText {
 
             \(usage(.list))
 
-            OPTIONS:
-              --json               One JSON document instead of the table.
+            \(optionsSection(.list))
             """
         case .run:
             """
@@ -67,21 +104,7 @@ struct HelpText {
             ARGUMENTS:
               <lesson>             A lesson number (1), its slug (subscript-race), or 'all'.
 
-            OPTIONS:
-              --variant NAME       Run only this variant of the lesson.
-              --trials T           Independent trials per variant (default: the lesson's).
-              --iterations N       Operations per trial, one per concurrentPerform iteration
-                                   (default: the lesson's).
-              --seed S             Seed for the noise at race windows, decimal or 0x hex
-                                   (default: a new one, printed in the report).
-              --noise on|off       Inject seeded yields, spins and sleeps at the race windows the
-                                   lesson code marks (default: on). With 'off' the report shows how
-                                   often the bug appears on its own.
-              --timeout S          Seconds a variant may run before it is killed and reported as
-                                   timed out (default: \(formatSeconds(RunRequest.defaultTimeout))).
-              --json               Print one JSON document (schema in README.md) instead of text.
-              --junit FILE         Also write the result as JUnit XML (one test case per variant).
-              -h, --help           Show this help.
+            \(optionsSection(.run))
 
             Every variant runs in a child process: a crash is reported as CRASHED with its signal and
             the end of its stderr, a hang as TIMED OUT. Exit status: 0 when every buggy variant
@@ -97,7 +120,13 @@ struct HelpText {
             own process, same seed and workload), and, where the schedule explorer can run the variant,
             samples as many schedules with its random and pct strategies. Reports per strategy: the
             share of trials (or schedules) that exposed the bug with a 95% Wilson confidence interval,
-            the first one that exposed it, and the seconds until then. Options are those of 'run'.
+            the first one that exposed it, and the seconds until then.
+
+            ARGUMENTS:
+              <lesson>             A lesson number (1), its slug (subscript-race), or 'all'.
+
+            \(optionsSection(.power))
+
             Exit status: 0 when every measurement completed, 1 when one crashed or timed out, 2 for
             bad usage.
             """
@@ -119,22 +148,7 @@ struct HelpText {
               <lesson>             A lesson number or slug; default 'all' (every lesson, plus
                                    calibration rows: TSan on correct code).
 
-            OPTIONS:
-              --trials T           At most T trials per variant (default: the lesson's).
-              --budget S           No new trial starts after S seconds per variant; one always
-                                   runs (default: \(formatSeconds(MatrixRequest.defaultBudget))). The matrix shows the trials run.
-              --seed S, --noise on|off
-                                   As for 'run'.
-              --timeout S          Watchdog per variant (default: \(formatSeconds(MatrixRequest.defaultTimeout))).
-              --expectations FILE  Expected TSan and compiler outcome per variant
-                                   (default: \(MatrixRequest.defaultExpectations), if present).
-              --probes DIR         Compiler probes, DIR/<NN-slug>/<variant>.swift
-                                   (default: \(MatrixRequest.defaultProbes)).
-              --logs DIR           Where TSan writes its logs (default: a temporary folder).
-              --executable PATH    Run the variants with this build of the tool (default: this one).
-              --json               Print one JSON document instead of the table.
-              --junit FILE         Also write JUnit XML (one test case per variant).
-              -h, --help           Show this help.
+            \(optionsSection(.matrix))
 
             Exit status: 0 when every row is as expected (buggy variants reproduced, fixed ones clean
             and silent under TSan, TSan and compiler outcomes as in the expectations file); 1
@@ -157,20 +171,7 @@ struct HelpText {
             ARGUMENTS:
               <lesson>             A lesson number or slug.
 
-            OPTIONS:
-              --variant NAME       Only this variant (default: every explorable variant).
-              --strategy S         dfs: every schedule within the preemption bound (default);
-                                   pct: Probabilistic Concurrency Testing; random: a random
-                                   thread at every point.
-              --threads K          Logical threads (default: the exploration's, usually 2).
-              --preemptions P      dfs: at most P preemptions; pct: P priority change points
-                                   (bug depth d = P+1). Default 2.
-              --schedules M        At most M schedules (default 100000 for dfs, 1000 otherwise).
-              --seed S             Seed for pct and random (default 0).
-              --steps N            Step bound: longer executions are reported as livelock (1000).
-              --replay SCHEDULE    Run exactly this schedule (a replay string from a report).
-              --json               One JSON document instead of text.
-              -h, --help           Show this help.
+            \(optionsSection(.explore))
 
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
             and no fixed variant has one; 1 otherwise; 2 for bad usage.

@@ -1,3 +1,5 @@
+import RaceLab
+
 /// What `matrix` was asked to do: which variants to put through the runner, ThreadSanitizer and the
 /// Swift 6 compiler, and where the probes, expectations and logs are.
 struct MatrixRequest: Equatable {

@@ -1,3 +1,5 @@
+import RaceLab
+
 /// The exit statuses of a RaceLab tool, as values rather than scattered `exit()` calls.
 public enum ExitCode: Int32, Sendable {
     /// Every buggy variant run reproduced its bug and every fixed variant run was clean.

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 extension RaceLabTool {
     /// `racelab matrix`: every variant through the stress runner, ThreadSanitizer and the Swift 6
@@ -81,12 +82,8 @@ extension RaceLabTool {
         )
 
         if request.json {
-            do {
-                print(try matrix.jsonText())
-            } catch {
-                printError("\(name): error: cannot encode the matrix: \(error)")
-                return .unexpectedVerdict
-            }
+            let printed = printJSON("matrix") { try matrix.jsonText() }
+            if printed != .success { return printed }
         } else {
             print(MatrixText(matrix: matrix).render(), terminator: "")
         }

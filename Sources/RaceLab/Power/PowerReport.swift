@@ -1,0 +1,33 @@
+/// What `racelab power` measured: for each lesson, one `DetectionRate` per buggy variant and
+/// strategy. This is the document `racelab power --json` prints.
+public struct PowerReport: Sendable, Codable, Equatable {
+    /// One lesson's rates, in the order they were measured (variant by variant, then strategy).
+    public struct LessonPower: Sendable, Codable, Equatable {
+        public var number: Int
+        public var slug: String
+        public var title: String
+        public var rates: [DetectionRate]
+
+        /// Whether every measurement ran to its end (none crashed or timed out).
+        public var completed: Bool { rates.allSatisfy(\.completed) }
+
+        public init(number: Int, slug: String, title: String, rates: [DetectionRate]) {
+            self.number = number
+            self.slug = slug
+            self.title = title
+            self.rates = rates
+        }
+    }
+
+    /// The tool that measured, `"racelab"` (or the name of a user's own entry point).
+    public var tool: String
+    /// The seed every strategy used, so that a run can be repeated.
+    public var seed: UInt64
+    public var lessons: [LessonPower]
+
+    public init(tool: String, seed: UInt64, lessons: [LessonPower]) {
+        self.tool = tool
+        self.seed = seed
+        self.lessons = lessons
+    }
+}

@@ -1,0 +1,268 @@
+import RaceLab
+
+/// Turns the tool's arguments into a `ParsedCommand`, so that bad input is refused with one clear
+/// line before anything runs. Each command's options are read by one `OptionReader`, which reads
+/// and checks every value; this type knows which options each command takes, and its lessons.
+struct ArgumentParser {
+    let lessons: [Lesson]
+
+    /// Upper bounds that keep a typo (`--iterations 10000000000`) from starting a run of days.
+    static let maximumTrials = 1_000_000
+    static let maximumIterations = 10_000_000
+
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        guard let first = arguments.first else { return .help(nil) }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            return .help(nil)
+        case "--version":
+            return .version
+        case "help":
+            guard let topic = rest.first else { return .help(nil) }
+            guard rest.count == 1, let command = CommandName(rawValue: topic) else {
+                throw UsageError(
+                    "no help for '\(rest.joined(separator: " "))'; commands are: "
+                        + CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+                )
+            }
+            return .help(command)
+        case "list":
+            return try parseList(rest)
+        case "run":
+            return try parseRun(rest, as: .run)
+        case "power":
+            return try parseRun(rest, as: .power)
+        case "matrix":
+            return try parseMatrix(rest)
+        case "explore":
+            return try parseExplore(rest)
+        case IsolatedRun.childCommand:
+            return try parseChild(rest)
+        case WorkerProcess.command:
+            return try parseWorker(rest)
+        default:
+            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
+            throw UsageError("unknown command '\(first)'")
+        }
+    }
+
+    private func parseList(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var json = false
+        var reader = OptionReader(arguments, command: .list)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.list)
+            case "--json":
+                try reader.flag(argument)
+                json = true
+            default: throw reader.unexpected(argument)
+            }
+        }
+        return .list(json: json)
+    }
+
+    /// Parses `run` and `power`, which take the same lesson and options (but `--junit`, `run`'s only).
+    private func parseRun(_ arguments: [String], as command: CommandName) throws(UsageError) -> ParsedCommand {
+        var request = RunRequest(lessons: [])
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: command)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(command)
+            case "--variant": request.variant = try reader.value(for: argument)
+            case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--iterations": request.iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--noise": request.noise = try reader.onOff(argument)
+            case "--timeout": request.timeout = try reader.seconds(argument)
+            case "--json":
+                try reader.flag(argument)
+                request.json = true
+            case "--junit" where command == .run: request.junit = try reader.value(for: argument)
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
+            }
+        }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number, a slug or 'all'") }
+        if lessonIdentifier == "all" {
+            if let variant = request.variant {
+                throw reader.error("--variant '\(variant)' needs a single lesson, not 'all'")
+            }
+            request.lessons = lessons.map(\.number)
+        } else {
+            let lesson = try self.lesson(lessonIdentifier, reader: reader)
+            if let variant = request.variant { try checkVariant(variant, of: lesson, reader: reader) }
+            request.lessons = [lesson.number]
+        }
+        return command == .power ? .power(request) : .run(request)
+    }
+
+    /// `matrix [<lesson|all>] [options]`: every lesson (and the TSan calibration) unless one is named.
+    private func parseMatrix(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = MatrixRequest(lessons: [])
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .matrix)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.matrix)
+            case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--budget": request.budget = try reader.seconds(argument)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--noise": request.noise = try reader.onOff(argument)
+            case "--timeout": request.timeout = try reader.seconds(argument)
+            case "--expectations": request.expectations = try reader.value(for: argument)
+            case "--probes": request.probes = try reader.value(for: argument)
+            case "--logs": request.logs = try reader.value(for: argument)
+            case "--executable": request.executable = try reader.value(for: argument)
+            case "--junit": request.junit = try reader.value(for: argument)
+            case "--json":
+                try reader.flag(argument)
+                request.json = true
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
+            }
+        }
+        if let lessonIdentifier, lessonIdentifier != "all" {
+            request.lessons = [try lesson(lessonIdentifier, reader: reader).number]
+        } else {
+            request.lessons = lessons.map(\.number)
+            request.calibration = true
+        }
+        return .matrix(request)
+    }
+
+    /// `explore <lesson> [options]`: one lesson's explorable variants, or one of them.
+    private func parseExplore(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = ExploreRequest(lesson: 0)
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .explore)
+        while let argument = reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.explore)
+            case "--variant": request.variant = try reader.value(for: argument)
+            case "--strategy": request.strategy = try reader.choice(argument, of: ExplorationOptions.Strategy.self)
+            case "--threads": request.threads = try reader.integer(argument, in: 1...ExploreRequest.maximumThreads)
+            case "--preemptions":
+                request.preemptions = try reader.integer(argument, in: 0...ExploreRequest.maximumPreemptions)
+            case "--schedules":
+                request.schedules = try reader.integer(argument, in: 1...ExploreRequest.maximumSchedules)
+            case "--steps": request.stepBound = try reader.integer(argument, in: 1...ExploreRequest.maximumSteps)
+            case "--seed": request.seed = try reader.seed(argument)
+            case "--replay": request.replay = try reader.schedule(argument)
+            case "--json":
+                try reader.flag(argument)
+                request.json = true
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: false)
+            }
+        }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number or a slug") }
+        let lesson = try self.lesson(lessonIdentifier, reader: reader)
+        request.lesson = lesson.number
+        let explorable = lesson.variants.filter { $0.exploration != nil }.map(\.name)
+        if explorable.isEmpty { throw reader.error("lesson \(lesson.number) has no explorable variant yet") }
+        if let variant = request.variant {
+            try checkVariant(variant, of: lesson, reader: reader)
+            guard explorable.contains(variant) else {
+                throw reader.error(
+                    "variant '\(variant)' has no exploration; explorable variants are: "
+                        + explorable.joined(separator: ", ")
+                )
+            }
+        }
+        if request.replay != nil && request.variant == nil {
+            guard explorable.count == 1 else {
+                throw reader.error("--replay needs --variant (one of: \(explorable.joined(separator: ", ")))")
+            }
+            request.variant = explorable[0]
+        }
+        return .explore(request)
+    }
+
+    /// `_run-variant <lesson> <variant> [options]`, as `IsolatedRun` starts a child.
+    private func parseChild(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        guard arguments.count == 10 || arguments.count == 12 else {
+            throw UsageError("\(IsolatedRun.childCommand) is internal to racelab")
+        }
+        var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
+        // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
+        let lesson =
+            arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
+            ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0], reader: reader)
+        guard lesson.variant(named: arguments[1]) != nil else { throw reader.error("no variant '\(arguments[1])'") }
+        var trials = 0
+        var iterations = 0
+        var seed: UInt64 = 0
+        var noise = true
+        var budget: Double?
+        while let argument = reader.next() {
+            switch argument {
+            case "--trials": trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
+            case "--iterations": iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
+            case "--seed": seed = try reader.seed(argument)
+            case "--noise": noise = try reader.onOff(argument)
+            case "--budget": budget = try reader.seconds(argument)
+            default: throw reader.error("unknown option '\(argument)'")
+            }
+        }
+        return .runVariantChild(
+            lesson: lesson.number,
+            variant: arguments[1],
+            trials: trials,
+            iterations: iterations,
+            seed: seed,
+            noise: noise,
+            budget: budget
+        )
+    }
+
+    /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its
+    /// business, so they are passed on unread.
+    private func parseWorker(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        guard arguments.count >= 3, let parent = Int32(arguments[2]), parent >= 0 else {
+            throw UsageError("\(WorkerProcess.command) is internal to racelab")
+        }
+        let reader = OptionReader([], command: nil)
+        let lesson = try self.lesson(arguments[0], reader: reader)
+        guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
+            throw reader.error("lesson \(lesson.number) has no worker '\(arguments[1])'")
+        }
+        return .runWorker(
+            lesson: lesson.number,
+            worker: arguments[1],
+            parent: parent,
+            arguments: Array(arguments.dropFirst(3))
+        )
+    }
+
+    /// Takes `argument` as the command's one lesson; refuses an unknown option and a second lesson.
+    ///
+    /// - Parameter all: whether the command also takes 'all', which the error then suggests.
+    private func takeLesson(
+        _ argument: String,
+        into identifier: inout String?,
+        reader: OptionReader,
+        all: Bool
+    ) throws(UsageError) {
+        if argument.hasPrefix("-") && argument.count > 1 { throw reader.unexpected(argument) }
+        if let identifier {
+            throw reader.error(
+                "one lesson at a time (got '\(identifier)' and '\(argument)')"
+                    + (all ? "; use 'all' for every lesson" : "")
+            )
+        }
+        identifier = argument
+    }
+
+    private func lesson(_ identifier: String, reader: OptionReader) throws(UsageError) -> Lesson {
+        if let lesson = lessons.lesson(identifiedBy: identifier) { return lesson }
+        let known = lessons.map { "\($0.number) (\($0.slug))" }.joined(separator: ", ")
+        throw reader.error("unknown lesson '\(identifier)'; lessons are: \(known)")
+    }
+
+    private func checkVariant(_ name: String, of lesson: Lesson, reader: OptionReader) throws(UsageError) {
+        guard lesson.variant(named: name) == nil else { return }
+        throw reader.error(
+            "lesson \(lesson.number) has no variant '\(name)'; its variants are: "
+                + lesson.variants.map(\.name).joined(separator: ", ")
+        )
+    }
+}

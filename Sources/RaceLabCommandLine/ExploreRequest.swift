@@ -1,0 +1,34 @@
+import RaceLab
+
+/// What `explore` was asked to do.
+struct ExploreRequest: Equatable {
+    var lesson: Int
+    /// Only this variant; nil for every variant of the lesson that has an exploration.
+    var variant: String?
+    var strategy: ExplorationOptions.Strategy = .dfs
+    var threads: Int?
+    var preemptions: Int = 2
+    var schedules: Int?
+    var seed: UInt64 = 0
+    /// Run exactly this schedule instead of searching.
+    var replay: Schedule?
+    var stepBound: Int = 1_000
+    var json: Bool = false
+
+    var options: ExplorationOptions {
+        ExplorationOptions(
+            strategy: strategy,
+            threads: threads,
+            preemptions: preemptions,
+            schedules: schedules,
+            seed: seed,
+            stepBound: stepBound
+        )
+    }
+
+    /// Upper bounds that keep a typo from starting an exploration of days.
+    static let maximumThreads = 16
+    static let maximumPreemptions = 100
+    static let maximumSchedules = 10_000_000
+    static let maximumSteps = 10_000_000
+}
