@@ -8,4 +8,8 @@ public enum ExitCode: Int32, Sendable {
     case unexpectedVerdict = 1
     /// Bad usage: unknown command, lesson, variant or option, or a bad value. Nothing was run.
     case usage = 2
+    /// No verdict for at least one variant, and no unexpected verdict otherwise: an error stopped it
+    /// (a failed setup or system call, a check that threw, a report that could not be written).
+    /// An error is never evidence of a bug, so it gets its own status.
+    case error = 3
 }

@@ -107,8 +107,10 @@ struct HelpText {
             \(optionsSection(.run))
 
             Every variant runs in a child process: a crash is reported as CRASHED with its signal and
-            the end of its stderr, a hang as TIMED OUT. Exit status: 0 when every buggy variant
-            reproduced its bug and every fixed variant was clean, 1 otherwise, 2 for bad usage.
+            the end of its stderr, a hang as TIMED OUT, an error (a failed setup or system call) as
+            ERROR, which is never counted as the bug. Exit status: 0 when every buggy variant
+            reproduced its bug and every fixed variant was clean, 1 when a variant got another
+            verdict, 3 when errors alone kept variants from a verdict, 2 for bad usage.
             """
         case .power:
             """

@@ -88,7 +88,7 @@ extension RaceLabTool {
             print(MatrixText(matrix: matrix).render(), terminator: "")
         }
         if let junit = request.junit, !writeJUnit(JUnitDocument(matrix: matrix), to: junit) {
-            return .unexpectedVerdict
+            return .error
         }
         return matrix.passed ? .success : .unexpectedVerdict
     }

@@ -28,7 +28,8 @@ public struct RaceLabTool: Sendable {
     }
 
     /// RaceLab's version.
-    public static let racelabVersion = "0.1.0"
+    /// RaceLab's release (`raceLabVersion`), the default `version`.
+    public static let racelabVersion = raceLabVersion
 
     /// Runs the tool with the process's arguments and exits with its status.
     public func main() -> Never {
@@ -192,8 +193,8 @@ public struct RaceLabTool: Sendable {
             let printed = printJSON("report") { try report.jsonText() }
             if printed != .success { return printed }
         }
-        if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .unexpectedVerdict }
-        return report.passed ? .success : .unexpectedVerdict
+        if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .error }
+        return Self.exitCode(for: report)
     }
 
     private func runChild(
@@ -252,4 +253,14 @@ private struct Progress {
 
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+extension RaceLabTool {
+    /// The exit status of a run: an unexpected verdict wins over an error (it is evidence), an error
+    /// over success (it is not).
+    static func exitCode(for report: RunReport) -> ExitCode {
+        let verdicts = report.lessons.flatMap(\.variants).filter { !$0.passed }.map(\.verdict)
+        if verdicts.contains(where: { $0 != .error }) { return .unexpectedVerdict }
+        return verdicts.isEmpty ? .success : .error
+    }
 }

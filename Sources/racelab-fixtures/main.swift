@@ -88,4 +88,38 @@ let faults = Lesson(
     ]
 )
 
-RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults, deadlock]).main()
+/// Variants whose trials fail for reasons that are not a bug: what a full disk or a failed system call
+/// does to a lesson. Their verdict must be ERROR, never REPRODUCED or FAILED.
+let errors = Lesson(
+    number: 4,
+    slug: "errors",
+    title: "errors that are not bugs",
+    summary: "Variants whose setup or operations fail with system errors, to check the ERROR verdict.",
+    workload: Workload(trials: 3, iterations: 20),
+    variants: [
+        Variant(
+            name: "setup-fails",
+            kind: .buggy,
+            summary: "every trial's setup fails with ENOSPC, as on a full disk",
+            makeState: { () throws -> LockedValueBox<Int> in throw POSIXError(.ENOSPC) },
+            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+        ),
+        Variant(
+            name: "store-fails",
+            kind: .fixed,
+            summary: "one write per trial fails with EIO and is missing from the final count",
+            makeState: { LockedValueBox(0) },
+            operation: { counter, iteration in
+                if iteration.index == 0 {
+                    iteration.recordError(POSIXError(.EIO))
+                } else {
+                    counter.withLockedValue { $0 += 1 }
+                }
+            },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+        ),
+    ]
+)
+
+RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults, deadlock, errors]).main()

@@ -25,7 +25,7 @@ struct JSONOutputTests {
             print("status \(status.rawValue)")
             exit(0)
         }
-        #expect(String(decoding: result.standardOutputContent, as: UTF8.self) == "status 1\n")
+        #expect(String(decoding: result.standardOutputContent, as: UTF8.self) == "status 3\n")
         let lines = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("racelab: error: cannot encode the report: ") == true)

@@ -199,3 +199,37 @@ struct PowerExplorerTests {
         #expect((rows[2]["exposedTrials"] as? Int ?? 0) > 0)
     }
 }
+
+@Suite("Errors are not bugs: the ERROR verdict end to end")
+struct ErrorVerdictCommandTests {
+    @Test("variants whose trials hit system errors get ERROR, exit status 3, never REPRODUCED or FAILED")
+    func errorsExitThree() throws {
+        let output = try Executable.fixtures.run("run", "errors")
+        #expect(output.status == 3, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
+        #expect(!output.stdout.contains("REPRODUCED"))
+        #expect(!output.stdout.contains("FAILED"))
+        #expect(
+            output.stdout.contains(
+                "! ERROR: 3 of 3 trials had errors (not evidence of the bug), first: No space left on device (errno 28)"
+            )
+        )
+        #expect(
+            output.stdout.contains(
+                "! ERROR: 3 of 3 trials had errors (not evidence of the bug), first: Input/output error (errno 5)"
+            )
+        )
+        #expect(output.stdout.contains("lesson 4: buggy reproduced 0/1, fixed clean 0/1 → ERROR"))
+    }
+
+    @Test("in JSON, error trials are counted apart from anomalous ones")
+    func errorsInJSON() throws {
+        let output = try Executable.fixtures.run("run", "errors", "--json")
+        #expect(output.status == 3)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variants = try #require(report.lessons.first?.variants)
+        #expect(variants.map(\.verdict) == [.error, .error])
+        #expect(variants.map(\.errorTrials) == [3, 3])
+        #expect(variants.map(\.anomalousTrials) == [0, 0])
+        #expect(!report.passed)
+    }
+}
