@@ -39,7 +39,8 @@ public final class PersistentDataStore: Sendable {
     private let queue: RaceQueue
     private let lock: FolderLock
 
-    /// Opens (creating it if needed) the store named `name` in `parent`.
+    /// Opens (creating it if needed) the store named `name` in `parent`, which must exist: the store
+    /// creates nothing outside its own folder.
     ///
     /// Staging files a crashed writer left behind are removed: they were never visible as data.
     ///
@@ -50,7 +51,7 @@ public final class PersistentDataStore: Sendable {
     /// - Throws: `InvalidIdentifier` for a bad name, `StoreError.folderInUse` when another store has
     ///   the folder, `StoreError.unexpectedEntry` when the folder, its `.staging` folder or its
     ///   `.lock` file is a symbolic link (or not a folder, not a file), `StoreError.system` when a
-    ///   folder cannot be made.
+    ///   folder cannot be made (`parent` does not exist, say).
     public init(
         name: String,
         in parent: URL,
@@ -62,7 +63,6 @@ public final class PersistentDataStore: Sendable {
         self.completionQueue = completionQueue
         folder = parent.appendingPathComponent(self.name, isDirectory: true)
         staging = folder.appendingPathComponent(".staging", isDirectory: true)
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         directory = try StoreDirectory.open(folder.path)
         lock = try FolderLock(in: directory)
         stagingDirectory = try directory.subfolder(".staging")

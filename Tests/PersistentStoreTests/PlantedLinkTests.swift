@@ -94,6 +94,22 @@ struct PlantedLinkTests {
         #expect(try plot.outsideNames() == ["victim"])
     }
 
+    @Test("a store in a parent folder that does not exist fails, and creates nothing")
+    func missingParentIsNotCreated() throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let parent = folder.url.appendingPathComponent("missing", isDirectory: true)
+        let error = #expect(throws: StoreError.self) {
+            try PersistentDataStore(name: "documents", in: parent, completionQueue: .global())
+        }
+        guard case .system(let operation, _, let code)? = error else {
+            Issue.record("expected StoreError.system, got \(String(describing: error))")
+            return
+        }
+        #expect(operation == "mkdir" && code == ENOENT)
+        #expect(!FileManager.default.fileExists(atPath: parent.path))
+    }
+
     @Test("a .staging link planted after the store opened is not followed: stores stay inside")
     func stagingSwappedAfterOpening() async throws {
         let plot = try Plot()
