@@ -42,22 +42,33 @@ explorations: release ## Explore every lesson (dfs): each buggy variant must hav
 power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct
 	$(RACELAB) power $* $(ARGS)
 
-# Workshop exercises (Lessons/NN-slug/Exercise/): the participant edits the file there; the checker
-# compiles it on its own in a scratch package under .build-exercise/, so a half-edited file never
-# breaks the repository's build.
-exercise-%-reset: ## Restore exercise N's file from its starter (e.g. make exercise-1-reset)
+# Workshop exercises (Lessons/NN-slug/Exercise/): the participant edits Exercise/<File>.swift, a
+# git-ignored working copy that the first `make exercise-N` creates from Exercise/Starter/. The
+# checker compiles it on its own in a scratch package under .build-exercise/, so a half-edited file
+# never breaks the repository's build. The verdict comes from the harness, never from the exit
+# status; a check still running after EXERCISE_TIMEOUT seconds (120 by default) is killed and fails.
+exercise-%-reset: ## Restore exercise N's working copy from its starter (e.g. make exercise-1-reset)
 	Scripts/check-exercise $* --reset
 
 exercise-%: ## Check your fix for exercise N (e.g. make exercise-1; TSAN=1 adds ThreadSanitizer): PASS or FAIL + hint
 	Scripts/check-exercise $*
 
-exercises-check: ## CI: every exercise's starter and common wrong fixes must FAIL, its reference solution PASS
+# Each exercise's Starter, WrongFixes and Cheats must FAIL and its Solution PASS; each Hangs file must
+# FAIL by running out of time (a short limit, so CI does not wait two minutes for each).
+HANG_TIMEOUT ?= 5
+
+exercises-check: ## CI: every starter, wrong fix and cheat must FAIL, every hang time out, every reference solution PASS
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
 		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass; \
-		for wrong in $$dir/WrongFixes/*.swift; do \
-			[ -f $$wrong ] && Scripts/check-exercise $$n --file $$wrong --expect fail; \
+		for wrong in $$dir/WrongFixes/*.swift $$dir/Cheats/*.swift; do \
+			if [ -f $$wrong ]; then Scripts/check-exercise $$n --file $$wrong --expect fail; fi; \
+		done; \
+		for hang in $$dir/Hangs/*.swift; do \
+			if [ -f $$hang ]; then \
+				Scripts/check-exercise $$n --file $$hang --timeout $(HANG_TIMEOUT) --expect timeout; \
+			fi; \
 		done; \
 	done
 

@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// The claim of one `PersistentDataStore` on its folder: an exclusive `flock` on `<folder>/.lock`,
@@ -17,17 +17,23 @@ import Darwin
 final class FolderLock: Sendable {
     private let descriptor: Int32
 
-    init(folder: URL) throws {
-        let path = folder.appendingPathComponent(".lock").path
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StoreError.system(operation: "open", path: path, errno: errno) }
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+    /// Takes the lock of `folder`; `.lock` must be a regular file (a link there is refused, never
+    /// followed or created through).
+    init(in folder: StoreDirectory) throws {
+        let path = folder.path(of: ".lock")
+        guard let opened = try folder.openFile(".lock", O_RDWR | O_CREAT, mode: 0o600) else {
+            throw StoreError.system(operation: "open", path: path, errno: ENOENT)
+        }
+        while flock(opened, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno
-            close(descriptor)
+            close(opened)
             if code == EWOULDBLOCK { throw StoreError.folderInUse(folder.path) }
             throw StoreError.system(operation: "flock", path: path, errno: code)
         }
+        // Stored only once locked: an initializer that throws after storing it would also run
+        // `deinit`, closing the descriptor twice.
+        descriptor = opened
     }
 
     deinit {

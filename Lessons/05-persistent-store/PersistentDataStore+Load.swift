@@ -13,8 +13,9 @@ extension PersistentDataStore {
         transformer: @escaping @Sendable (Data) -> Value?,
         completion: @escaping @Sendable (LoadResult<Value>) -> Void
     ) {
+        let name: String
         do {
-            try InvalidIdentifier.check(identifier)
+            name = try InvalidIdentifier.fileName(for: identifier)
         } catch {
             deliver(.failed(error), to: completion)
             return
@@ -22,7 +23,7 @@ extension PersistentDataStore {
         submit(writing: false) {
             let result: LoadResult<Value>
             do {
-                if let data = try DataFile.contents(of: self.path(of: identifier)) {
+                if let data = try DataFile.contents(of: name, in: self.directory) {
                     if let value = transformer(data) {
                         result = .loaded(value)
                     } else {

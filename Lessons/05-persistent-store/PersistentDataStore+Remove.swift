@@ -9,14 +9,15 @@ extension PersistentDataStore {
         forIdentifier identifier: Identifier,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void = { _ in }
     ) {
+        let name: String
         do {
-            try InvalidIdentifier.check(identifier)
+            name = try InvalidIdentifier.fileName(for: identifier)
         } catch {
             deliver(.failure(error), to: completion)
             return
         }
         submit(writing: true) {
-            let result = Result { try DataFile.remove(self.path(of: identifier)) }
+            let result = Result { try self.directory.remove(name) }
             self.deliver(result.mapError { $0 as any Error }, to: completion)
         }
     }
@@ -32,9 +33,10 @@ extension PersistentDataStore {
         submit(writing: true) {
             let result = Result<Int, any Error> {
                 var removed = 0
-                for name in try FileManager.default.contentsOfDirectory(atPath: self.folder.path)
-                where InvalidIdentifier.isValid(name) && DataFile.isFileOrLink(self.path(of: name)) {
-                    if try DataFile.remove(self.path(of: name)) { removed += 1 }
+                // Names as they are on disk (not normalised): the entry removed is the one listed.
+                for name in try self.directory.names()
+                where InvalidIdentifier.isValid(name) && self.directory.isFileOrLink(name) {
+                    if try self.directory.remove(name) { removed += 1 }
                 }
                 return removed
             }

@@ -16,8 +16,9 @@ extension PersistentDataStore {
         identifier: Identifier = UUID().uuidString,
         completion: @escaping @Sendable (StoreResult) -> Void
     ) {
+        let name: String
         do {
-            try InvalidIdentifier.check(identifier)
+            name = try InvalidIdentifier.fileName(for: identifier)
         } catch {
             deliver(.failed(error), to: completion)
             return
@@ -29,13 +30,9 @@ extension PersistentDataStore {
             }
             do {
                 if self.discipline.replaceAtomically {
-                    try DataFile.replace(
-                        self.path(of: identifier),
-                        with: data,
-                        staging: self.stagingPath(of: identifier)
-                    )
+                    try DataFile.replace(name, in: self.directory, with: data, staging: self.stagingDirectory)
                 } else {
-                    try DataFile.overwrite(self.path(of: identifier), with: data)
+                    try DataFile.overwrite(name, in: self.directory, with: data)
                 }
                 self.deliver(.success(identifier), to: completion)
             } catch {

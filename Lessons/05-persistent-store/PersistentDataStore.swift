@@ -12,8 +12,10 @@ import RaceLab
 ///
 /// Completions run on the queue the caller chose; `async` versions are in `PersistentDataStore+Async`.
 ///
-/// Identifiers become file names and are checked first (`InvalidIdentifier`): nothing outside the
-/// folder is ever read, written or removed, and no symbolic link inside it is followed.
+/// Identifiers become file names (in NFC) and are checked first (`InvalidIdentifier`). Every file
+/// operation is made relative to the folder's descriptor (`StoreDirectory`) and none follows a
+/// link: nothing outside the folder is ever read, written or removed, and no symbolic link inside
+/// it is followed. A store whose `.staging` or `.lock` is a link does not open.
 ///
 /// One store manages one folder: a second store on the same folder, in any process, fails with
 /// `StoreError.folderInUse` (other processes may still read the files: they are always whole).
@@ -27,50 +29,52 @@ public final class PersistentDataStore: Sendable {
     /// The rules writes follow; `.fixed` except in the lesson's buggy variants.
     public let discipline: WriteDiscipline
 
+    /// The staging folder, `<folder>/.staging`.
     let staging: URL
+    /// The folder and its staging folder, opened once: every file operation goes through them.
+    let directory: StoreDirectory
+    let stagingDirectory: StoreDirectory
     private let completionQueue: DispatchQueue
     /// A `RaceQueue`, so that the schedule explorer sees the work items and models the barrier.
     private let queue: RaceQueue
     private let lock: FolderLock
 
-    /// Opens (creating it if needed) the store named `name` in `parent`.
+    /// Opens (creating it if needed) the store named `name` in `parent`, which must exist: the store
+    /// creates nothing outside its own folder.
     ///
     /// Staging files a crashed writer left behind are removed: they were never visible as data.
     ///
     /// - Parameters:
-    ///   - name: the folder's name; the same rules as identifiers apply.
+    ///   - name: the folder's name; the same rules as identifiers apply (it is stored in NFC).
     ///   - completionQueue: where completion handlers run. There is no main thread to default to.
     ///   - discipline: `.fixed` unless you are reproducing the lesson's bugs.
     /// - Throws: `InvalidIdentifier` for a bad name, `StoreError.folderInUse` when another store has
-    ///   the folder, `StoreError.system` when a folder cannot be made.
+    ///   the folder, `StoreError.unexpectedEntry` when the folder, its `.staging` folder or its
+    ///   `.lock` file is a symbolic link (or not a folder, not a file), `StoreError.system` when a
+    ///   folder cannot be made (`parent` does not exist, say).
     public init(
         name: String,
         in parent: URL,
         completionQueue: DispatchQueue,
         discipline: WriteDiscipline = .fixed
     ) throws {
-        try InvalidIdentifier.check(name)
-        self.name = name
+        self.name = try InvalidIdentifier.fileName(for: name)
         self.discipline = discipline
         self.completionQueue = completionQueue
-        folder = parent.appendingPathComponent(name, isDirectory: true)
+        folder = parent.appendingPathComponent(self.name, isDirectory: true)
         staging = folder.appendingPathComponent(".staging", isDirectory: true)
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        lock = try FolderLock(folder: folder)
-        queue = RaceQueue(label: "racelab.persistent-data-store.\(name)", attributes: .concurrent)
-        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [] {
-            _ = try? DataFile.remove(staging.appendingPathComponent(leftover).path)
+        directory = try StoreDirectory.open(folder.path)
+        lock = try FolderLock(in: directory)
+        stagingDirectory = try directory.subfolder(".staging")
+        queue = RaceQueue(label: "racelab.persistent-data-store.\(self.name)", attributes: .concurrent)
+        for leftover in try stagingDirectory.names() {
+            _ = try? stagingDirectory.remove(leftover)
         }
     }
 
-    /// The data file of a checked identifier.
+    /// The path of the data file of an identifier, for readers outside the store.
     func path(of identifier: Identifier) -> String {
-        folder.appendingPathComponent(identifier, isDirectory: false).path
-    }
-
-    /// The staging file of a checked identifier.
-    func stagingPath(of identifier: Identifier) -> String {
-        staging.appendingPathComponent(identifier, isDirectory: false).path
+        directory.path(of: identifier.precomposedStringWithCanonicalMapping)
     }
 
     /// Runs `work` on the store's queue: as a barrier when it writes (under the fixed discipline),

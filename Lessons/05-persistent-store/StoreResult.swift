@@ -33,6 +33,10 @@ public enum StoreError: Error, CustomStringConvertible {
     case system(operation: String, path: String, errno: Int32)
     /// The transformer returned nil for the data of this identifier.
     case transformFailed(PersistentDataStore.Identifier)
+    /// An entry of the store's folder (its `.staging` folder, its `.lock` file, a data file, or the
+    /// folder itself) is not what the store keeps there: a symbolic link, which the store never
+    /// follows, or a FIFO, a socket or a device, which it never opens.
+    case unexpectedEntry(path: String, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -42,6 +46,9 @@ public enum StoreError: Error, CustomStringConvertible {
             "\(operation) \(path) failed: \(String(cString: strerror(code)))"
         case .transformFailed(let identifier):
             "the transformer could not make a value of the data stored as \(identifier.debugDescription)"
+        case .unexpectedEntry(let path, let expected, let found):
+            "\(path) is \(found), not \(expected): the store follows no link and opens nothing but its own "
+                + "folders and regular files (remove it)"
         }
     }
 }

@@ -4,25 +4,34 @@ import RaceLab
 /// The verdict machinery every exercise's harness shares: functional checks (the operation still does
 /// its job), then a stress run through RaceLab's runner with noise on, then one PASS or FAIL line.
 ///
+/// It is compiled as a module of its own (`ExerciseSupport`) beside the participant's file, so that
+/// names the participant declares (a top-level `exit` or `print`) cannot replace the ones it calls,
+/// and it hands its verdict to the checker script through `VerdictChannel`, not through the exit
+/// status. Make it with the first statement of the check's `main.swift`, as a `private` constant
+/// the participant's file cannot name: the first `ExerciseCheck` of a process owns the channel.
+///
 /// The functional checks come first and are what keeps an exercise from passing by deleting the
 /// work: a store that stores nothing never loses a write, a "run once" that never runs never runs
 /// twice. Only a file that does the work *and* survives the stress run passes.
-final class ExerciseCheck {
+public final class ExerciseCheck {
     private let title: String
     private var failures: [String] = []
+    /// Whether this check owns the verdict channel (it was the first made).
+    private let ownsChannel: Bool
 
-    init(_ title: String) {
+    public init(_ title: String) {
+        ownsChannel = VerdictChannel.claim()
         self.title = title
-        print("Exercise: \(title)")
+        say("Exercise: \(title)")
     }
 
     /// One functional requirement, checked single-threaded or after all threads finished.
-    func require(_ condition: Bool, _ requirement: String, evidence: @autoclosure () -> String = "") {
+    public func require(_ condition: Bool, _ requirement: String, evidence: @autoclosure () -> String = "") {
         if condition {
-            print("  ok    \(requirement)")
+            say("  ok    \(requirement)")
         } else {
             let detail = evidence()
-            print("  FAIL  \(requirement)" + (detail.isEmpty ? "" : ": \(detail)"))
+            say("  FAIL  \(requirement)" + (detail.isEmpty ? "" : ": \(detail)"))
             failures.append(requirement)
         }
     }
@@ -30,7 +39,7 @@ final class ExerciseCheck {
     /// Runs `variant` (the participant's type, which claims to be thread-safe) through the runner
     /// with seeded noise at its race windows, and records a failure with the evidence if any trial
     /// lost a write, duplicated work or broke an invariant.
-    func stress(_ variant: Variant, workload: Workload, requirement: String) {
+    public func stress(_ variant: Variant, workload: Workload, requirement: String) {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
         let operations = report.operations.formatted()
@@ -48,20 +57,32 @@ final class ExerciseCheck {
         require(false, requirement, evidence: evidence.joined(separator: "; "))
         let worst = report.histogram.filter { $0.expectation == .forbidden }.prefix(3)
         for row in worst {
-            print("        \(row.samples) trials: \(row.outcome) (\(row.meaning))")
+            say("        \(row.samples) trials: \(row.outcome) (\(row.meaning))")
         }
         for sample in report.samples.prefix(3) {
-            print("        e.g. \(sample)")
+            say("        e.g. \(sample)")
         }
     }
 
-    /// Prints the verdict and exits: 0 for PASS, 1 for FAIL.
-    func finish() -> Never {
-        if failures.isEmpty {
-            print("PASS: \(title)")
-            exit(0)
+    /// Prints the verdict, hands it to the checker script (when this check owns the channel) and
+    /// exits: 0 for PASS, 1 for FAIL (for a harness run by hand; the script reads the channel).
+    public func finish() -> Never {
+        let passed = failures.isEmpty && ownsChannel
+        if passed {
+            say("PASS: \(title)")
+        } else if failures.isEmpty {
+            say("FAIL: this check does not own the verdict channel (another ExerciseCheck was made first)")
+        } else {
+            say("FAIL: \(failures.count) requirement\(failures.count == 1 ? "" : "s") not met")
         }
-        print("FAIL: \(failures.count) requirement\(failures.count == 1 ? "" : "s") not met")
-        exit(1)
+        if ownsChannel { VerdictChannel.send(passed: passed) }
+        exit(passed ? 0 : 1)
     }
+}
+
+/// Prints `line` and flushes it at once: when the checker kills a check that hangs, what it printed
+/// so far (which requirement it was checking) is on the screen, not lost in a buffer.
+private func say(_ line: String) {
+    print(line)
+    fflush(nil)
 }

@@ -16,6 +16,16 @@ struct IdentifierTests {
         ("/etc/passwd", .containsSlash),
         ("nul\u{0}byte", .containsNUL),
         ("line\nbreak", .containsControlCharacter(0x0A)),
+        ("escape\u{1B}[2J", .containsControlCharacter(0x1B)),
+        ("delete\u{7F}", .containsControlCharacter(0x7F)),
+        ("next\u{85}line", .containsControlCharacter(0x85)),
+        ("c1\u{9B}csi", .containsControlCharacter(0x9B)),
+        ("line\u{2028}separator", .containsLineOrParagraphSeparator(0x2028)),
+        ("paragraph\u{2029}separator", .containsLineOrParagraphSeparator(0x2029)),
+        ("left\u{202A}embedding", .containsBidiControl(0x202A)),
+        ("invoice\u{202E}fdp.exe", .containsBidiControl(0x202E)),
+        ("isolate\u{2066}start", .containsBidiControl(0x2066)),
+        ("isolate\u{2069}end", .containsBidiControl(0x2069)),
         (String(repeating: "x", count: 256), .tooLong(bytes: 256)),
         (String(repeating: "é", count: 128), .tooLong(bytes: 256)),
     ]
@@ -68,6 +78,36 @@ struct IdentifierTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: store.folder.path).sorted() == [".lock", ".staging"]
         )
+    }
+
+    @Test("bidi controls are named in words")
+    func bidiErrorReadsWell() {
+        let error = InvalidIdentifier(identifier: "a\u{202E}b", reason: .containsBidiControl(0x202E))
+        #expect(error.description.contains("U+202E"))
+        #expect(error.description.contains("bidirectional"))
+        // The identifier is shown escaped, so the error line itself is not reordered.
+        #expect(!error.description.unicodeScalars.contains("\u{202E}"))
+    }
+
+    @Test("NFC and NFD spellings of one name are one file")
+    func canonicalSpellingsAreOneFile() async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder)
+        let composed = "caf\u{E9}"  // é as one scalar (NFC)
+        let decomposed = "cafe\u{301}"  // e + combining acute (NFD)
+        #expect(Array(composed.unicodeScalars) != Array(decomposed.unicodeScalars))
+
+        #expect(await store.storeData({ Data("one".utf8) }, identifier: decomposed).identifier != nil)
+        #expect(await store.loadData(forIdentifier: composed) { $0 }.value == Data("one".utf8))
+        #expect(await store.storeData({ Data("two".utf8) }, identifier: composed).identifier != nil)
+        #expect(await store.loadData(forIdentifier: decomposed) { $0 }.value == Data("two".utf8))
+
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.folder.path)
+            .filter { !$0.hasPrefix(".") }
+        #expect(names.map { Array($0.unicodeScalars) } == [Array(composed.unicodeScalars)], "one file, named in NFC")
+        #expect(try await store.removeData(forIdentifier: decomposed))
+        #expect(await store.loadData(forIdentifier: composed) { $0 }.isNotFound)
     }
 
     @Test("a store name is an identifier too")

@@ -1,8 +1,11 @@
 // The harness for exercise 1 (do not edit): compiled next to the participant's Storage.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 
-let check = ExerciseCheck("1 · Storage keeps every key under concurrent stores")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("1 · Storage keeps every key under concurrent stores")
 
 // Functional: the store still stores (an empty `store` never loses a key, and must not pass).
 let single = Storage()

@@ -1,4 +1,5 @@
 // The harness for exercise 2 (do not edit): compiled next to the participant's Once.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 import Synchronization
@@ -15,7 +16,9 @@ final class Executions: Sendable {
     var value: Int { count.load(ordering: .acquiring) }
 }
 
-let check = ExerciseCheck("2 · Once runs its work exactly once")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("2 · Once runs its work exactly once")
 
 // Functional: the work runs (a `run` that does nothing never runs twice, and must not pass), it
 // has run by the time the first call returns, and later calls do not run it again.

@@ -1,4 +1,5 @@
 // The harness for exercise 3 (do not edit): compiled next to the participant's Scoreboard.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 import Synchronization
@@ -18,7 +19,9 @@ enum Referee {
     static var count: Int { approvals.load(ordering: .acquiring) }
 }
 
-let check = ExerciseCheck("3 · Scoreboard keeps every point across its awaits")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("3 · Scoreboard keeps every point across its awaits")
 
 // Functional: adds count, per player, and each add is approved exactly once.
 let board = Scoreboard()

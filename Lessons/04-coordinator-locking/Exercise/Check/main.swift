@@ -1,8 +1,11 @@
 // The harness for exercise 4 (do not edit): compiled next to the participant's FileCounter.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 
-let check = ExerciseCheck("4 · FileCounter keeps every increment of a shared file")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("4 · FileCounter keeps every increment of a shared file")
 
 /// A fresh folder per use, removed afterwards: the counter file lives in it.
 func makeFolder() throws -> URL {

@@ -1,8 +1,11 @@
 // The harness for exercise 5 (do not edit): compiled next to the participant's DocumentStore.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 
-let check = ExerciseCheck("5 · DocumentStore: no torn reads, every store lands")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("5 · DocumentStore: no torn reads, every store lands")
 
 /// A payload that proves whether it is whole: a header line `version:length:checksum`, then a body
 /// of 16 KiB (several write chunks) that depends on the version.

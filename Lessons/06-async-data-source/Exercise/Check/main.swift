@@ -1,4 +1,5 @@
 // The harness for exercise 6 (do not edit): compiled next to the participant's Playlist.swift.
+import ExerciseSupport
 import Foundation
 import RaceLab
 
@@ -18,7 +19,9 @@ func isPublished(_ snapshot: PlaylistSnapshot) -> Bool {
     return snapshot.items == version(first)
 }
 
-let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
+// The first statement that runs, before any of the participant's code: this check owns the verdict channel.
+// `private`, so that the participant's file cannot name it.
+private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 
 // Functional: a replace is visible, whole, in the next snapshot (an empty snapshot cannot pass).
 let playlist = Playlist()

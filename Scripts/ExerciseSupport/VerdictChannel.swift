@@ -1,0 +1,99 @@
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// How the harness hands its verdict to `Scripts/check-exercise`, past the participant's code.
+///
+/// The participant's file runs in the harness's process, so the process's exit status and its
+/// output are the participant's to forge (`exit(0)` in an initializer; printing "PASS"). The
+/// script therefore trusts neither. For each run it makes two random tokens, one for PASS and one
+/// for FAIL, and passes them on descriptor 3, a pipe; the harness reads them when its
+/// `ExerciseCheck` is made, the first statement of the check's `main.swift` (before any of the
+/// participant's code can run: Swift has no static initializers), and closes the pipe. At the end
+/// it writes `PASS <pass token>` or `FAIL <fail token>` to descriptor 4, which the script reads. A
+/// run that ends without the pass token there fails.
+///
+/// What the participant's code could see, and why it does not help: the arguments and the
+/// environment hold no token; descriptor 3 is drained and closed; descriptor 4 receives only the
+/// token of the verdict the harness reached, so intercepting a FAIL reveals nothing about the PASS
+/// token; a second `ExerciseCheck` gets no channel; and this module's `exit`, `print` and `write`
+/// are the standard ones whatever the participant's module declares. The tokens are kept masked
+/// with a random key, so they never sit in memory as the text the script looks for. A program that
+/// sets out to read the harness's memory, or to take over its code, is out of reach of any check
+/// that runs in the same process; that is not the threat this guards against.
+enum VerdictChannel {
+    /// The descriptor the tokens arrive on.
+    static let tokenDescriptor: Int32 = 3
+    /// The descriptor the verdict goes to.
+    static let verdictDescriptor: Int32 = 4
+
+    private struct Tokens {
+        var pass: [UInt8]
+        var fail: [UInt8]
+        var key: [UInt8]
+    }
+
+    /// nil until claimed; `.some(nil)` once claimed when no tokens arrived (the harness was run by
+    /// hand, not by the script).
+    private static let state = Mutex<Tokens??>(nil)
+
+    /// Reads the tokens, the first time only. Returns whether this caller owns the channel.
+    static func claim() -> Bool {
+        state.withLock { state in
+            guard state == nil else { return false }
+            state = .some(readTokens())
+            return true
+        }
+    }
+
+    /// Writes the verdict with its token; does nothing when the channel has no tokens.
+    static func send(passed: Bool) {
+        state.withLock { state in
+            guard case .some(.some(let tokens)) = state else { return }
+            var line = Array((passed ? "PASS " : "FAIL ").utf8)
+            line += zip(passed ? tokens.pass : tokens.fail, tokens.key).map { $0 ^ $1 }
+            line.append(UInt8(ascii: "\n"))
+            line.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(verdictDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            for index in line.indices { line[index] = 0 }
+            close(verdictDescriptor)
+        }
+    }
+
+    /// Reads `<pass token> <fail token>\n` from the token descriptor to its end and closes it.
+    private static func readTokens() -> Tokens? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while received.count < 4_096 {
+            let count = buffer.withUnsafeMutableBytes { read(tokenDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        close(tokenDescriptor)
+        defer {
+            for index in received.indices { received[index] = 0 }
+            for index in buffer.indices { buffer[index] = 0 }
+        }
+        let fields = received.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
+        guard fields.count == 2, fields[0].count == fields[1].count, !fields[0].isEmpty else { return nil }
+        var generator = SystemRandomNumberGenerator()
+        let key = (0..<fields[0].count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Tokens(
+            pass: zip(fields[0], key).map { $0 ^ $1 },
+            fail: zip(fields[1], key).map { $0 ^ $1 },
+            key: key
+        )
+    }
+}
