@@ -11,8 +11,13 @@ import RaceLab
 /// Versions are numbered inside the store's write (in the provider), so under the barrier the
 /// version numbers of one document are written in order and the last successful store holds the
 /// highest. A store that reported success but whose version is above the one left on disk was
-/// **lost**; so was a store that failed. A file that is not a whole version is **torn**, and one
-/// holding the version of a store that reported failure is inconsistent too.
+/// **lost**; so was a store that failed because of the race (another writer's rename took its
+/// staging file). A file that is not a whole version is **torn**, and one holding the version of a
+/// store that reported failure is inconsistent too.
+///
+/// A store or load that failed because of its surroundings (a full disk, a read-only folder, no
+/// descriptors left: see `isEnvironmental`) is an **error**, reported in `Observation.errors`: it
+/// says nothing about the race, so the trial counts as neither a reproduction nor a failure.
 final class DocumentTrial: @unchecked Sendable {
     static let documents = 4
     /// Three 4 KiB chunks and a little more: each store is several `write` calls.
@@ -27,6 +32,9 @@ final class DocumentTrial: @unchecked Sendable {
     private var succeeded: [[Int]]
     private var failedStores = 0
     private var firstFailure: String?
+    /// Stores that failed for a reason outside the race (see `isEnvironmental`).
+    private var environmentFailures = 0
+    private var firstEnvironmentFailure: String?
     private let outsideReader: OutsideReader
     private var outside: (reads: Int, torn: Int, firstTorn: String?) = (0, 0, nil)
 
@@ -122,11 +130,18 @@ final class DocumentTrial: @unchecked Sendable {
             problems.append(Self.count(lost - failedStores, "store") + " overwritten by older ones")
         }
         if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
+        if environmentFailures > 0 {
+            problems.append(
+                Self.count(environmentFailures, "store") + " failed with an error, not the race ("
+                    + (firstEnvironmentFailure ?? "?") + ")"
+            )
+        }
         return Observation(
             expected: Self.documents,
             observed: current,
             lostWrites: lost,
             inconsistencies: torn + orphaned + outside.torn,
+            errors: environmentFailures,
             outcome: "\(current)/\(Self.documents) documents current"
                 + (outside.torn > 0 ? ", torn outside reads" : ""),
             meaning: problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
@@ -168,6 +183,8 @@ final class DocumentTrial: @unchecked Sendable {
                 switch result {
                 case .loaded(let data): check(data, of: document, by: "a load", iteration)
                 case .notFound: iteration.recordInconsistency("a load found no \(Self.identifier(document))")
+                case .failed(let error) where Self.isEnvironmental(error):
+                    iteration.recordError(error)
                 case .failed(let error):
                     iteration.recordInconsistency("a load of \(Self.identifier(document)) failed: \(error)")
                 }
@@ -202,6 +219,9 @@ final class DocumentTrial: @unchecked Sendable {
             if let version { succeeded[document].append(version) }
         case .noData:
             failedStores += 1
+        case .failed(let error) where Self.isEnvironmental(error):
+            environmentFailures += 1
+            if firstEnvironmentFailure == nil { firstEnvironmentFailure = Self.brief(error) }
         case .failed(let error):
             failedStores += 1
             if firstFailure == nil { firstFailure = Self.brief(error) }
@@ -210,6 +230,18 @@ final class DocumentTrial: @unchecked Sendable {
 }
 
 extension DocumentTrial {
+    /// The errno values that say the surroundings failed, not the code under test: no space or
+    /// quota, a read-only file system, no permission, no descriptors or memory left, an I/O error.
+    /// A race between writers shows as other failures (a staging file another writer renamed away:
+    /// `ENOENT`), which stay evidence.
+    static let environmentalErrors: Set<Int32> = [ENOSPC, EDQUOT, EROFS, EACCES, EPERM, EMFILE, ENFILE, ENOMEM, EIO]
+
+    /// Whether `error` comes from the store's surroundings rather than from the race.
+    static func isEnvironmental(_ error: any Error) -> Bool {
+        if case StoreError.system(_, _, let code) = error { return environmentalErrors.contains(code) }
+        return posixErrorCode(of: error).map(environmentalErrors.contains) ?? false
+    }
+
     /// An error in a few words for the report: a system call and its errno, without the long path.
     static func brief(_ error: any Error) -> String {
         if case StoreError.system(let operation, _, let code) = error {

@@ -31,10 +31,14 @@ struct Executable {
         try run(arguments)
     }
 
-    func run(_ arguments: [String]) throws -> Output {
+    /// - Parameter environment: variables set for the run, on top of this process's.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = Self.productsFolder.appendingPathComponent(name)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -23,6 +23,13 @@ public func describeError(_ error: any Error) -> String {
     return String(describing: error)
 }
 
+/// The POSIX error code (errno) that `error` carries, itself or through its underlying errors, if
+/// any: for telling an environment's failure (`ENOSPC`) from a program's own.
+public func posixErrorCode(of error: any Error) -> Int32? {
+    if let posix = error as? POSIXError { return posix.code.rawValue }
+    return posixCode(of: error as NSError)
+}
+
 /// The POSIX error code of `error` or of the first underlying error that has one.
 private func posixCode(of error: NSError) -> Int32? {
     var current: NSError? = error

@@ -1,0 +1,91 @@
+import Foundation
+import RaceLab
+import Testing
+
+/// A tmpfs of a few kilobytes: a real full disk, for checking that `ENOSPC` is reported as an error
+/// and never as a bug. Mounting needs Linux and the right to mount (root in CI); where mounting a
+/// probe file system fails, the tests that need one are disabled rather than passed.
+enum TinyFileSystem {
+    static let available: Bool = {
+        #if os(Linux)
+        guard let probe = try? mount(kilobytes: 4) else { return false }
+        unmount(probe)
+        return true
+        #else
+        return false
+        #endif
+    }()
+
+    /// Mounts a tmpfs of `kilobytes` on a new folder and returns the folder.
+    static func mount(kilobytes: Int) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tiny-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let status = run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path])
+        guard status == 0 else {
+            try? FileManager.default.removeItem(at: folder)
+            throw POSIXError(.EPERM)
+        }
+        return folder
+    }
+
+    static func unmount(_ folder: URL) {
+        _ = run("/bin/umount", [folder.path])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+@Suite(
+    "A full disk is an error, never a bug: lesson 5 on a tiny tmpfs",
+    .enabled(if: TinyFileSystem.available, "needs Linux and the right to mount a tmpfs")
+)
+struct FullDiskTests {
+    @Test("when no trial can even set up, every variant says ERROR and the run exits 3")
+    func nothingFits() throws {
+        let disk = try TinyFileSystem.mount(kilobytes: 4)
+        defer { TinyFileSystem.unmount(disk) }
+        let output = try Executable.racelab.run(
+            ["run", "5", "--trials", "3", "--json"],
+            environment: ["TMPDIR": disk.path]
+        )
+        #expect(output.status == 3, "stderr: \(output.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variants = try #require(report.lessons.first?.variants)
+        #expect(variants.map(\.verdict) == [.error, .error, .error])
+        #expect(variants.allSatisfy { $0.lostWrites == 0 && $0.anomalousTrials == 0 })
+        #expect(
+            variants.allSatisfy { $0.verdictReason.contains("No space left on device") },
+            "\(variants.map(\.verdictReason))"
+        )
+    }
+
+    @Test("when some stores fit and some do not, no verdict rests on a trial that hit the full disk")
+    func someFit() throws {
+        let disk = try TinyFileSystem.mount(kilobytes: 64)
+        defer { TinyFileSystem.unmount(disk) }
+        let output = try Executable.racelab.run(
+            ["run", "5", "--trials", "3", "--json"],
+            environment: ["TMPDIR": disk.path]
+        )
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        for variant in try #require(report.lessons.first?.variants) {
+            // Evidence may only come from trials without errors.
+            #expect(variant.anomalousTrials + variant.errorTrials <= variant.trials, "\(variant.name)")
+            if variant.errorTrials == variant.trials {
+                #expect(variant.verdict == .error, "\(variant.name): \(variant.verdictReason)")
+            }
+            // The fixed store has no race: whatever the disk does, it must never be judged FAILED.
+            if variant.kind == .fixed { #expect(variant.verdict != .failed, "\(variant.verdictReason)") }
+        }
+    }
+}
