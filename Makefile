@@ -87,21 +87,23 @@ bench: ## Benchmark the ways to guard shared state (release); writes .build/benc
 TSAN_SCRATCH := .build-tsan
 TSAN_RACELAB := $(TSAN_SCRATCH)/debug/racelab
 TSAN_ARGS    ?=
-# Tests that race on purpose (forced interleavings of buggy variants): skipped by test-tsan.
-TSAN_SKIPS   := $(shell sed -e 's/\#.*//' -e 's/[[:space:]]*$$//' -e '/^$$/d' -e "s/^[[:space:]]*\(.*\)/--skip '\1'/" Matrix/tsan-test-skips.txt 2>/dev/null)
 
+# The build goes through tsan-exec too: it runs lesson-catalog-generator (the LessonCatalog plugin's
+# tool), which SwiftPM builds with the sanitizer as well.
 tsan: ## TSan build; every variant in its own process under TSan; the tool matrix (fails on any unexpected row)
-	$(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product racelab
+	Scripts/tsan-exec $(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product racelab
 	Scripts/tsan-exec $(TSAN_RACELAB) matrix --logs $(TSAN_SCRATCH)/tsan-logs --junit $(TSAN_SCRATCH)/tsan-matrix.xml $(TSAN_ARGS)
 
-test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose are skipped)
-	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(TSAN_SKIPS)
+# Tests that race on purpose carry the `.racesOnPurpose(...)` trait (RaceLabTesting), which disables
+# them when the test process runs under TSan: no skip list.
+test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose disable themselves)
+	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (in a scratch copy)
 	Scripts/tsan-demo-fixed-race
 
 # The formatter ships with the toolchain (`swift format`); its rules are in .swift-format.
-FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Matrix
+FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Plugins
 
 format: ## Format every Swift file in place (swift format, rules in .swift-format)
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)

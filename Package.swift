@@ -8,8 +8,14 @@
 // lesson disproves at run time.
 import PackageDescription
 
-/// One entry per lesson: the module name and its folder under `Lessons/`.
-/// A new lesson adds a line here and one in `Sources/racelab/Catalog.swift`.
+/// The lessons, in workshop order: the module name and its folder under `Lessons/`. This list is
+/// the only place a lesson is registered. From it follow the lesson's module (its code; the
+/// folder's `README.md`, `Exercise/` and `CompilerProbes/` are excluded, since the exercise and the
+/// probes are compiled on their own), its test target `Tests/<module>Tests`, and the `racelab`
+/// tool's catalog, which the `LessonCatalog` plugin generates from `racelab`'s lesson dependencies
+/// (module `X` exposes `XLesson.lesson`). A consistency test (`LessonLayoutTests`) fails when this
+/// list, the `Lessons/NN-slug` folders, `racelab list --json`, the README's lesson table and the
+/// variants' declared TSan/compiler expectations disagree.
 let lessons: [(module: String, folder: String)] = [
     ("SubscriptRace", "01-subscript-race"),
     ("CheckThenAct", "02-check-then-act"),
@@ -17,20 +23,6 @@ let lessons: [(module: String, folder: String)] = [
     ("CoordinatorLocking", "04-coordinator-locking"),
     ("PersistentStore", "05-persistent-store"),
     ("AsyncDataSource", "06-async-data-source"),
-]
-
-/// Lessons with a workshop exercise in `Lessons/<folder>/Exercise/` (starter, solution, harness).
-/// The exercise is not part of the lesson's module: `Scripts/check-exercise` compiles it on its own,
-/// so a half-edited exercise never breaks the build. Listed by name rather than looked up on disk,
-/// because SwiftPM caches the evaluated manifest (a new folder would go unnoticed) and warns about
-/// an exclude that names nothing.
-let lessonsWithExercises: Set<String> = [
-    "01-subscript-race",
-    "02-check-then-act",
-    "03-actor-reentrancy",
-    "04-coordinator-locking",
-    "05-persistent-store",
-    "06-async-data-source",
 ]
 
 let package = Package(
@@ -52,8 +44,17 @@ let package = Package(
         .target(name: "RaceLabCommandLine", dependencies: ["RaceLab"]),
         .executableTarget(
             name: "racelab",
-            dependencies: ["RaceLab", "RaceLabCommandLine"] + lessons.map { .target(name: $0.module) }
+            dependencies: ["RaceLab", "RaceLabCommandLine"] + lessons.map { .target(name: $0.module) },
+            plugins: ["LessonCatalog"]
         ),
+        // Writes `racelab`'s `catalog` (one `XLesson.lesson` per lesson module it depends on).
+        // Xcode asks to trust the plugin the first time it builds the package.
+        .plugin(
+            name: "LessonCatalog",
+            capability: .buildTool(),
+            dependencies: ["lesson-catalog-generator"]
+        ),
+        .executableTarget(name: "lesson-catalog-generator", path: "Plugins/LessonCatalogGenerator"),
         // Synthetic scenarios with known outcomes (a deterministic loss, a crash, a hang), used by
         // the harness's own tests to check the runner, the watchdog and the report.
         .executableTarget(name: "racelab-fixtures", dependencies: ["RaceLab", "RaceLabCommandLine"]),
@@ -72,7 +73,7 @@ let package = Package(
                 name: lesson.module,
                 dependencies: ["RaceLab"],
                 path: "Lessons/\(lesson.folder)",
-                exclude: ["README.md"] + (lessonsWithExercises.contains(lesson.folder) ? ["Exercise"] : [])
+                exclude: ["README.md", "Exercise", "CompilerProbes"]
             )
         }
         + lessons.map { lesson in

@@ -24,6 +24,13 @@ public enum SubscriptRaceLesson {
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
     ).exploring(storeOneKeyEach { Storage() })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because:
+                "every access goes through the queue (the race is between two synchronized steps); the class is not Sendable"
+        )
 
     static let fixed = Variant(
         name: "fixed",
@@ -33,6 +40,13 @@ public enum SubscriptRaceLesson {
         operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
     ).exploring(storeOneKeyEach { FixedStorage() })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because:
+                "the queue guards every access; the compiler cannot see what a queue guards, so it refuses the class"
+        )
 
     static let actor = Variant(
         name: "actor",
@@ -42,6 +56,12 @@ public enum SubscriptRaceLesson {
         asyncOperation: { storage, iteration in await storage.store(payload, forIdentifier: key(iteration)) },
         check: { storage, trial in .kept(await storage.numberOfItems, of: trial.iterations, unit: "keys") }
     ).exploring(actorStoresOneKeyEach)
+        .expecting(
+            tsan: .silent,
+            compiler: .accepted,
+            on: .linux,
+            because: "actor-isolated accesses: synchronized for TSan, verified by the compiler"
+        )
 
     private static let payload = Data([0x52, 0x4C])
 

@@ -30,6 +30,12 @@ public enum CheckThenActLesson {
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
     ).exploring(onceExploration { RacyOnce() })
+        .expecting(
+            tsan: .reported,
+            compiler: .rejected,
+            on: .linux,
+            because: "a plain Bool read and written from several threads: a data race both tools see"
+        )
 
     /// The article's fix. The check drains the queue first: the article's `async` means the work may
     /// still be pending when every iteration has returned.
@@ -47,6 +53,13 @@ public enum CheckThenActLesson {
             return .executions(trial.work.executions)
         }
     ).exploring(serialQueueExploration)
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because:
+                "the serial queue orders every access; to the compiler the flag is a captured var mutated concurrently"
+        )
 
     static let lock = Variant(
         name: "lock",
@@ -56,6 +69,12 @@ public enum CheckThenActLesson {
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
     ).exploring(onceExploration { LockedOnce() })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because: "check and set under one NSLock; the compiler cannot tie the lock to the flag"
+        )
 
     static let atomic = Variant(
         name: "atomic",
@@ -65,6 +84,12 @@ public enum CheckThenActLesson {
         operation: { trial, _ in trial.once.run { trial.work.execute() } },
         check: { trial, _ in .executions(trial.work.executions) }
     ).exploring(onceExploration { AtomicOnce() })
+        .expecting(
+            tsan: .silent,
+            compiler: .accepted,
+            on: .linux,
+            because: "one compare-and-exchange of an Atomic: seen by TSan, Sendable to the compiler"
+        )
 
     // MARK: Protected counter
 
@@ -78,6 +103,12 @@ public enum CheckThenActLesson {
         operation: { counter, _ in counter.incrementByReadingThenWriting() },
         check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
     ).exploring(counterExploration { $0.incrementByReadingThenWriting() })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because: "two synchronized calls, a race neither tool sees; rejected only because Protected is not Sendable"
+        )
 
     /// The check's `read()` is enqueued after every iteration's barrier, so it sees all of them:
     /// a read after `mutate` sees the write.
@@ -90,6 +121,12 @@ public enum CheckThenActLesson {
         operation: { counter, _ in counter.incrementByMutating() },
         check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
     ).exploring(counterExploration { $0.incrementByMutating() })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because: "read and write in one barrier item; rejected like the bug, because Protected is not Sendable"
+        )
 
     // MARK: Fan-in of errors
 
@@ -103,6 +140,12 @@ public enum CheckThenActLesson {
         operation: { batch, iteration in batch.fetch(iteration.index) },
         check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
     ).exploring(errorsExploration { UnprotectedErrors(capacity: 16) })
+        .expecting(
+            tsan: .reported,
+            compiler: .rejected,
+            on: .linux,
+            because: "callbacks append to a plain array from several threads: a data race both tools see"
+        )
 
     static let errorsProtected = Variant(
         name: "errors-protected",
@@ -113,6 +156,12 @@ public enum CheckThenActLesson {
         operation: { batch, iteration in batch.fetch(iteration.index) },
         check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
     ).exploring(errorsExploration { Protected<[any Error]>(resource: []) })
+        .expecting(
+            tsan: .silent,
+            compiler: .rejected,
+            on: .linux,
+            because: "appends go through Protected.mutate; rejected because Protected is not Sendable"
+        )
 }
 
 /// One trial of a "run once" variant: the flag under test and the work it guards.

@@ -25,6 +25,12 @@ public enum CoordinatorLockingLesson {
         summary: "no coordination: every read-modify-write of the file runs at once",
         coordinator: { _ in Uncoordinated() }
     )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "the shared state is a file, which neither TSan nor the compiler models"
+    )
 
     static let sameOwner = counterVariant(
         name: "same-owner",
@@ -33,12 +39,24 @@ public enum CoordinatorLockingLesson {
             "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) }
     )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "a lock with the wrong owner is still a lock, and the shared state is a file: invisible to both tools"
+    )
 
     static let processRecordLock = counterVariant(
         name: "fcntl-process-lock",
         kind: .buggy,
         summary: "fcntl(F_SETLKW) record locks: owned by the process, so its threads never exclude each other",
         coordinator: { _ in ProcessRecordLock() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "TSan does not treat fcntl as a lock and no memory is shared; the storage holds Sendable values"
     )
 
     static let coordinated = counterVariant(
@@ -47,6 +65,12 @@ public enum CoordinatorLockingLesson {
         summary: "the article's FileCoordinator: a concurrent queue per file, writes as barriers, the map bounded",
         coordinator: { _ in FileCoordinator.shared },
         workload: Workload(trials: 8, iterations: 500)
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because: "a queue per file guards the map; the compiler cannot see that, so it refuses the shared instance"
     )
 
     /// Not explorable: its increments run in worker processes, which the explorer cannot schedule.
@@ -62,6 +86,12 @@ public enum CoordinatorLockingLesson {
             return .kept(try trial.counter.finalValue(), of: info.iterations, unit: "increments")
         },
         tearDown: { trial in trial.tearDown() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "locks owned by the open file exclude threads and processes; the shared state is a file"
     )
 
     /// The worker processes of the cross-process variant run.

@@ -13,15 +13,63 @@ public enum AsyncDataSourceLesson {
             + "each way of reading it synchronously is measured for what it keeps and what it costs.",
         workload: Workload(trials: 40, iterations: 400),
         variants: [
-            PublicPropertiesVariant.variant.exploring(publicPropertiesExploration),
-            StateObjectVariant.variant.exploring(stateObjectExploration),
-            ActorStateVariant.variant.exploring(actorExploration),
-            AtomicPropertyVariant.variant.exploring(atomicPropertyExploration),
-            SyncOperationsVariant.variant.exploring(syncOperationsExploration),
-            SafeReadingQueueVariant.variant.exploring(safeReadingQueueExploration),
-            SpecificQueueObserverVariant.variant.exploring(specificQueueObserverExploration),
-            AtomicObserverVariant.variant.exploring(atomicObserverExploration),
-            MutableInsideStateVariant.variant.exploring(mutableInsideStateExploration),
+            PublicPropertiesVariant.variant.exploring(publicPropertiesExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "each property read is locked, so the torn reads are synchronized steps; the class as written is refused"
+            ),
+            StateObjectVariant.variant.exploring(stateObjectExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because: "one immutable State replaced on a barrier; the compiler cannot see what the queue guards"
+            ),
+            ActorStateVariant.variant.exploring(actorExploration).expecting(
+                tsan: .silent,
+                compiler: .accepted,
+                on: .linux,
+                because: "the state in an actor: isolated, which the compiler checks itself"
+            ),
+            AtomicPropertyVariant.variant.exploring(atomicPropertyExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "each read is locked and reading twice is the bug: no race for TSan; the lock-guarded var is refused"
+            ),
+            SyncOperationsVariant.variant.exploring(syncOperationsExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because: "reads wait on the data source's own queue; the compiler cannot see what the queue guards"
+            ),
+            SafeReadingQueueVariant.variant.exploring(safeReadingQueueExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "writes wait for the reading queue; a queue precondition is a run-time check the compiler cannot use"
+            ),
+            SpecificQueueObserverVariant.variant.exploring(specificQueueObserverExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because: "the observer's var is set only on the UI queue, which the compiler does not know about"
+            ),
+            AtomicObserverVariant.variant.exploring(atomicObserverExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because: "the latest state behind a lock; the compiler cannot tie the lock to the var"
+            ),
+            MutableInsideStateVariant.variant.exploring(mutableInsideStateExploration).expecting(
+                tsan: .reported,
+                compiler: .rejected,
+                on: .linux,
+                because: "a class with a var shared inside an immutable State: a real data race both tools catch"
+            ),
         ]
     )
 }

@@ -153,7 +153,7 @@ struct HelpText {
             \(optionsSection(.matrix))
 
             Exit status: 0 when every row is as expected (buggy variants reproduced, fixed ones clean
-            and silent under TSan, TSan and compiler outcomes as in the expectations file); 1
+            and silent under TSan, TSan and compiler outcomes as the variants declare); 1
             otherwise, naming each variant and what differs; 2 for bad usage.
             """
         case .explore:

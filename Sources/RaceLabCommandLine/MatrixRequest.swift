@@ -14,7 +14,7 @@ struct MatrixRequest: Equatable {
     var seed: UInt64?
     var noise: Bool = true
     var timeout: Double = MatrixRequest.defaultTimeout
-    /// The expectations file; nil means `defaultExpectations` if it exists.
+    /// An expectations file replacing the expectations the variants declare; nil to use those.
     var expectations: String?
     var probes: String = MatrixRequest.defaultProbes
     /// Where TSan writes its logs; nil means a folder in the temporary directory.
@@ -29,6 +29,6 @@ struct MatrixRequest: Equatable {
     static let defaultBudget: Double = 20
     /// Longer than `run`'s: TSan makes a variant 5-100 times slower.
     static let defaultTimeout: Double = 300
-    static let defaultExpectations = "Matrix/expectations.txt"
-    static let defaultProbes = "Matrix/CompilerProbes"
+    /// The folder of lesson folders: probes are `Lessons/<NN-slug>/CompilerProbes/<variant>.swift`.
+    static let defaultProbes = "Lessons"
 }

@@ -88,13 +88,13 @@ extension OptionHelp {
 
     static let expectations = OptionHelp(
         "--expectations FILE",
-        "Expected TSan and compiler outcome per variant",
-        "(default: \(MatrixRequest.defaultExpectations), if present)."
+        "Expected TSan and compiler outcome per variant, replacing",
+        "those the variants declare for this OS (default: declared)."
     )
 
     static let probes = OptionHelp(
         "--probes DIR",
-        "Compiler probes, DIR/<NN-slug>/<variant>.swift",
+        "Compiler probes, DIR/<NN-slug>/CompilerProbes/<variant>.swift",
         "(default: \(MatrixRequest.defaultProbes))."
     )
 

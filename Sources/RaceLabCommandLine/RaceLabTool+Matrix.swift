@@ -3,7 +3,7 @@ import RaceLab
 
 extension RaceLabTool {
     /// `racelab matrix`: every variant through the stress runner, ThreadSanitizer and the Swift 6
-    /// compiler, checked against the expectations file (see `ToolMatrix`).
+    /// compiler, checked against the expectations the variants declare (see `ToolMatrix`).
     func matrix(_ request: MatrixRequest) -> ExitCode {
         ChildProcess.installInterruptHandler()
         let base = FileManager.default.currentDirectoryPath
@@ -20,10 +20,11 @@ extension RaceLabTool {
         }
         let sanitizer = sanitizerOf(executable)
 
-        var expectations = MatrixExpectations()
-        var expectationsFile: String?
-        let expectationsPath = request.expectations ?? MatrixRequest.defaultExpectations
-        if FileManager.default.fileExists(atPath: absolute(expectationsPath).path) {
+        var expectations: MatrixExpectations?
+        if let expectationsPath = request.expectations {
+            guard FileManager.default.fileExists(atPath: absolute(expectationsPath).path) else {
+                return usageFailure("no expectations file '\(expectationsPath)'")
+            }
             guard let data = FileManager.default.contents(atPath: absolute(expectationsPath).path) else {
                 return usageFailure("cannot read '\(expectationsPath)'")
             }
@@ -32,9 +33,6 @@ extension RaceLabTool {
             } catch {
                 return usageFailure("\(expectationsPath): \(error)")
             }
-            expectationsFile = expectationsPath
-        } else if request.expectations != nil {
-            return usageFailure("no expectations file '\(expectationsPath)'")
         }
 
         let logFolder =
@@ -58,7 +56,7 @@ extension RaceLabTool {
             probeFolder: absolute(request.probes),
             swiftc: CompilerProbe.locateCompiler(),
             expectations: expectations,
-            expectationsFile: expectationsFile,
+            expectationsFile: request.expectations,
             seed: request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max)),
             noise: request.noise,
             budget: request.budget,

@@ -14,7 +14,10 @@ struct MutableInsideStateTests {
         #expect(snapshot.render()?.kind == .mixedState)
     }
 
-    @Test("the same through the data source: an update lands while the UI reads its own copy")
+    @Test(
+        "the same through the data source: an update lands while the UI reads its own copy",
+        .racesOnPurpose("the class shared inside the state is written while the UI reads it: a data race")
+    )
     func updateWhileTheUIReads() {
         let ui = RaceQueue(label: "test.ui")
         let initial = LeakyState.initial()

@@ -19,7 +19,7 @@ struct CompilerProbeTests {
         #expect(CompilerProbe.firstError(in: "all good\n") == nil)
     }
 
-    @Test("probes live in a folder named like the lesson's: <NN>-<slug>/<variant>.swift")
+    @Test("probes live in the lesson's folder: <lessons>/<NN>-<slug>/CompilerProbes/<variant>.swift")
     func probePath() {
         let lesson = Lesson(
             number: 2,
@@ -31,7 +31,7 @@ struct CompilerProbeTests {
         )
         #expect(
             CompilerProbe.path(in: URL(fileURLWithPath: "/p"), lesson: lesson, variant: "lock").path
-                == "/p/02-check-then-act/lock.swift"
+                == "/p/02-check-then-act/CompilerProbes/lock.swift"
         )
         #expect(CompilerProbe.lessonFolderName(number: 12, slug: "x") == "12-x")
     }

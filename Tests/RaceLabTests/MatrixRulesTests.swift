@@ -42,15 +42,86 @@ struct MatrixExpectationsTests {
         }
     }
 
-    @Test("the committed file reads, and lists each variant once")
-    func committedFile() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("Matrix/expectations.txt"), encoding: .utf8)
-        let expectations = try MatrixExpectations.parse(text)
-        #expect(expectations.entry(lesson: "check-then-act", variant: "buggy")?.tsan == .reported)
-        #expect(expectations.entry(lesson: "subscript-race", variant: "buggy")?.tsan == .silent)
-        #expect(expectations.entry(lesson: "tsan-calibration", variant: "mutex")?.tsan == .reported)
+    @Test("a line becomes an expectation for the system of the run, its reason naming the file and line")
+    func lineAsExpectation() throws {
+        let entry = try #require(
+            try MatrixExpectations.parse("\n\ncheck-then-act  buggy  reported  rejected").entry(
+                lesson: "check-then-act",
+                variant: "buggy"
+            )
+        )
+        #expect(
+            entry.toolExpectation(file: "e.txt", system: .macOS)
+                == ToolExpectation(tsan: .reported, compiler: .rejected, measuredOn: .macOS, reason: "e.txt line 3")
+        )
+    }
+}
+
+@Suite("Expectations declared on the variants, per operating system")
+struct DeclaredExpectationsTests {
+    static let variant = Variant(
+        name: "v",
+        kind: .buggy,
+        summary: "s",
+        makeState: { 0 },
+        operation: { _, _ in },
+        check: { _, _ in .kept(0, of: 0, unit: "u") }
+    )
+
+    @Test("each system's expectation is found by that system; one not declared is nil (unmeasured)")
+    func perSystem() {
+        let variant = Self.variant.expecting(tsan: .silent, compiler: .accepted, on: .linux, because: "measured")
+        #expect(variant.toolExpectation(on: .linux)?.tsan == .silent)
+        #expect(variant.toolExpectation(on: .linux)?.reason == "measured")
+        #expect(variant.toolExpectation(on: .macOS) == nil)
+        #expect(variant.toolExpectation(on: nil) == nil)
+        let both = variant.expecting(tsan: .reported, compiler: .rejected, on: .macOS, because: "there")
+        #expect(both.toolExpectation(on: .macOS)?.tsan == .reported)
+        #expect(both.toolExpectation(on: .linux)?.tsan == .silent)
+    }
+
+    @Test("the Mutex false positive is a Linux fact: declared on Linux, unmeasured on macOS")
+    func calibrationIsLinux() throws {
+        let mutex = try #require(ThreadSanitizerCalibration.lesson.variant(named: "mutex"))
+        #expect(mutex.toolExpectation(on: .linux)?.tsan == .reported)
+        #expect(mutex.toolExpectation(on: .macOS) == nil)
+        #expect(
+            ThreadSanitizerCalibration.lesson.variants.allSatisfy { $0.toolExpectations.map(\.measuredOn) == [.linux] }
+        )
+    }
+
+    @Test("the matrix checks a row against the run's system; on a system nobody measured, the row is unmeasured")
+    func matrixLookup() throws {
+        let lesson = ThreadSanitizerCalibration.lesson
+        let mutex = try #require(lesson.variant(named: "mutex"))
+        func runner(system: ToolExpectation.OperatingSystem?, file: MatrixExpectations? = nil) -> MatrixRunner {
+            MatrixRunner(
+                plan: MatrixRunner.Plan(
+                    tool: "racelab",
+                    lessons: [lesson],
+                    executable: "/bin/false",
+                    sanitized: false,
+                    startWithoutRandomization: false,
+                    logFolder: URL(fileURLWithPath: "/tmp"),
+                    probeFolder: URL(fileURLWithPath: "/tmp"),
+                    swiftc: nil,
+                    expectations: file,
+                    expectationsFile: file == nil ? nil : "e.txt",
+                    system: system,
+                    seed: 1,
+                    noise: false,
+                    budget: 1,
+                    trialCap: nil,
+                    timeout: 1,
+                    base: "/tmp"
+                )
+            )
+        }
+        #expect(runner(system: .linux).expectation(lesson, mutex)?.tsan == .reported)
+        #expect(runner(system: .macOS).expectation(lesson, mutex) == nil)
+        // A file replaces the declared expectations: a variant it does not list is unmeasured.
+        let file = try MatrixExpectations.parse("tsan-calibration  atomic  silent  not-measured")
+        #expect(runner(system: .linux, file: file).expectation(lesson, mutex) == nil)
     }
 }
 
@@ -89,14 +160,11 @@ struct MatrixRowRulesTests {
         note: nil
     )
 
-    func expecting(
-        _ tsan: MatrixExpectations.Entry.TSan,
-        _ compiler: MatrixExpectations.Entry.Compiler
-    ) -> MatrixExpectations.Entry {
-        .init(lesson: "x", variant: "v", tsan: tsan, compiler: compiler, line: 1)
+    func expecting(_ tsan: ToolExpectation.TSan, _ compiler: ToolExpectation.Compiler) -> ToolExpectation {
+        ToolExpectation(tsan: tsan, compiler: compiler, measuredOn: .linux, reason: "r")
     }
 
-    @Test("a fixed variant with a TSan report fails, even when the expectations file says it may be reported")
+    @Test("a fixed variant with a TSan report fails, even when its expectation says it may be reported")
     func fixedVariantReported() {
         let problems = MatrixRow.problems(
             role: .fixed,
@@ -112,7 +180,7 @@ struct MatrixRowRulesTests {
         )
     }
 
-    @Test("a buggy variant's report is expected or not as the file says, and never counted against another row")
+    @Test("a buggy variant's report is expected or not as its expectation says, and never counted against another row")
     func buggyVariantReported() {
         #expect(
             MatrixRow.problems(
@@ -261,5 +329,52 @@ extension VariantReport {
             verdict: verdict,
             verdictReason: "because"
         )
+    }
+}
+
+@Suite("An unmeasured row in the matrix's text")
+struct UnmeasuredRowTextTests {
+    func matrix(expectation: ToolExpectation?, operatingSystem: String) -> ToolMatrix {
+        let row = MatrixRow(
+            lesson: 0,
+            slug: "tsan-calibration",
+            variant: "mutex",
+            role: .calibration,
+            summary: "s",
+            runner: MatrixRow.RunnerCell(VariantReport.stub(verdict: .clean)),
+            tsan: .notMeasured,
+            compiler: .notMeasured("calibration"),
+            expectation: expectation,
+            problems: []
+        )
+        let settings = ToolMatrix.Settings(
+            seed: 1,
+            noise: true,
+            budgetSeconds: 1,
+            trialCap: nil,
+            threadSanitizer: false,
+            executable: "racelab",
+            logFolder: nil,
+            compilerCommand: nil,
+            probeFolder: "Lessons",
+            expectationsFile: nil,
+            operatingSystem: operatingSystem
+        )
+        return ToolMatrix(tool: "racelab", settings: settings, rows: [row], notes: [], wallSeconds: 1)
+    }
+
+    @Test(
+        "a row with no expectation for the system says unmeasured and passes; one with an expectation does not say so"
+    )
+    func unmeasured() {
+        let text = MatrixText(matrix: matrix(expectation: nil, operatingSystem: "macos")).render()
+        #expect(text.contains("    mutex (unmeasured)"))
+        #expect(text.contains("(unmeasured): no TSan/compiler expectation for this variant measured on macOS"))
+        #expect(text.contains("matrix: PASS, 0 rows as expected and 1 unmeasured (built-in rules only)"))
+        let measured = ToolExpectation(tsan: .reported, compiler: .notMeasured, measuredOn: .linux, reason: "r")
+        let linux = MatrixText(matrix: matrix(expectation: measured, operatingSystem: "linux")).render()
+        #expect(!linux.contains("unmeasured"))
+        #expect(linux.contains("expected as declared on each variant for Linux"))
+        #expect(linux.contains("matrix: PASS, all 1 rows as expected"))
     }
 }

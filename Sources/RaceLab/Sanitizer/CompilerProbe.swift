@@ -36,23 +36,44 @@ public struct CompilerVerdict: Sendable, Codable, Equatable {
     }
 }
 
-package enum CompilerProbe {
+/// Where a variant's compiler probe is (`Lessons/NN-slug/CompilerProbes/<variant>.swift`), and
+/// how it is type-checked.
+public enum CompilerProbe {
     /// The flags of the measurement: Swift 6 language mode, complete concurrency checking, type
     /// checking only (nothing is built or run).
     static let flags = ["-swift-version", "6", "-strict-concurrency=complete", "-typecheck"]
 
-    /// The probe of `variant` in `lesson`: `<folder>/<NN>-<slug>/<variant>.swift`, the lesson's folder
-    /// name under `Lessons/`.
-    static func path(in folder: URL, lesson: Lesson, variant: String) -> URL {
-        folder.appendingPathComponent(lessonFolderName(lesson)).appendingPathComponent("\(variant).swift")
+    /// The folder in a lesson's folder that holds its probes, excluded from the lesson's module:
+    /// SwiftPM compiles every `.swift` file in a target's folder, and a probe the compiler rejects
+    /// (most of them, by design) would break the lesson's build.
+    public static let folderName = "CompilerProbes"
+
+    /// The probe of `variant` in `lesson`: `<lessons>/<NN>-<slug>/CompilerProbes/<variant>.swift`,
+    /// where `lessons` is the folder of lesson folders (`Lessons`).
+    static func path(in lessons: URL, lesson: Lesson, variant: String) -> URL {
+        lessons.appendingPathComponent(lessonFolderName(lesson)).appendingPathComponent(folderName)
+            .appendingPathComponent("\(variant).swift")
     }
 
-    /// `01-subscript-race`: the name of a lesson's folder, also used for its probes and TSan logs.
-    static func lessonFolderName(_ lesson: Lesson) -> String {
+    /// The variant names `lesson`'s probes are for (their file names without `.swift`), sorted;
+    /// empty when the lesson has no probe folder.
+    static func probeNames(in lessons: URL, lesson: Lesson) -> [String] {
+        probeNames(inLessonFolder: lessons.appendingPathComponent(lessonFolderName(lesson)))
+    }
+
+    /// The variant names of the probes in one lesson folder (`Lessons/01-subscript-race`), sorted.
+    public static func probeNames(inLessonFolder folder: URL) -> [String] {
+        let probes = folder.appendingPathComponent(folderName)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: probes.path)) ?? []
+        return files.filter { $0.hasSuffix(".swift") }.map { String($0.dropLast(".swift".count)) }.sorted()
+    }
+
+    /// `01-subscript-race`: the name of a lesson's folder under `Lessons/`, also used for its TSan logs.
+    public static func lessonFolderName(_ lesson: Lesson) -> String {
         lessonFolderName(number: lesson.number, slug: lesson.slug)
     }
 
-    static func lessonFolderName(number: Int, slug: String) -> String {
+    public static func lessonFolderName(number: Int, slug: String) -> String {
         (number < 10 ? "0" : "") + "\(number)-\(slug)"
     }
 

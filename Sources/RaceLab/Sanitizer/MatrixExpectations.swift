@@ -1,5 +1,7 @@
-/// The committed expectation for each variant's TSan and compiler outcome (`Matrix/expectations.txt`),
-/// so that a change in what a tool sees fails the check instead of passing unnoticed.
+/// An expectations file for `racelab matrix --expectations FILE`: what ThreadSanitizer and the
+/// Swift 6 compiler are expected to make of each variant, replacing the expectations declared on
+/// the variants (`ToolExpectation`) for one run. Useful to check a lesson against outcomes measured
+/// elsewhere, or to see what a change of expectation would do, without editing the lesson.
 ///
 /// One line per variant, `#` starts a comment:
 ///
@@ -9,21 +11,13 @@
 /// check-then-act    buggy          reported  rejected
 /// ```
 ///
-/// `tsan` is `silent`, `reported` or `any` (for a race TSan catches only in some runs; say why in a
-/// comment). `compiler` is `accepted`, `rejected`, `not-measured` (no probe yet) or `any`. A variant
-/// with no line is checked only by the rules that need no expectation (a fixed variant must be
-/// silent under TSan and clean in the runner; a buggy one must reproduce).
+/// `tsan` is `silent`, `reported` or `any`; `compiler` is `accepted`, `rejected`, `not-measured` or
+/// `any` (see `ToolExpectation`). A variant with no line is unmeasured for that run: only the rules
+/// that need no expectation apply.
 public struct MatrixExpectations: Sendable, Equatable {
     public struct Entry: Sendable, Equatable, Codable {
-        public enum TSan: String, Sendable, Codable, CaseIterable {
-            case silent, reported, any
-        }
-
-        public enum Compiler: String, Sendable, Codable, CaseIterable {
-            case accepted, rejected
-            case notMeasured = "not-measured"
-            case any
-        }
+        public typealias TSan = ToolExpectation.TSan
+        public typealias Compiler = ToolExpectation.Compiler
 
         /// The lesson's slug (`subscript-race`), or `tsan-calibration` for the calibration rows.
         public var lesson: String
@@ -32,6 +26,11 @@ public struct MatrixExpectations: Sendable, Equatable {
         public var compiler: Compiler
         /// The line in the file, for messages.
         public var line: Int
+
+        /// The line as an expectation for `system`, its reason naming `file` and the line.
+        public func toolExpectation(file: String, system: ToolExpectation.OperatingSystem) -> ToolExpectation {
+            ToolExpectation(tsan: tsan, compiler: compiler, measuredOn: system, reason: "\(file) line \(line)")
+        }
     }
 
     /// A line that cannot be read, with its number.

@@ -80,17 +80,22 @@ public struct MatrixRow: Sendable, Codable, Equatable {
     public var runner: RunnerCell
     public var tsan: TSanCell
     public var compiler: CompilerVerdict
-    /// The committed expectation, when the expectations file has one for this variant.
-    public var expectation: MatrixExpectations.Entry?
+    /// What TSan and the compiler were expected to do: the expectation the variant declares for the
+    /// operating system of this run (or the `--expectations` file's line). Nil when there is none:
+    /// the row is *unmeasured* on this system, and only the rules that need no expectation apply.
+    public var expectation: ToolExpectation?
     /// What differs from what was expected, one sentence each; empty when the row is as expected.
     public var problems: [String]
 
     public var passed: Bool { problems.isEmpty }
 
+    /// No expectation was measured for this variant on this system (see `expectation`).
+    public var unmeasured: Bool { expectation == nil }
+
     /// The problems of a row, by the rules of `make tsan`:
     ///
     /// - the runner must reproduce a buggy variant and find a fixed one (or a calibration) clean;
-    /// - a fixed variant must be silent under TSan, whatever the expectations file says;
+    /// - a fixed variant must be silent under TSan, whatever its expectation says;
     /// - TSan's outcome must match the expectation (`silent` / `reported`), and TSan must not fail;
     /// - the compiler's outcome must match the expectation.
     static func problems(
@@ -98,7 +103,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
         runner: RunnerCell,
         tsan: TSanCell,
         compiler: CompilerVerdict,
-        expectation: MatrixExpectations.Entry?
+        expectation: ToolExpectation?
     ) -> [String] {
         var problems: [String] = []
         if !runner.passed {

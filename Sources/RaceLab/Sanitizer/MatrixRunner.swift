@@ -18,10 +18,14 @@ package struct MatrixRunner {
         /// executable already hit TSan's memory-mapping failure).
         var startWithoutRandomization: Bool
         var logFolder: URL
+        /// The folder holding the lesson folders: a probe is `<probeFolder>/<NN-slug>/CompilerProbes/<variant>.swift`.
         var probeFolder: URL
         var swiftc: String?
-        var expectations: MatrixExpectations
+        /// An `--expectations` file replacing the expectations the variants declare; nil to use those.
+        var expectations: MatrixExpectations?
         var expectationsFile: String?
+        /// The system whose declared expectations apply (nil: none do, every row is unmeasured).
+        var system: ToolExpectation.OperatingSystem? = .current
         var seed: UInt64
         var noise: Bool
         var budget: Double
@@ -39,8 +43,9 @@ package struct MatrixRunner {
             logFolder: URL,
             probeFolder: URL,
             swiftc: String?,
-            expectations: MatrixExpectations,
+            expectations: MatrixExpectations?,
             expectationsFile: String?,
+            system: ToolExpectation.OperatingSystem? = .current,
             seed: UInt64,
             noise: Bool,
             budget: Double,
@@ -58,6 +63,7 @@ package struct MatrixRunner {
             self.swiftc = swiftc
             self.expectations = expectations
             self.expectationsFile = expectationsFile
+            self.system = system
             self.seed = seed
             self.noise = noise
             self.budget = budget
@@ -111,7 +117,8 @@ package struct MatrixRunner {
             logFolder: plan.sanitized ? displayPath(plan.logFolder.path) : nil,
             compilerCommand: plan.swiftc.map { ([$0] + CompilerProbe.flags).joined(separator: " ") },
             probeFolder: displayPath(plan.probeFolder.path),
-            expectationsFile: plan.expectationsFile
+            expectationsFile: plan.expectationsFile,
+            operatingSystem: plan.system?.rawValue
         )
         return ToolMatrix(
             tool: plan.tool,
@@ -214,7 +221,7 @@ package struct MatrixRunner {
             tsan = .notMeasured
         }
         let role: MatrixRow.Role = isCalibration(lesson) ? .calibration : (variant.kind == .buggy ? .buggy : .fixed)
-        let expectation = plan.expectations.entry(lesson: lesson.slug, variant: variant.name)
+        let expectation = expectation(lesson, variant)
         let runner = MatrixRow.RunnerCell(report)
         return MatrixRow(
             lesson: lesson.number,
@@ -236,6 +243,16 @@ package struct MatrixRunner {
         )
     }
 
+    /// The expectation the row is checked against: the `--expectations` file's line when a file was
+    /// given, else the one the variant declares for this system. Nil (unmeasured) on a system
+    /// `ToolExpectation.OperatingSystem` does not name, where nothing was measured.
+    func expectation(_ lesson: Lesson, _ variant: Variant) -> ToolExpectation? {
+        guard let system = plan.system else { return nil }
+        guard let file = plan.expectations else { return variant.toolExpectation(on: system) }
+        return file.entry(lesson: lesson.slug, variant: variant.name)?
+            .toolExpectation(file: plan.expectationsFile ?? "the expectations file", system: system)
+    }
+
     /// TSan gave up before `main` because of the address layout (in its log, or on stderr when the
     /// log could not be opened yet).
     private func refusedToStart(_ log: SanitizerLog, _ report: VariantReport) -> Bool {
@@ -243,25 +260,33 @@ package struct MatrixRunner {
             || report.stderrTail.contains { $0.contains(ThreadSanitizer.unexpectedMappingMessage) }
     }
 
-    /// Expectations that name no variant of this run (stale lines), and variants with no expectation.
+    /// Variants with no expectation (unmeasured rows), expectations that name no variant of this run
+    /// (stale lines), and compiler probes that name no variant.
     private func notes(_ rows: [MatrixRow]) -> [String] {
         var notes: [String] = []
-        let file = plan.expectationsFile ?? "the expectations file"
-        let missing = rows.filter { $0.expectation == nil }
-        if plan.expectationsFile != nil, !missing.isEmpty {
-            notes.append(
-                "no expectation in \(file) for: "
-                    + missing.map { "\($0.slug) \($0.variant)" }.joined(separator: ", ")
-                    + " (only the built-in rules were checked)"
-            )
+        let missing = rows.filter(\.unmeasured).map { "\($0.slug) \($0.variant)" }.joined(separator: ", ")
+        if !missing.isEmpty {
+            let place =
+                plan.expectations == nil
+                ? "measured on \(plan.system?.description ?? "this system")"
+                : "in \(plan.expectationsFile ?? "the file")"
+            notes.append("unmeasured: no expectation \(place) for: \(missing) (only the built-in rules were checked)")
         }
         let ranLessons = Set(plan.lessons.map(\.slug))
         let ran = Set(rows.map { "\($0.slug)/\($0.variant)" })
-        for entry in plan.expectations.entries
+        let file = plan.expectationsFile ?? "the expectations file"
+        for entry in plan.expectations?.entries ?? []
         where ranLessons.contains(entry.lesson) && !ran.contains("\(entry.lesson)/\(entry.variant)") {
             notes.append(
                 "\(file) line \(entry.line): lesson \(entry.lesson) has no variant '\(entry.variant)' (stale line?)"
             )
+        }
+        for lesson in plan.lessons where !isCalibration(lesson) {
+            let names = Set(lesson.variants.map(\.name))
+            for probe in CompilerProbe.probeNames(in: plan.probeFolder, lesson: lesson) where !names.contains(probe) {
+                let path = CompilerProbe.path(in: plan.probeFolder, lesson: lesson, variant: probe).path
+                notes.append("\(displayPath(path)) names no variant of lesson \(lesson.slug)")
+            }
         }
         return notes
     }

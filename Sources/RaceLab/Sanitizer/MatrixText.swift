@@ -49,6 +49,11 @@ package struct MatrixText {
         return (runner, tsan, compiler)
     }
 
+    /// `Linux`, `macOS`, or "this system" when the matrix ran on another.
+    static func systemName(_ rawValue: String?) -> String {
+        rawValue.flatMap(ToolExpectation.OperatingSystem.init(rawValue:))?.description ?? "this system"
+    }
+
     package func render() -> String {
         var lines: [String] = []
         let settings = matrix.settings
@@ -70,11 +75,25 @@ package struct MatrixText {
         }
         lines.append(
             "Swift 6  "
-                + (settings.compilerCommand.map { "\($0) \(settings.probeFolder)/<NN-lesson>/<variant>.swift" }
-                    ?? "not measured: no swiftc found")
+                + (settings.compilerCommand.map {
+                    "\($0) \(settings.probeFolder)/<NN-lesson>/\(CompilerProbe.folderName)/<variant>.swift"
+                } ?? "not measured: no swiftc found")
+        )
+        lines.append(
+            "expected "
+                + (settings.expectationsFile.map { "as in \($0)" }
+                    ?? "as declared on each variant for \(Self.systemName(settings.operatingSystem))")
         )
         lines.append("")
         lines.append(contentsOf: table())
+        if matrix.rows.contains(where: \.unmeasured) {
+            lines.append(
+                "(unmeasured): no TSan/compiler expectation for this variant "
+                    + (settings.expectationsFile.map { "in \($0)" }
+                        ?? "measured on \(Self.systemName(settings.operatingSystem))")
+                    + "; only the built-in rules were checked"
+            )
+        }
         if matrix.rows.contains(where: \.tsan.ranWithoutAddressRandomization) {
             lines.append(
                 "¹ run under 'setarch -R' (no address randomization): TSan could not map its shadow memory otherwise"
@@ -103,7 +122,13 @@ package struct MatrixText {
             }
         }
         let time = String(format: "%.0f", matrix.wallSeconds)
-        if failing.isEmpty {
+        let unmeasured = matrix.rows.filter(\.unmeasured).count
+        if failing.isEmpty && unmeasured > 0 {
+            lines.append(
+                "matrix: PASS, \(matrix.rows.count - unmeasured) rows as expected and \(unmeasured) unmeasured "
+                    + "(built-in rules only) (\(time) s)"
+            )
+        } else if failing.isEmpty {
             lines.append("matrix: PASS, all \(matrix.rows.count) rows as expected (\(time) s)")
         } else {
             lines.append(
@@ -117,7 +142,8 @@ package struct MatrixText {
     private func table() -> [String] {
         let rows = matrix.rows
         let cells = rows.map(Self.cells)
-        let nameWidth = max(20, (rows.map(\.variant.count).max() ?? 0) + 4)
+        let names = rows.map { $0.variant + ($0.unmeasured ? " (unmeasured)" : "") }
+        let nameWidth = max(20, (names.map(\.count).max() ?? 0) + 4)
         let runnerWidth = max("RUNNER (anomalous/trials)".count, cells.map(\.runner.count).max() ?? 0)
         let tsanWidth = max(12, cells.map(\.tsan.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String {
@@ -129,7 +155,7 @@ package struct MatrixText {
                 + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6 COMPILER"
         ]
         var lastLesson: String?
-        for (row, cell) in zip(rows, cells) {
+        for ((row, cell), name) in zip(zip(rows, cells), names) {
             let lessonLabel =
                 row.role == .calibration
                 ? "calibration: TSan on correct code (a report here is a false positive)"
@@ -143,7 +169,7 @@ package struct MatrixText {
                 compiler = String(compiler.prefix(Self.diagnosticWidth - 1)) + "…"
             }
             lines.append(
-                (row.passed ? "  " : "✗ ") + pad("  " + row.variant, nameWidth) + "  " + pad(row.role.rawValue, 11)
+                (row.passed ? "  " : "✗ ") + pad("  " + name, nameWidth) + "  " + pad(row.role.rawValue, 11)
                     + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  " + compiler
             )
         }

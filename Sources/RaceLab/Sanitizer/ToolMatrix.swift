@@ -26,16 +26,21 @@ public struct ToolMatrix: Sendable, Codable, Equatable {
         public var logFolder: String?
         /// The compiler command the probes were checked with, or nil when no compiler was found.
         public var compilerCommand: String?
+        /// The folder of lesson folders the probes were read from (`<NN-slug>/CompilerProbes/`).
         public var probeFolder: String
+        /// The `--expectations` file the rows were checked against; nil when they were checked
+        /// against the expectations the variants declare.
         public var expectationsFile: String?
+        /// The system whose declared expectations apply (`linux`, `macos`); nil on any other.
+        public var operatingSystem: String?
     }
 
     public var tool: String
     public var schemaVersion: Int
     public var settings: Settings
     public var rows: [MatrixRow]
-    /// Remarks that are not failures: expectations for variants that do not exist, variants with
-    /// no expectation.
+    /// Remarks that are not failures: variants with no expectation on this system (unmeasured),
+    /// expectations for variants that do not exist, probes that name no variant.
     public var notes: [String]
     /// Every row as expected.
     public var passed: Bool
