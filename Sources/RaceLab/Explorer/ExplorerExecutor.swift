@@ -10,10 +10,10 @@ import Foundation
 ///
 /// A pool that grows "when its threads are blocked" is not enough either: libdispatch's global
 /// pool on Linux adds a thread only when fewer of its threads are runnable than there are cores,
-/// checked now and then, so on a loaded machine a chosen task could wait seconds for a thread and
-/// be reported stuck. So this executor never waits for one: a job that finds no idle thread starts
-/// a new one. Threads stay, idle, for later jobs; there are never more than the most jobs that
-/// were running or waiting at once.
+/// checked once a second, so while other work keeps it busy (a stress test in the same process) a
+/// chosen task could wait seconds for a thread and be reported stuck. So this executor never waits
+/// for one: a job that finds no idle thread starts a new one. Threads stay, idle, for later jobs;
+/// there are never more than the most jobs that were running or waiting at once.
 final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = ExplorerExecutor()
 

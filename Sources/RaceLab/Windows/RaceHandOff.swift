@@ -17,6 +17,14 @@
 /// explorer, taking the hand-off starts a new logical thread, and `run` is its body: the explorer
 /// decides when the callback runs relative to everything else, like any other thread. Call `run`
 /// exactly once per hand-off (a hand-off whose `run` never comes is reported as a stuck thread).
+///
+/// - Note: Exploring, the real thread that calls `run` is held, waiting for the explorer to choose
+///   it, and the explorer cannot provide that thread: work the code sends to a `DispatchQueue`
+///   needs a free thread of libdispatch's pool. On Linux that pool grows only while fewer of its
+///   threads are runnable than there are cores (checked once a second), so on a machine whose
+///   other work keeps the pool busy a chosen callback may not start in time and is reported stuck.
+///   Work the code under test submits itself is better sent to a `RaceQueue`, whose items the
+///   explorer runs on threads of its own.
 public struct RaceHandOff: Sendable {
     /// The hook `run` binds: the starting thread's, or, exploring, the new logical thread.
     private let hook: (any RaceWindowHook)?
