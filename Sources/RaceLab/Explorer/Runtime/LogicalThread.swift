@@ -78,19 +78,3 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
         pause(at: ThreadJoin(thread: thread.id, name: name))
     }
 }
-
-/// Waiting for logical thread `thread` to finish (`await task.value`): able to go on once it has.
-struct ThreadJoin: SchedulingPoint {
-    let thread: Int
-    let name: String
-
-    func canProceed(_ waiter: Int, in state: ExecutionState) -> Bool {
-        state.isFinished(thread)
-    }
-
-    func holder(in state: ExecutionState) -> Int? {
-        thread
-    }
-
-    var awaitedThread: Int? { thread }
-}
