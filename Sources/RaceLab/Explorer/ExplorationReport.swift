@@ -18,8 +18,8 @@ public struct ExplorationReport: Sendable {
     public var secondsToFirstFailure: Double? = nil
     public let elapsedSeconds: Double
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
-    public let pctGuarantee: Double?
-    public let pctSteps: Int?
+    public var pctGuarantee: Double? = nil
+    public var pctSteps: Int? = nil
     /// pct only: n, the most logical threads an execution had (the program's and those it started).
     public var pctThreads: Int? = nil
     /// Something that makes the figures less than they seem (nondeterminism, a stuck thread).

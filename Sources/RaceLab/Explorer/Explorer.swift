@@ -21,18 +21,13 @@ public enum Explorer {
         var exhaustive = false
         var firstFailure: (schedule: Int, seconds: Double)?
 
-        let dfs = options.strategy == .dfs ? DepthFirstPolicy(preemptionBound: options.preemptions) : nil
-        let pct =
-            options.strategy == .pct
-            ? PCTPolicy(threads: threads, depth: options.preemptions + 1, seed: options.seed, stepEstimate: 1) : nil
-        let policy: SchedulingPolicy
-        if let dfs { policy = dfs } else if let pct { policy = pct } else { policy = RandomPolicy(seed: options.seed) }
+        let strategy = options.makeStrategy(threads: threads)
 
         while schedules < options.scheduleLimit {
             let program = try exploration.makeProgram(threads)
             let result = ControlledExecution.run(
                 program,
-                policy: policy,
+                strategy: strategy,
                 stepBound: options.stepBound,
                 stallTimeout: options.stallTimeout
             )
@@ -51,14 +46,9 @@ public enum Explorer {
                 }
                 if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
             }
-            if let dfs {
-                if dfs.nondeterministic {
-                    warning = "the program made different choices under the same schedule prefix; counts are not exact"
-                }
-                if !dfs.advance() {
-                    exhaustive = true
-                    break
-                }
+            if !strategy.endExecution(result) {
+                exhaustive = true
+                break
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -72,12 +62,10 @@ public enum Explorer {
             failingSchedules: failing,
             failure: shortest,
             elapsedSeconds: elapsed,
-            pctGuarantee: pct?.guarantee,
-            pctSteps: pct?.stepEstimate,
-            warning: warning,
+            warning: warning ?? strategy.warning,
             abandoned: abandoned
         )
-        report.pctThreads = pct?.threads
+        strategy.annotate(&report)
         report.firstFailingSchedule = firstFailure?.schedule
         report.secondsToFirstFailure = firstFailure?.seconds
         return report
@@ -91,14 +79,14 @@ public enum Explorer {
         options: ExplorationOptions = .init()
     ) throws -> (result: ExecutionResult, diverged: Bool) {
         let program = try exploration.makeProgram(schedule.threads)
-        let policy = ReplayPolicy(schedule)
+        let strategy = ReplayStrategy(schedule)
         let result = ControlledExecution.run(
             program,
-            policy: policy,
+            strategy: strategy,
             stepBound: options.stepBound,
             stallTimeout: options.stallTimeout
         )
-        return (result, policy.diverged || result.schedule != schedule)
+        return (result, strategy.diverged || result.schedule != schedule)
     }
 
     /// `explore` on a dedicated thread, for async callers.

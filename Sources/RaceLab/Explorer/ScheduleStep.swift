@@ -9,32 +9,6 @@ public struct ScheduleStep: Equatable, Sendable, Codable {
     public let operation: String
 }
 
-/// What a logical thread is paused in front of.
-enum PendingOperation: Equatable {
-    /// A race window or a synchronization step: always able to go on.
-    case point(String)
-    /// Taking `lock`: able to go on only while no other thread holds it.
-    case acquire(ObjectIdentifier, name: String)
-    /// Waiting for logical thread `thread` to finish (`await task.value`): able to go on once it has.
-    case join(Int, name: String)
-    /// Starting work item `item` of a `RaceQueue` (an `async` item): able to go on once the queue
-    /// would start it.
-    case queueItem(ObjectIdentifier, item: Int, name: String)
-    /// Calling `sync` on a `RaceQueue`: able to go on once the queue would start an item submitted
-    /// now; the item is submitted and started in the same step.
-    case queueSync(ObjectIdentifier, serial: Bool, barrier: Bool, name: String)
-
-    var name: String {
-        switch self {
-        case .point(let name): name
-        case .acquire(_, let name): "lock \(name)"
-        case .join(_, let name): name
-        case .queueItem(_, _, let name): name
-        case .queueSync(_, _, _, let name): name
-        }
-    }
-}
-
 /// A logical thread that a running one started: a callback it handed to a queue, a task it created.
 public struct SpawnedThread: Equatable, Sendable, Codable, CustomStringConvertible {
     /// Its id; the program's own threads come first, so this is at least their count.

@@ -17,15 +17,24 @@
 /// explorer, taking the hand-off starts a new logical thread, and `run` is its body: the explorer
 /// decides when the callback runs relative to everything else, like any other thread. Call `run`
 /// exactly once per hand-off (a hand-off whose `run` never comes is reported as a stuck thread).
+///
+/// - Note: Exploring, the real thread that calls `run` is held, waiting for the explorer to choose
+///   it, and the explorer cannot provide that thread: work the code sends to a `DispatchQueue`
+///   needs a free thread of libdispatch's pool. On Linux that pool grows only while fewer of its
+///   threads are runnable than there are cores (checked once a second), so on a machine whose
+///   other work keeps the pool busy a chosen callback may not start in time and is reported stuck.
+///   Work the code under test submits itself is better sent to a `RaceQueue`, whose items the
+///   explorer runs on threads of its own.
 public struct RaceHandOff: Sendable {
     /// The hook `run` binds: the starting thread's, or, exploring, the new logical thread.
     private let hook: (any RaceWindowHook)?
-    /// Under the explorer: the logical thread that `run` is the body of.
-    let child: LogicalThread?
+    /// Under a controlled scheduler: the thread that `run` is the body of.
+    let child: (any HandOffThread)?
 
     init(name: StaticString) {
-        if let logical = Race.hook as? LogicalThread {
-            child = logical.spawn(name.description)
+        if let starter = Race.hook as? any HandOffThread {
+            let child = starter.spawn(name.description)
+            self.child = child
             hook = child
         } else {
             child = nil
@@ -53,7 +62,7 @@ public struct RaceHandOff: Sendable {
     /// Exploring: pauses the current logical thread until the handed-off work has finished, as a
     /// scheduling point named `name`. Does nothing otherwise.
     func awaitEnd(_ name: String) {
-        guard let child, let waiter = Race.hook as? LogicalThread else { return }
+        guard let child, let waiter = Race.hook as? any HandOffThread else { return }
         waiter.join(child, name: name)
     }
 }
@@ -65,4 +74,22 @@ extension Race {
     public static func handOff(_ name: StaticString) -> RaceHandOff {
         RaceHandOff(name: name)
     }
+}
+
+/// A race-window hook that is one thread of a controlled execution (the schedule explorer's logical
+/// thread), and can start more: what `RaceHandOff` needs of a scheduler, so that the windows layer
+/// names no scheduler type.
+///
+/// A hand-off taken on such a thread starts a new thread of the same execution (`spawn`); `run`
+/// brackets the work with `begin` and `end`; waiting for the work is `join`. A hook that is not a
+/// `HandOffThread` (noise, a test gate) is simply passed on to the work.
+protocol HandOffThread: RaceWindowHook {
+    /// Starts a new thread of the same execution, whose first step is entering its body (`name`).
+    func spawn(_ name: String) -> any HandOffThread
+    /// Called on the real thread that runs the spawned thread's body, before it: waits to be chosen.
+    func begin()
+    /// Called when the spawned thread's body has returned.
+    func end()
+    /// Pauses this thread until `thread` has ended, as a scheduling point named `name`.
+    func join(_ thread: any HandOffThread, name: String)
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// A dispatch queue that the schedule explorer can see.
 ///
@@ -36,12 +36,12 @@ public final class RaceQueue: @unchecked Sendable {
 
     /// Runs `work` as a work item and waits for it, like `DispatchQueue.sync(flags:execute:)`.
     public func sync<Result>(flags: DispatchWorkItemFlags = [], execute work: () throws -> Result) rethrows -> Result {
-        guard let logical = Race.hook as? LogicalThread else {
+        guard let logical = LogicalThread.current else {
             return try dispatchQueue.sync(flags: flags, execute: work)
         }
         let barrier = flags.contains(.barrier)
-        return try logical.runItem(
-            of: self,
+        return try runItem(
+            on: logical,
             barrier: barrier,
             name: barrier ? "sync barrier \(shortName)" : "sync \(shortName)"
         ) {
@@ -54,13 +54,13 @@ public final class RaceQueue: @unchecked Sendable {
 
     /// Submits `work` and returns at once, like `DispatchQueue.async(flags:execute:)`.
     public func async(flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable () -> Void) {
-        guard let logical = Race.hook as? LogicalThread else {
+        guard let logical = LogicalThread.current else {
             let item = Race.handOff("queue item")
             dispatchQueue.async(flags: flags) { item.run(work) }
             return
         }
         let barrier = flags.contains(.barrier)
-        logical.submitItem(to: self, barrier: barrier, name: barrier ? "\(shortName) barrier" : "\(shortName) item") {
+        submitItem(by: logical, barrier: barrier, name: barrier ? "\(shortName) barrier" : "\(shortName) item") {
             [id = ObjectIdentifier(self)] in
             // A new thread, on this queue only: nothing of the submitter's queues carries over.
             RaceQueueContext.$running.withValue([id], operation: work)
@@ -82,7 +82,7 @@ public final class RaceQueue: @unchecked Sendable {
     /// onto another queue nested in it (libdispatch counts that too). An `async` item starts with
     /// only its own queue.
     public func preconditionOnQueue(file: StaticString = #fileID, line: UInt = #line) {
-        guard Race.hook is LogicalThread else {
+        guard LogicalThread.current != nil else {
             dispatchPrecondition(condition: .onQueue(dispatchQueue))
             return
         }
@@ -92,6 +92,75 @@ public final class RaceQueue: @unchecked Sendable {
             file: file,
             line: line
         )
+    }
+}
+
+// MARK: - Under the explorer
+
+extension RaceQueue {
+    private var model: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Runs `work` as a work item of this queue on `logical` (`sync`): pauses until the queue would
+    /// start an item submitted now (the controller then submits and starts it), runs it, and marks
+    /// it done.
+    ///
+    /// The item joins the queue only when the thread is chosen, not when it reached the call: a
+    /// caller that waits is indistinguishable from one that called later, so this loses no
+    /// outcome, and it lets the explorer try every order of the callers.
+    ///
+    /// The item also runs inside the real queue (`dispatchQueue`), so that it excludes threads outside the
+    /// exploration too (another test using a process-wide queue). That never blocks behind another
+    /// logical thread: the model starts an item only when the real queue would admit it.
+    fileprivate func runItem<Result>(
+        on logical: LogicalThread,
+        barrier: Bool,
+        name: String,
+        _ work: () throws -> Result
+    ) rethrows -> Result {
+        logical.pause(at: QueueSyncCall(queue: model, serial: isSerial, barrier: barrier, name: name))
+        // Nil while draining after a deadlock, when queues no longer exclude (nor the real one,
+        // which a thread paused inside an item may hold).
+        let item = logical.withState { state in
+            state.model(of: model) { QueueModel(serial: isSerial) }.takeSyncItem(of: logical.id)
+        }
+        guard let item else { return try work() }
+        defer { itemDone(item, on: logical) }
+        return try dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
+    }
+
+    /// Submits `work` as an item run by a new logical thread (`async`) started by `submitter`, on a
+    /// real thread of its own (inside the real queue, as for `runItem`); returns at once.
+    fileprivate func submitItem(
+        by submitter: LogicalThread,
+        barrier: Bool,
+        name: String,
+        _ work: @escaping @Sendable () -> Void
+    ) {
+        var item = 0
+        let child = submitter.spawn(name) { thread, state in
+            item = state.model(of: model) { QueueModel(serial: isSerial) }.submit(barrier: barrier, owner: thread)
+            return QueueItemStart(queue: model, serial: isSerial, item: item, name: name)
+        }
+        let runner = Thread { [item] in
+            child.begin()
+            Race.$hook.withValue(child) {
+                if child.isFreeRunning {
+                    work()
+                } else {
+                    self.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
+                }
+            }
+            self.itemDone(item, on: child)
+            child.end()
+        }
+        runner.stackSize = 1 << 20
+        runner.start()
+    }
+
+    private func itemDone(_ item: Int, on logical: LogicalThread) {
+        logical.withState { state in
+            state.model(of: model) { QueueModel(serial: isSerial) }.setState(.done, of: item)
+        }
     }
 }
 

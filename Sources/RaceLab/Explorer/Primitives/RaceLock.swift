@@ -19,16 +19,18 @@ public final class RaceLock: @unchecked Sendable {
     }
 
     public func lock() {
-        if let logical = Race.hook as? LogicalThread {
-            logical.acquire(ObjectIdentifier(self), name: name)
+        if let logical = LogicalThread.current {
+            logical.pause(at: LockAcquire(lock: ObjectIdentifier(self), name: "lock \(name)"))
         } else {
             mutex.lock()
         }
     }
 
     public func unlock() {
-        if let logical = Race.hook as? LogicalThread {
-            logical.release(ObjectIdentifier(self))
+        if let logical = LogicalThread.current {
+            logical.withState { state in
+                state.model(of: ObjectIdentifier(self), LockModel.init).release(by: logical.id, in: state)
+            }
         } else {
             mutex.unlock()
         }

@@ -5,7 +5,7 @@
 /// A *preemption* is switching away from a thread that could have gone on. Switching because the
 /// running thread finished or waits for a lock is free. Bounding preemptions (Musuvathi and Qadeer,
 /// CHESS) keeps the count polynomial while most real bugs need only one or two.
-final class DepthFirstPolicy: SchedulingPolicy {
+final class DepthFirstStrategy: SchedulingStrategy {
     private struct Decision {
         /// Choices in the order tried: the running thread first (no preemption), then the others.
         var options: [Int]
@@ -24,6 +24,11 @@ final class DepthFirstPolicy: SchedulingPolicy {
     /// deterministic under a fixed schedule, so counts would be wrong.
     private(set) var nondeterministic = false
 
+    var warning: String? {
+        nondeterministic
+            ? "the program made different choices under the same schedule prefix; counts are not exact" : nil
+    }
+
     init(preemptionBound: Int) {
         self.preemptionBound = preemptionBound
     }
@@ -32,7 +37,8 @@ final class DepthFirstPolicy: SchedulingPolicy {
         depth = 0
     }
 
-    func choose(enabled: [Int], current: Int?, step: Int) -> Int {
+    func choose(_ decision: SchedulingDecision) -> Int {
+        let (enabled, current) = (decision.enabled, decision.current)
         let currentEnabled = current.map(enabled.contains) ?? false
         let options = currentEnabled ? [current!] + enabled.filter { $0 != current } : enabled
         defer { depth += 1 }
@@ -50,7 +56,7 @@ final class DepthFirstPolicy: SchedulingPolicy {
     }
 
     /// Prepares the next schedule; false when every schedule within the bound has been run.
-    func advance() -> Bool {
+    func endExecution(_ result: ExecutionResult) -> Bool {
         if depth < stack.count { stack.removeSubrange(depth...) }
         while var decision = stack.popLast() {
             let next = decision.index + 1

@@ -9,7 +9,7 @@
 /// A thread the program starts while it runs (a callback, a task) gets a random priority among the
 /// initial ones when it first appears; n in the guarantee then counts it too (`threads` grows to
 /// the most threads an execution had).
-final class PCTPolicy: SchedulingPolicy {
+final class PCTStrategy: SchedulingStrategy {
     private(set) var threads: Int
     /// d: one more than the number of change points.
     let depth: Int
@@ -46,7 +46,8 @@ final class PCTPolicy: SchedulingPolicy {
         for (index, step) in candidates.prefix(depth - 1).enumerated() { changePoints[step] = index + 1 }
     }
 
-    func choose(enabled: [Int], current: Int?, step: Int) -> Int {
+    func choose(_ decision: SchedulingDecision) -> Int {
+        let (enabled, step) = (decision.enabled, decision.step)
         longest = max(longest, step + 1)
         while priorities.count <= enabled.max()! {
             // A spawned thread: strictly between two initial priorities, never equal to one.
@@ -60,6 +61,14 @@ final class PCTPolicy: SchedulingPolicy {
             chosen = enabled.max { priorities[$0] < priorities[$1] }!
         }
         return chosen
+    }
+}
+
+extension PCTStrategy {
+    func annotate(_ report: inout ExplorationReport) {
+        report.pctGuarantee = guarantee
+        report.pctSteps = stepEstimate
+        report.pctThreads = threads
     }
 }
 

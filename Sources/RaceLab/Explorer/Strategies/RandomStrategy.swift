@@ -2,16 +2,15 @@
 ///
 /// Cheap and unbiased per step, but weak on bugs that need one thread to run many steps in a row
 /// while another waits (each extra step halves the chance); PCT is the better default.
-final class RandomPolicy: SchedulingPolicy {
+final class RandomStrategy: SchedulingStrategy {
     private var random: SplitMix64
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
     }
 
-    func beginExecution() {}
-
-    func choose(enabled: [Int], current: Int?, step: Int) -> Int {
-        enabled[Int(random.next() % UInt64(enabled.count))]
+    func choose(_ decision: SchedulingDecision) -> Int {
+        let enabled = decision.enabled
+        return enabled[Int(random.next() % UInt64(enabled.count))]
     }
 }

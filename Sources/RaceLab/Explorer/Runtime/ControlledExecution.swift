@@ -1,0 +1,207 @@
+import Foundation
+
+/// Runs one explorable program under a baton: every logical thread is a real thread, but only the
+/// one holding the baton runs; the others wait on a shared condition until it is their turn.
+///
+/// A thread gives the baton back at each scheduling point (a `Race.window`, a `Race.step`, a
+/// `RaceLock.lock()`): it records the operation it is about to perform and waits. The controller
+/// (the calling thread) then asks the strategy who goes next. Real threads, rather than a model,
+/// because the point is to run the lesson's own code: queue calls, locks and all.
+///
+/// The controller knows no primitive: each paused thread's `SchedulingPoint` says whether it can go
+/// on and what choosing it changes (in the primitives' models, held in `ExecutionState`), and it
+/// knows no strategy beyond `SchedulingStrategy`.
+///
+/// Code before a thread's first scheduling point runs when the thread is started, one thread after
+/// the other; it is treated as thread-local set-up, not as steps.
+final class ControlledExecution: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// The thread allowed to run; nil while the controller decides.
+    private var running: Int?
+    private let state: ExecutionState
+    private var errors: [Int: String] = [:]
+
+    private init(threads: Int) {
+        state = ExecutionState(threads: threads)
+    }
+
+    /// Runs `program` once, choosing at each point with `strategy`.
+    ///
+    /// - Parameters:
+    ///   - stepBound: more steps than this is reported as a livelock.
+    ///   - stallTimeout: seconds a running thread may take to reach its next point.
+    static func run(
+        _ program: ExplorableProgram,
+        strategy: any SchedulingStrategy,
+        stepBound: Int,
+        stallTimeout: Double
+    ) -> ExecutionResult {
+        let execution = ControlledExecution(threads: program.threads.count)
+        let result = execution.drive(program, strategy: strategy, stepBound: stepBound, stallTimeout: stallTimeout)
+        if case .stuck = result.outcome {} else { program.tearDown() }
+        return result
+    }
+
+    private func drive(
+        _ program: ExplorableProgram,
+        strategy: any SchedulingStrategy,
+        stepBound: Int,
+        stallTimeout: Double
+    ) -> ExecutionResult {
+        let count = program.threads.count
+        var choices: [Int] = []
+        var steps: [ScheduleStep] = []
+        func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
+            ExecutionResult(
+                schedule: Schedule(threads: count, choices: choices),
+                steps: steps,
+                outcome: outcome,
+                spawned: state.spawned
+            )
+        }
+        strategy.beginExecution()
+        condition.lock()
+        defer { condition.unlock() }
+        // Start each thread and let it run its set-up to its first scheduling point.
+        for (index, body) in program.threads.enumerated() {
+            let logical = LogicalThread(id: index, execution: self)
+            let thread = Thread {
+                Race.$hook.withValue(logical) {
+                    logical.execution.awaitTurn(index)
+                    do { try body() } catch { logical.execution.record(error, of: index) }
+                }
+                logical.execution.finish(index)
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+            running = index
+            condition.broadcast()
+            if !awaitBaton(timeout: stallTimeout) {
+                return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
+            }
+        }
+        var current: Int?
+        while true {
+            let unfinished = (0..<state.threadCount).filter { !state.isFinished($0) }
+            if unfinished.isEmpty { break }
+            let enabled = unfinished.filter(state.canProceed)
+            if enabled.isEmpty {
+                let positions = unfinished.map { index in
+                    ThreadPosition(
+                        thread: index,
+                        waitingFor: state.pending[index]?.name ?? "?",
+                        heldBy: state.pending[index]?.holder(in: state)
+                    )
+                }
+                drain(timeout: stallTimeout)
+                return result(.deadlock(positions))
+            }
+            if steps.count >= stepBound {
+                drain(timeout: stallTimeout)
+                return result(.stepBoundExceeded(stepBound))
+            }
+            let decision = SchedulingDecision(
+                enabled: enabled,
+                current: current,
+                step: steps.count,
+                pending: state.pending
+            )
+            let chosen = strategy.choose(decision)
+            guard let point = state.resume(chosen) else {
+                preconditionFailure("the strategy chose thread \(chosen), which is not paused")
+            }
+            choices.append(chosen)
+            steps.append(ScheduleStep(thread: chosen, operation: point.name))
+            point.chosen(by: chosen, in: state)
+            current = chosen
+            running = chosen
+            condition.broadcast()
+            if !awaitBaton(timeout: stallTimeout) {
+                return result(.stuck(thread: chosen, after: point.name, seconds: stallTimeout))
+            }
+        }
+        if let (thread, message) = errors.min(by: { $0.key < $1.key }) {
+            return result(.threw(thread: thread, message: message))
+        }
+        condition.unlock()
+        let broken = program.invariant()
+        condition.lock()
+        return result(broken.map(ExecutionOutcome.invariantBroken) ?? .passed)
+    }
+
+    // MARK: - Controller side (condition held)
+
+    /// Waits until the running thread gives the baton back; false on timeout.
+    private func awaitBaton(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while running != nil {
+            if !condition.wait(until: deadline) && running != nil { return false }
+        }
+        return true
+    }
+
+    /// Lets every unfinished thread run to its end after a deadlock or the step bound, so that none
+    /// is left parked forever: primitives stop excluding and threads take turns round-robin, one
+    /// step each (still one at a time, so the discarded state is never raced on), except that a
+    /// thread awaiting another waits until that one finished. Gives up after `limit` steps.
+    private func drain(timeout: Double, limit: Int = 100_000) {
+        state.freeRunning = true
+        var next = 0
+        for _ in 0..<limit {
+            let count = state.threadCount
+            let unfinished = (0..<count).map({ (next + $0) % count }).filter { !state.isFinished($0) }
+            // A thread awaiting an unfinished one would block for real: run the awaited first.
+            guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else { return }
+            next = chosen + 1
+            _ = state.resume(chosen)
+            running = chosen
+            condition.broadcast()
+            if !awaitBaton(timeout: timeout) { return }
+        }
+    }
+
+    private func awaitsUnfinished(_ index: Int) -> Bool {
+        guard let awaited = state.pending[index]?.awaitedThread else { return false }
+        return !state.isFinished(awaited)
+    }
+
+    // MARK: - Logical thread side
+
+    /// Waits until the controller hands `index` the baton (a thread's start, a spawned body's).
+    func awaitTurn(_ index: Int) {
+        condition.lock()
+        while running != index { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Called by a running thread at a scheduling point: hand the baton back and wait for a turn.
+    func pause(_ index: Int, at point: any SchedulingPoint) {
+        condition.lock()
+        defer { condition.unlock() }
+        state.pause(index, at: point)
+        running = nil
+        condition.broadcast()
+        while running != index { condition.wait() }
+    }
+
+    /// Runs `body` on the state under the lock: a model update between two points.
+    func withState<Result>(_ body: (ExecutionState) -> Result) -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(state)
+    }
+
+    func finish(_ index: Int) {
+        condition.lock()
+        state.finish(index)
+        if running == index { running = nil }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    fileprivate func record(_ error: any Error, of index: Int) {
+        condition.lock()
+        errors[index] = String(describing: error)
+        condition.unlock()
+    }
+}

@@ -1,0 +1,68 @@
+/// Everything the controller of one execution knows: where each logical thread is paused, which
+/// have finished, the threads started while it ran, and the primitives' models.
+///
+/// Only touched with the execution's lock held (by the controller, or by a logical thread through
+/// `LogicalThread.withState`), so it needs no lock of its own.
+final class ExecutionState {
+    /// Per logical thread, indexed by id: the program's threads first, then those started while it
+    /// runs, in the order they were started. Nil while the thread runs (or once it finished).
+    private(set) var pending: [(any SchedulingPoint)?]
+    private(set) var finished: [Bool]
+    private(set) var spawned: [SpawnedThread] = []
+    /// After a deadlock or the step bound: primitives no longer exclude, so that every thread can
+    /// be run to its end (see `ControlledExecution.drain`).
+    var freeRunning = false
+    private var models: [ObjectIdentifier: any ModelObject] = [:]
+
+    init(threads: Int) {
+        pending = Array(repeating: nil, count: threads)
+        finished = Array(repeating: false, count: threads)
+    }
+
+    var threadCount: Int { pending.count }
+
+    /// The model of `object` in this execution, made by `make` the first time it is asked for.
+    func model<Model: ModelObject>(of object: ObjectIdentifier, _ make: () -> Model) -> Model {
+        if let model = models[object] {
+            guard let model = model as? Model else {
+                preconditionFailure("one object, two models: \(type(of: model)) and \(Model.self)")
+            }
+            return model
+        }
+        let model = make()
+        models[object] = model
+        return model
+    }
+
+    func pause(_ thread: Int, at point: any SchedulingPoint) {
+        pending[thread] = point
+    }
+
+    /// Takes the point `thread` is paused at: it is about to run.
+    func resume(_ thread: Int) -> (any SchedulingPoint)? {
+        defer { pending[thread] = nil }
+        return pending[thread]
+    }
+
+    func finish(_ thread: Int) {
+        finished[thread] = true
+    }
+
+    func isFinished(_ thread: Int) -> Bool {
+        finished[thread]
+    }
+
+    /// Adds a thread started by `parent`, paused before `first`; returns its id.
+    func addThread(by parent: Int, name: String, first: any SchedulingPoint) -> Int {
+        let id = pending.count
+        pending.append(first)
+        finished.append(false)
+        spawned.append(SpawnedThread(thread: id, parent: parent, name: name))
+        return id
+    }
+
+    /// Whether `thread` can perform the operation it is paused at (a thread not paused can).
+    func canProceed(_ thread: Int) -> Bool {
+        pending[thread]?.canProceed(thread, in: self) ?? true
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Where the explorer runs asynchronous logical threads: a task executor with threads of its own,
+/// one free thread for every job.
+///
+/// A logical thread paused at a scheduling point blocks the real thread it is on, and so does a
+/// thread waiting for its first turn. Tasks normally run on the cooperative pool, which has one
+/// thread per core: two paused tasks would leave nothing to run the task the explorer chooses next.
+/// Jobs of a task that prefers this executor (and of the default actors it calls) run here instead.
+///
+/// A pool that grows "when its threads are blocked" is not enough either: libdispatch's global
+/// pool on Linux adds a thread only when fewer of its threads are runnable than there are cores,
+/// checked once a second, so while other work keeps it busy (a stress test in the same process) a
+/// chosen task could wait seconds for a thread and be reported stuck. So this executor never waits
+/// for one: a job that finds no idle thread starts a new one. Threads stay, idle, for later jobs;
+/// there are never more than the most jobs that were running or waiting at once.
+final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = ExplorerExecutor()
+
+    private let condition = NSCondition()
+    /// Jobs not yet taken by a thread, oldest first.
+    private var jobs: [UnownedJob] = []
+    private var first = 0
+    /// Threads waiting for a job.
+    private var idle = 0
+    private var started = 0
+
+    /// Threads this executor has started so far (for its tests).
+    var threadCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return started
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        defer { condition.unlock() }
+        jobs.append(job)
+        // Each waiting job is owed a thread: an idle one, or a new one.
+        if jobs.count - first > idle {
+            started += 1
+            let thread = Thread { [self] in work() }
+            thread.name = "racelab.explorer.tasks"
+            thread.start()
+        } else {
+            condition.broadcast()
+        }
+    }
+
+    private func work() {
+        let executor = asUnownedTaskExecutor()
+        while true {
+            condition.lock()
+            while first == jobs.count {
+                idle += 1
+                condition.wait()
+                idle -= 1
+            }
+            let job = jobs[first]
+            first += 1
+            if first == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                first = 0
+            }
+            condition.unlock()
+            job.runSynchronously(on: executor)
+        }
+    }
+}

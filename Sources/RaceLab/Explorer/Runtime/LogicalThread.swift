@@ -1,0 +1,80 @@
+/// The hook bound (as `Race.hook`) on one logical thread: each window or step it reaches becomes a
+/// scheduling point of its execution.
+///
+/// Primitives reach the execution through it: they pause the thread at a point of their own
+/// (`pause(at:)`), update their model (`withState`), or start threads (`spawn`). It knows no
+/// primitive itself.
+final class LogicalThread: HandOffThread, @unchecked Sendable {
+    let id: Int
+    let execution: ControlledExecution
+
+    init(id: Int, execution: ControlledExecution) {
+        self.id = id
+        self.execution = execution
+    }
+
+    /// The logical thread the caller runs on, if it runs under the explorer.
+    static var current: LogicalThread? {
+        Race.hook as? LogicalThread
+    }
+
+    func windowReached(_ name: StaticString) {
+        pause(at: PlainPoint(name: name.description))
+    }
+
+    func stepReached(_ name: StaticString) {
+        pause(at: PlainPoint(name: name.description))
+    }
+
+    /// Gives the baton back in front of `point` and waits until the controller chooses this thread.
+    func pause(at point: any SchedulingPoint) {
+        execution.pause(id, at: point)
+    }
+
+    /// Runs `body` on the execution's state, under its lock (a model update that is no step: a
+    /// lock's release, a work item that ended).
+    func withState<Result>(_ body: (ExecutionState) -> Result) -> Result {
+        execution.withState(body)
+    }
+
+    /// True once the execution is being drained after a deadlock or the step bound: primitives no
+    /// longer exclude.
+    var isFreeRunning: Bool {
+        withState { $0.freeRunning }
+    }
+
+    /// A new logical thread of the same execution, started by this one, paused before `first`.
+    /// `makeFirst` gets the new thread's id (a queue item records its owner).
+    func spawn(
+        _ name: String,
+        first makeFirst: (_ thread: Int, ExecutionState) -> any SchedulingPoint
+    ) -> LogicalThread {
+        let thread = withState { state in
+            state.addThread(by: id, name: name, first: makeFirst(state.threadCount, state))
+        }
+        return LogicalThread(id: thread, execution: execution)
+    }
+
+    // MARK: - HandOffThread
+
+    /// A new logical thread of the same execution, started by this one (see `RaceHandOff`). It is
+    /// runnable at once: its first step, named `name`, is entering its body.
+    func spawn(_ name: String) -> any HandOffThread {
+        spawn(name) { _, _ in PlainPoint(name: name) }
+    }
+
+    func begin() {
+        execution.awaitTurn(id)
+    }
+
+    func end() {
+        execution.finish(id)
+    }
+
+    func join(_ thread: any HandOffThread, name: String) {
+        guard let thread = thread as? LogicalThread else {
+            preconditionFailure("a logical thread can only join a thread of its own execution")
+        }
+        pause(at: ThreadJoin(thread: thread.id, name: name))
+    }
+}

@@ -1,0 +1,54 @@
+/// Picks the thread that runs next at each scheduling point, execution after execution: the whole
+/// of a search (shuttle's `Scheduler`). The run loop (`Explorer`, `ControlledExecution`) never asks
+/// which strategy it runs.
+///
+/// A strategy sees what a scheduler may know at each decision (`SchedulingDecision`): which
+/// threads are enabled, which one ran the previous step, and the point every thread is paused at,
+/// which a partial-order reduction needs to tell dependent steps from independent ones.
+protocol SchedulingStrategy: AnyObject {
+    /// Called before each execution.
+    func beginExecution()
+
+    /// The thread to run next: one of `decision.enabled`.
+    func choose(_ decision: SchedulingDecision) -> Int
+
+    /// Called after each execution with how it went; false when the search is complete (every
+    /// schedule it would run has run), true when there is more to run.
+    func endExecution(_ result: ExecutionResult) -> Bool
+
+    /// Something that makes the counts less than they seem (a nondeterministic program), if any.
+    var warning: String? { get }
+
+    /// Adds the strategy's own figures (PCT's guarantee) to a report of the search.
+    func annotate(_ report: inout ExplorationReport)
+}
+
+extension SchedulingStrategy {
+    func beginExecution() {}
+    func endExecution(_ result: ExecutionResult) -> Bool { true }
+    var warning: String? { nil }
+    func annotate(_ report: inout ExplorationReport) {}
+}
+
+/// What a strategy sees at one decision.
+struct SchedulingDecision {
+    /// The threads that can run, in ascending order (never empty).
+    let enabled: [Int]
+    /// The thread that ran the previous step, nil at the first decision.
+    let current: Int?
+    /// How many steps ran before this decision.
+    let step: Int
+    /// By thread id: the point each thread is paused at; nil for a finished thread.
+    let pending: [(any SchedulingPoint)?]
+}
+
+extension ExplorationOptions {
+    /// The strategy that runs a search with these options, over programs of `threads` threads.
+    func makeStrategy(threads: Int) -> any SchedulingStrategy {
+        switch strategy {
+        case .dfs: DepthFirstStrategy(preemptionBound: preemptions)
+        case .pct: PCTStrategy(threads: threads, depth: preemptions + 1, seed: seed, stepEstimate: 1)
+        case .random: RandomStrategy(seed: seed)
+        }
+    }
+}
