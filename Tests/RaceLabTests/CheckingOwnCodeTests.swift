@@ -187,8 +187,14 @@ struct CheckingOwnCodeTests {
     func environment() throws {
         #expect(try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "0x2a"]) == 42)
         #expect(try RaceLabPins.resolvedSeed(5, environment: ["RACELAB_SEED": "42"]) == 5)
-        #expect(try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "2:0.1, 3:2"]).map(\.replayString) == ["2:0.1", "3:2"])
-        #expect(throws: RaceLabPins.Malformed.self) { try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "soon"]) }
+        #expect(
+            try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "2:0.1, 3:2"]).map(\.replayString) == [
+                "2:0.1", "3:2",
+            ]
+        )
+        #expect(throws: RaceLabPins.Malformed.self) {
+            try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "soon"])
+        }
         do {
             _ = try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "two"])
             Issue.record("a malformed RACELAB_REPLAY was accepted")
@@ -213,6 +219,47 @@ struct CheckingOwnCodeTests {
         #expect(report.text.contains("step  thread 0"))
     }
 }
+
+#if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD))
+@Suite("A check in an exit test runs in a child process")
+struct IsolatedCheckTests {
+    /// Traps in its first iteration, as a corrupted `Dictionary` would.
+    static let traps = Variant(
+        name: "traps",
+        kind: .buggy,
+        summary: "traps in its first iteration",
+        makeState: { LockedValueBox(0) },
+        operation: { _, iteration in precondition(iteration.index != 0, "corrupted on purpose") },
+        check: { _, _ in .executions(1) }
+    )
+
+    @Test("a failing expectClean's issue, report included, comes back from the child process")
+    func failingCheck() async {
+        await withKnownIssue {
+            await #expect(processExitsWith: .success) {
+                await expectClean(Synthetic.dropping(every: 4), workload: Workload(trials: 2, iterations: 8), seed: 1)
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("expectClean: 'drops-every-4' is not clean (FAILED)") && text.contains("FORBIDDEN")
+        }
+    }
+
+    @Test("a passing check exits with success")
+    func passingCheck() async {
+        await #expect(processExitsWith: .success) {
+            await expectClean(Synthetic.clean, workload: Workload(trials: 2, iterations: 8), seed: 1)
+        }
+    }
+
+    @Test("a variant that traps takes only its child process down")
+    func trappingVariant() async {
+        await #expect(processExitsWith: .failure) {
+            await expectReproduced(IsolatedCheckTests.traps, workload: Workload(trials: 1, iterations: 4), seed: 1)
+        }
+    }
+}
+#endif
 
 @Suite("Observation.eachExactlyOnce")
 struct EachExactlyOnceTests {

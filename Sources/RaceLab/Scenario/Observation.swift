@@ -145,7 +145,8 @@ public struct Observation: Sendable, Equatable {
             duplicates: extraHandOuts,
             inconsistencies: strangers,
             outcome: outcome,
-            meaning: parts.isEmpty ? "all \(count(expectedItems.count)) handed out exactly once" : parts.joined(separator: "; ")
+            meaning: parts.isEmpty
+                ? "all \(count(expectedItems.count)) handed out exactly once" : parts.joined(separator: "; ")
         )
     }
 
