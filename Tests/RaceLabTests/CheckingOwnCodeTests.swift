@@ -183,6 +183,28 @@ struct CheckingOwnCodeTests {
         #expect(found != nil && found != threadOneFirst)
     }
 
+    @Test("The .raceLabReplay trait runs its schedule first: one that fails decides", .raceLabReplay("2:1.0"))
+    func replayTraitFailing() async {
+        let states = LockedValueBox<[OwnCode.Order]>([])
+        var report: VariantExploration?
+        await withKnownIssue {
+            report = await expectNoFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 1, states: states))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("the pinned schedule 2:1.0 fails")
+        }
+        #expect(report?.mode == "replay")
+        #expect(states.value.map(\.order) == [[1, 0]])
+    }
+
+    @Test("The .raceLabReplay trait runs its schedule first: one that passes, then the search", .raceLabReplay("2:1.0"))
+    func replayTraitPassing() async {
+        let states = LockedValueBox<[OwnCode.Order]>([])
+        let found = await expectFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 0, states: states))
+        #expect(states.value.first?.order == [1, 0])
+        #expect(states.value.count > 1)
+        #expect(found?.replayString != "2:1.0")
+    }
+
     @Test("RACELAB_SEED and RACELAB_REPLAY are read, and a malformed one is a clear error")
     func environment() throws {
         #expect(try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "0x2a"]) == 42)
