@@ -72,7 +72,8 @@ exercises-check: ## CI: every starter, wrong fix and cheat must FAIL, every hang
 		done; \
 	done
 
-examples: ## Build the Examples/ packages (they depend on RaceLab by path) and run their checks
+examples: ## Run the Examples/ packages' tests (swift test; they depend on RaceLab by path) and their executables
+	$(SWIFT) test --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	$(SWIFT) build -c release --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	.build-examples/CacheCheck/release/cache-check run all $(ARGS)
 

@@ -30,7 +30,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RaceLab", targets: ["RaceLab"]),
-        // Forced interleavings for tests: hooks that hold threads at race windows, off-pool threads.
+        // For tests, yours included: expectClean/expectReproduced/expect(No)FailingSchedule (and XCTest's
+        // assert* twins) that fail with RaceLab's report; forced interleavings (hooks at race windows).
         .library(name: "RaceLabTesting", targets: ["RaceLabTesting"]),
         // The `racelab` command line as a library: `RaceLabTool(name:lessons:).main()` gives your own
         // executable the same commands, report and exit codes for lessons of your own.

@@ -64,11 +64,18 @@ struct PowerTable {
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
+        let table = rows.map { row in
             row.enumerated().map { column, text in
                 text + String(repeating: " ", count: widths[column] - text.count)
             }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        }
+        // A runner run that reached no window ran the same code with noise on and off.
+        var unmarked: [String] = []
+        for rate in rates where rate.windowsReached == 0 && !unmarked.contains(rate.variant) {
+            unmarked.append(rate.variant)
+        }
+        let notes = unmarked.map { "\($0): \(VariantReport.noWindowReached)" }
+        return (table + notes).joined(separator: "\n") + "\n"
     }
 
     /// Percentages with enough digits for rare bugs: `0.05%`, `26.3%`.

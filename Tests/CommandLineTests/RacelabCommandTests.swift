@@ -172,6 +172,17 @@ struct PowerCommandTests {
         #expect(rates[2]["firstExposureTrial"] as? Int == 2)
         let interval = try #require(rates[2]["confidenceInterval"] as? [Double])
         #expect(interval[0] < 0.5 && 0.5 < interval[1])
+        // The synthetic scenarios mark no window: noise on and off ran the same code.
+        #expect(rates.allSatisfy { $0["windowsReached"] as? Int == 0 })
+    }
+
+    @Test("a variant that reached no race window is named: noise on and off cannot differ")
+    func noWindowReached() throws {
+        let output = try Executable.fixtures.run("power", "synthetic", "--trials", "4", "--iterations", "10")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        for variant in ["drops-every-fourth", "odd-trials-inconsistent"] {
+            #expect(output.stdout.contains("\(variant): \(VariantReport.noWindowReached)"), "\(output.stdout)")
+        }
     }
 }
 

@@ -26,6 +26,9 @@ public struct DetectionRate: Sendable, Codable, Equatable {
     public var wallSeconds: Double
     /// The run did not complete (crash or timeout); the other figures are then empty.
     public var verdict: Verdict
+    /// Runner strategies: the race windows the run reached (see `VariantReport.windowsReached`).
+    /// Zero means noise on and noise off ran the same code: the comparison says nothing of noise.
+    public var windowsReached: Int? = nil
 
     init(strategy: String, report: VariantReport) {
         variant = report.name
@@ -38,6 +41,7 @@ public struct DetectionRate: Sendable, Codable, Equatable {
         secondsToFirstExposure = report.secondsToFirstAnomaly
         wallSeconds = report.wallSeconds
         verdict = report.verdict
+        windowsReached = report.windowsReached
     }
 
     /// The rate at which a schedule explorer strategy's executions failed: each execution is one

@@ -48,6 +48,9 @@ package struct TextReport {
                         + "trial\(report.errorTrials == 1 ? "" : "s") (not evidence of the bug; those trials did not count)"
                 )
             }
+            if report.windowsReached == 0 {
+                lines.append("  note: \(VariantReport.noWindowReached)")
+            }
             lines.append("")
             lines.append(contentsOf: histogram(report.histogram).map { "    " + $0 })
             for sample in report.samples.prefix(3) {

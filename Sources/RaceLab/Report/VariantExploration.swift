@@ -52,8 +52,13 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// A search's result: `asExpected` when it found a failing schedule exactly if the variant is buggy,
     /// and no thread escaped the explorer's control.
     public init(variant: Variant, report: ExplorationReport) {
-        self.variant = variant.name
-        kind = variant.kind
+        self.init(name: variant.name, kind: variant.kind, report: report)
+    }
+
+    /// A search's result for a variant known by its name and kind.
+    package init(name: String, kind: VariantKind, report: ExplorationReport) {
+        self.variant = name
+        self.kind = kind
         mode = "search"
         strategy = report.strategy.rawValue
         threads = report.threads
@@ -70,14 +75,19 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         failure = report.failure.map(Self.failure)
         warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
         inconclusive = report.abandoned != nil
-        asExpected = !inconclusive && (variant.kind == .buggy) == (report.failure != nil)
+        asExpected = !inconclusive && (kind == .buggy) == (report.failure != nil)
     }
 
     /// A replay's result: `asExpected` when the schedule fitted the variant and failed exactly if the
     /// variant is buggy.
     public init(variant: Variant, replayOf result: ExecutionResult, diverged: Bool) {
-        self.variant = variant.name
-        kind = variant.kind
+        self.init(name: variant.name, kind: variant.kind, replayOf: result, diverged: diverged)
+    }
+
+    /// A replay's result for a variant known by its name and kind.
+    package init(name: String, kind: VariantKind, replayOf result: ExecutionResult, diverged: Bool) {
+        self.variant = name
+        self.kind = kind
         mode = "replay"
         threads = result.schedule.threads
         schedules = 1
@@ -92,7 +102,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
             warning = result.outcome.summary
         }
         if diverged { warning = "the schedule did not fit this variant; the run went on without preemptions" }
-        asExpected = !diverged && !inconclusive && (variant.kind == .buggy) == result.outcome.isFailure
+        asExpected = !diverged && !inconclusive && (kind == .buggy) == result.outcome.isFailure
     }
 
     private static func failure(_ result: ExecutionResult) -> Failure {

@@ -58,7 +58,19 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var verdict: Verdict
     /// One sentence on why the verdict is what it is.
     public var verdictReason: String
+    /// Race windows (`Race.window`) reached, summed over every iteration of every trial; nil when the
+    /// variant's process sent no report. Zero means noise had nothing to act on: a buggy variant NOT
+    /// REPRODUCED, or a fixed one CLEAN, with no window reached is weak evidence either way.
+    public var windowsReached: Int? = nil
 
     /// Whether the verdict is the one this variant's kind should get.
     public var passed: Bool { verdict.isExpected(for: kind) }
+
+    /// The report as `racelab run` prints it: the variant line, the counts, the outcome histogram
+    /// and the verdict with its reason.
+    public var text: String { TextReport().variant(self) }
+
+    /// What a report says when its run reached no race window.
+    public static let noWindowReached =
+        "no race window was reached: noise could not act; mark the window with `Race.window`"
 }

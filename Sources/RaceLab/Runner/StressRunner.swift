@@ -49,6 +49,7 @@ public enum StressRunner {
 
         var firstAnomaly: (trial: Int, seconds: Double)?
         var trialsRun = 0
+        var windowsReached = 0
         for trial in 0..<options.workload.trials {
             if trial > 0, let budget = options.timeBudget, (clock.now - started).seconds >= budget { break }
             trialsRun = trial + 1
@@ -57,6 +58,7 @@ public enum StressRunner {
                 firstAnomaly = (trial + 1, (clock.now - started).seconds)
             }
             totals.add(result)
+            windowsReached += result.windowsReached
             histogram.add(
                 outcome: result.outcome,
                 expectation: result.hadError ? .error : result.isAnomalous ? .forbidden : .acceptable,
@@ -106,7 +108,8 @@ public enum StressRunner {
                 errorTrials: totals.errorTrials,
                 trials: trials,
                 firstError: totals.firstError
-            )
+            ),
+            windowsReached: windowsReached
         )
     }
 
@@ -181,28 +184,34 @@ public enum StressRunner {
         let gate = StartGate(parties: min(iterations, cores))
         let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
         let tasks = DispatchGroup()
+        // One hook per iteration, kept so that the windows it saw can be added up once every task of
+        // the trial is done. With noise off the hook only counts: an uncontended atomic add per window.
+        let hooks = HookSlots(count: iterations)
+        defer { hooks.deallocate() }
         DispatchQueue.concurrentPerform(iterations: iterations) { index in
             if !gate.isOpen, GateTicket.firstVisit(generation: generation) {
                 gate.arriveAndWait()
             }
             let iteration = Iteration(index: index, count: iterations, trial: trial, log: log)
-            if options.noise {
-                let hook = NoiseHook(seed: options.seed, trial: trial, iteration: index)
-                Race.$hook.withValue(hook) { start(body.run, iteration, tasks: tasks, log: log) }
-            } else {
-                start(body.run, iteration, tasks: tasks, log: log)
-            }
+            let hook = NoiseHook(seed: options.seed, trial: trial, iteration: index, noise: options.noise)
+            hooks.store(hook, at: index)
+            Race.$hook.withValue(hook) { start(body.run, iteration, tasks: tasks, log: log) }
         }
         tasks.wait()
+        let windowsReached = hooks.windowsReached
 
         let info = TrialInfo(trial: trial, iterations: iterations)
         let checked = Result { try blockingWait { try await body.check(info) } }
         switch checked {
         case .success(let observation):
-            return TrialResult(observation: observation, log: log, failure: nil)
+            var result = TrialResult(observation: observation, log: log, failure: nil)
+            result.windowsReached = windowsReached
+            return result
         case .failure(let error):
             log.recordError(error)
-            return TrialResult(observation: nil, log: log, failure: "check failed")
+            var result = TrialResult(observation: nil, log: log, failure: "check failed")
+            result.windowsReached = windowsReached
+            return result
         }
     }
 
@@ -226,6 +235,8 @@ private struct TrialResult {
     var duplicates = 0
     var inconsistencies = 0
     var errors = 0
+    /// Race windows the trial's iterations (and their tasks) reached.
+    var windowsReached = 0
     var outcome: String
     var meaning: String
     var samples: [String]
@@ -288,6 +299,31 @@ private struct Totals {
         inconsistencies += trial.inconsistencies
         errors += trial.errors
         for sample in trial.samples where samples.count < 5 { samples.append(sample) }
+    }
+}
+
+/// The iterations' hooks of one trial, one slot per iteration index. Each slot is written once, by
+/// its own iteration, and read only after `concurrentPerform` returned and every task finished.
+private final class HookSlots: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<NoiseHook?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    func store(_ hook: NoiseHook, at index: Int) {
+        slots[index] = hook
+    }
+
+    /// The windows every hook saw, summed.
+    var windowsReached: Int {
+        slots.reduce(0) { $0 + ($1?.windowsReached ?? 0) }
+    }
+
+    func deallocate() {
+        _ = slots.deinitialize()
+        slots.deallocate()
     }
 }
 

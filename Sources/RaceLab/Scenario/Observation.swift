@@ -86,21 +86,78 @@ public struct Observation: Sendable, Equatable {
         switch observed {
         case expected: meaning = "exactly as intended"
         case ..<expected: meaning = "\(expected - observed) missing"
-        default: meaning = "\(observed - expected) duplicate \(unit)"
+        default: meaning = "\(observed - expected) duplicate \(observed - expected == 1 ? singular(unit) : unit)"
         }
         return Observation(
             expected: expected,
             observed: observed,
             lostWrites: max(0, expected - observed),
             duplicates: max(0, observed - expected),
-            outcome: "\(observed) \(observed == 1 ? String(unit.dropLast()) : unit)",
+            outcome: "\(observed) \(observed == 1 ? singular(unit) : unit)",
             meaning: meaning
+        )
+    }
+
+    /// The observation for a hand-out that must give every item exactly once, the contract of a
+    /// work queue or a job dispatcher: an item never handed out is a lost write, each extra hand-out
+    /// of an item is a duplicate, and an item that was never put in is an inconsistency.
+    ///
+    /// ```swift
+    /// check: { queue, trial in .eachExactlyOnce(queue.takenItems, of: 0..<trial.iterations, unit: "jobs") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - handedOut: every item handed out, once per hand-out, in any order.
+    ///   - expected: the items that were put in, each once.
+    ///   - unit: the plural noun for the items, e.g. `"jobs"`.
+    public static func eachExactlyOnce<Item: Hashable>(
+        _ handedOut: some Sequence<Item>,
+        of expected: some Sequence<Item>,
+        unit: String = "items"
+    ) -> Observation {
+        var counts: [Item: Int] = [:]
+        for item in handedOut { counts[item, default: 0] += 1 }
+        let expectedItems = Set(expected)
+        let missing = expectedItems.filter { counts[$0] == nil }.count
+        let duplicated = counts.filter { expectedItems.contains($0.key) && $0.value > 1 }
+        let extraHandOuts = duplicated.values.reduce(0) { $0 + $1 - 1 }
+        let strangers = counts.filter { !expectedItems.contains($0.key) }.values.reduce(0, +)
+        let handOuts = counts.values.reduce(0, +)
+        func count(_ number: Int) -> String { "\(number) \(number == 1 ? singular(unit) : unit)" }
+        var parts: [String] = []
+        if missing > 0 { parts.append("\(count(missing)) never handed out") }
+        if !duplicated.isEmpty {
+            parts.append("\(count(duplicated.count)) handed out more than once (\(extraHandOuts) extra)")
+        }
+        if strangers > 0 { parts.append("\(strangers) hand-out\(strangers == 1 ? "" : "s") of \(unit) never put in") }
+        let outcome =
+            parts.isEmpty
+            ? "each once"
+            : [
+                missing > 0 ? "\(missing) missing" : nil,
+                extraHandOuts > 0 ? "\(extraHandOuts) duplicated" : nil,
+                strangers > 0 ? "\(strangers) unknown" : nil,
+            ].compactMap { $0 }.joined(separator: ", ")
+        return Observation(
+            expected: expectedItems.count,
+            observed: handOuts,
+            lostWrites: missing,
+            duplicates: extraHandOuts,
+            inconsistencies: strangers,
+            outcome: outcome,
+            meaning: parts.isEmpty
+                ? "all \(count(expectedItems.count)) handed out exactly once" : parts.joined(separator: "; ")
         )
     }
 
     /// True when the check found the bug's signature: a lost write, a duplicate or an inconsistency.
     /// Errors are not anomalies.
     public var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 }
+}
+
+/// `renders` → `render`: the noun of a plural unit for a count of one.
+private func singular(_ unit: String) -> String {
+    unit.hasSuffix("s") ? String(unit.dropLast()) : unit
 }
 
 /// A tenth of a count, used to group large observed values into readable histogram rows.

@@ -16,8 +16,8 @@
 public struct Variant: Sendable {
     /// The name used on the command line (`--variant NAME`): lowercase words joined by dashes.
     public let name: String
-    /// Whether the variant shows the bug or its fix.
-    public let kind: VariantKind
+    /// Whether the variant shows the bug or its fix (see `judged(as:)` to check it as the other).
+    public internal(set) var kind: VariantKind
     /// One line on what this variant does differently.
     public let summary: String
     /// Overrides the lesson's default workload for this variant.
@@ -96,6 +96,18 @@ public struct Variant: Sendable {
                 tearDown: { tearDown(state) }
             )
         }
+    }
+}
+
+extension Variant {
+    /// This variant, judged as `kind`: the same code and check, with the verdict a `kind` variant gets.
+    ///
+    /// A test that expects a variant declared `.buggy` to be clean (`expectClean`) judges it as
+    /// `.fixed`, so that an anomaly makes it FAILED rather than REPRODUCED.
+    public func judged(as kind: VariantKind) -> Variant {
+        var copy = self
+        copy.kind = kind
+        return copy
     }
 }
 

@@ -51,23 +51,31 @@ public enum Noise {
     }
 }
 
-/// The noise hook the runner binds for one iteration: each window it reaches takes the next decision
-/// of that iteration's seeded sequence.
+/// The hook the runner binds for one iteration: it counts the windows the iteration reaches and,
+/// with noise on, each window takes the next decision of that iteration's seeded sequence.
+///
+/// With noise off it only counts, so that a report can say whether any window was reached at all:
+/// a run that reached none gave noise nothing to act on, and its silence is no evidence.
 final class NoiseHook: RaceWindowHook {
     private let seed: UInt64
     private let trial: Int
     private let iteration: Int
+    private let noise: Bool
     private let steps = Atomic<Int>(0)
 
-    init(seed: UInt64, trial: Int, iteration: Int) {
+    init(seed: UInt64, trial: Int, iteration: Int, noise: Bool = true) {
         self.seed = seed
         self.trial = trial
         self.iteration = iteration
+        self.noise = noise
     }
+
+    /// Windows reached under this hook so far.
+    var windowsReached: Int { steps.load(ordering: .relaxed) }
 
     func windowReached(_ name: StaticString) {
         let step = steps.wrappingAdd(1, ordering: .relaxed).oldValue
-        Noise.perform(Noise.action(seed: seed, trial: trial, iteration: iteration, step: step))
+        if noise { Noise.perform(Noise.action(seed: seed, trial: trial, iteration: iteration, step: step)) }
     }
 }
 

@@ -6,18 +6,18 @@ import Foundation
 /// The price is that a slow render blocks requests for every other key. When that matters, keep a
 /// per-key "in flight" entry (a task or a condition) in the dictionary instead of the value, so
 /// that a second caller waits for the first render rather than starting its own.
-final class LockedRenderCache: @unchecked Sendable {
+public final class LockedRenderCache: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var rendered: [Int: String] = [:]
     private let renderer: Renderer
 
-    init(renderer: Renderer) {
+    public init(renderer: Renderer) {
         self.renderer = renderer
     }
 
     @inline(never)
-    func rendering(of id: Int) -> String {
+    public func rendering(of id: Int) -> String {
         lock.withLock {
             if let cached = rendered[id] { return cached }
             let value = renderer.render(id)

@@ -8,19 +8,19 @@ import RaceLab
 /// check-then-act: two threads that miss the same key both compute it, and the second insert
 /// silently replaces the first. Here that wastes work; with a cache of connections or of objects
 /// with identity, two callers end up holding different "cached" instances.
-final class RenderCache: @unchecked Sendable {
+public final class RenderCache: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var rendered: [Int: String] = [:]
     private let renderer: Renderer
 
-    init(renderer: Renderer) {
+    public init(renderer: Renderer) {
         self.renderer = renderer
     }
 
     /// The rendering of `id`, computed on the first request and served from the cache afterwards.
     @inline(never)
-    func rendering(of id: Int) -> String {
+    public func rendering(of id: Int) -> String {
         if let cached = lock.withLock({ rendered[id] }) {
             return cached
         }

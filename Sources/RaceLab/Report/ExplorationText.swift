@@ -1,0 +1,81 @@
+import Foundation
+
+/// The explorer's text, as `racelab explore` prints it and as a failed test expectation reports it:
+/// the settings, the counts, the failing schedule as a timeline, its replay string, the verdict.
+extension VariantExploration {
+    /// The exploration of one variant as text.
+    ///
+    /// - Parameters:
+    ///   - heading: the first line, naming what was explored.
+    ///   - replayCommand: the line that replays the failing schedule, given its replay string
+    ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0` on the command line).
+    public func text(heading: String, replayCommand: (String) -> String = { $0 }) -> String {
+        ([heading] + bodyLines(replayCommand: replayCommand) + ["  verdict: \(verdict)"])
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// Everything but the heading and the verdict.
+    func bodyLines(replayCommand: (String) -> String) -> [String] {
+        var lines: [String] = []
+        if mode == "replay" {
+            lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
+        } else {
+            var setting = "  strategy \(strategy ?? "?"), " + counted(threads, "thread") + ", "
+            switch strategy {
+            case "pct": setting += "\(preemptions ?? 0) priority change points"
+            case "random": setting += "a random thread at every point"
+            default: setting += "at most \(preemptions ?? 0) preemptions"
+            }
+            if let seed { setting += ", seed \(seed)" }
+            lines.append(setting)
+            let scope =
+                exhaustive
+                ? " (every schedule within the bound)"
+                : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+            lines.append(
+                "  " + counted(schedules, "schedule")
+                    + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
+            )
+            if let pctGuarantee, let pctSteps, let preemptions {
+                lines.append(
+                    "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
+                        + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate)
+                )
+            } else if strategy == "random" {
+                lines.append("  measured hit rate " + percent(hitRate))
+            }
+        }
+        if let warning { lines.append("  warning: \(warning)") }
+        if let failure {
+            lines.append("")
+            lines.append("  FAILING SCHEDULE (" + counted(failure.steps.count, "step") + "): \(failure.message)")
+            let spawned = failure.spawned ?? []
+            lines.append(TimelineText.render(failure.steps, threads: threads + spawned.count, indent: "    "))
+            for thread in spawned { lines.append("    \(thread)") }
+            lines.append("")
+            lines.append("  replay: " + replayCommand(failure.replay))
+        } else {
+            lines.append("  no failing schedule")
+        }
+        return lines
+    }
+
+    /// `1 schedule`, `6 schedules`.
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
+    }
+
+    private func percent(_ value: Double) -> String {
+        String(format: "%.2f%%", value * 100)
+    }
+}
+
+extension ExplorationReport {
+    /// The search as text, the way `racelab explore` prints it minus the variant's heading and
+    /// verdict (a bare report does not know whether a failing schedule was wanted): the strategy and
+    /// its bounds, the counts, and the shortest failing schedule as a timeline with its replay string.
+    public var text: String {
+        let entry = VariantExploration(name: "", kind: .fixed, report: self)
+        return entry.bodyLines(replayCommand: { $0 }).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(XCTest)
+import RaceLab
+import XCTest
+
+// The XCTest twins of `expectClean`, `expectReproduced`, `expectNoFailingSchedule` and
+// `expectFailingSchedule`: the same checks and messages, failing with `XCTFail` at `file:line`.
+// Pin a seed or schedules with `RACELAB_SEED` / `RACELAB_REPLAY` (XCTest has no traits).
+
+/// Fails unless no trial of `variant` shows an anomaly (see `expectClean`).
+@discardableResult
+public func assertClean(
+    _ variant: Variant,
+    workload: Workload? = nil,
+    seed: UInt64? = nil,
+    noise: Bool = true,
+    file: StaticString = #filePath,
+    line: UInt = #line
+) async -> VariantReport {
+    let stress = await RaceLabCheck.stress(
+        variant,
+        as: .fixed,
+        workload: workload,
+        seed: seed,
+        noise: noise,
+        function: "assertClean"
+    )
+    for failure in stress.failures { XCTFail(failure, file: file, line: line) }
+    return stress.report
+}
+
+/// Fails unless at least one trial of `variant` shows its bug (see `expectReproduced`).
+@discardableResult
+public func assertReproduced(
+    _ variant: Variant,
+    workload: Workload? = nil,
+    seed: UInt64? = nil,
+    noise: Bool = true,
+    file: StaticString = #filePath,
+    line: UInt = #line
+) async -> VariantReport {
+    let stress = await RaceLabCheck.stress(
+        variant,
+        as: .buggy,
+        workload: workload,
+        seed: seed,
+        noise: noise,
+        function: "assertReproduced"
+    )
+    for failure in stress.failures { XCTFail(failure, file: file, line: line) }
+    return stress.report
+}
+
+/// Fails if a schedule of `exploration` breaks its invariant (see `expectNoFailingSchedule`).
+@discardableResult
+public func assertNoFailingSchedule(
+    _ exploration: Exploration,
+    options: ExplorationOptions = .init(),
+    file: StaticString = #filePath,
+    line: UInt = #line
+) async -> VariantExploration? {
+    let search = await RaceLabCheck.explore(
+        exploration,
+        options: options,
+        wantFailure: false,
+        function: "assertNoFailingSchedule"
+    )
+    for failure in search.failures { XCTFail(failure, file: file, line: line) }
+    return search.report
+}
+
+/// Fails unless a schedule of `exploration` breaks its invariant; returns it (see
+/// `expectFailingSchedule`).
+@discardableResult
+public func assertFailingSchedule(
+    _ exploration: Exploration,
+    options: ExplorationOptions = .init(),
+    file: StaticString = #filePath,
+    line: UInt = #line
+) async -> Schedule? {
+    let search = await RaceLabCheck.explore(
+        exploration,
+        options: options,
+        wantFailure: true,
+        function: "assertFailingSchedule"
+    )
+    for failure in search.failures { XCTFail(failure, file: file, line: line) }
+    return search.failingSchedule
+}
+#endif

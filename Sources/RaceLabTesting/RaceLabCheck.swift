@@ -1,0 +1,156 @@
+import Foundation
+import RaceLab
+
+/// What the test-framework functions (`expectClean`, `assertClean`, ...) share: run the check, judge
+/// it, and word the failure. The frameworks only decide how a failure is recorded.
+enum RaceLabCheck {
+    /// The workload of a variant that declares none and was given none: 100 trials of 500
+    /// concurrent operations, a few seconds for a cheap operation in a debug build.
+    static let defaultWorkload = Workload(trials: 100, iterations: 500)
+
+    /// A stress run's report, and the failure to record when its verdict is not `kind`'s.
+    struct Stress {
+        var report: VariantReport
+        /// Messages to record, each one issue: a malformed pin, then the verdict's failure.
+        var failures: [String]
+    }
+
+    static func stress(
+        _ variant: Variant,
+        as kind: VariantKind,
+        workload: Workload?,
+        seed explicitSeed: UInt64?,
+        noise: Bool,
+        function: String
+    ) async -> Stress {
+        var failures: [String] = []
+        let seed: UInt64
+        do {
+            seed = try RaceLabPins.resolvedSeed(explicitSeed)
+        } catch {
+            failures.append("\(function): \(error); ran with a random seed instead")
+            seed = UInt64.random(in: 1...UInt64(UInt32.max))
+        }
+        let judged = variant.judged(as: kind)
+        let options = StressRunner.Options(
+            workload: workload ?? variant.workload ?? defaultWorkload,
+            seed: seed,
+            noise: noise
+        )
+        let report = await StressRunner.run(judged, options: options)
+        if !report.passed {
+            let what =
+                switch report.verdict {
+                case .failed: "'\(variant.name)' is not clean"
+                case .notReproduced: "'\(variant.name)' did not reproduce its bug"
+                case .error: "'\(variant.name)' could not be checked: errors, not evidence either way"
+                default: "'\(variant.name)' got \(report.verdict.label)"
+                }
+            failures.append(
+                "\(function): \(what) (\(report.verdict.label))\n" + report.text + seedLine(seed, noise: noise)
+            )
+        }
+        return Stress(report: report, failures: failures)
+    }
+
+    /// How to run the same noise decisions again.
+    static func seedLine(_ seed: UInt64, noise: Bool) -> String {
+        guard noise else { return "ran with noise off: a seed cannot pin what the scheduler alone decides" }
+        return "same noise again: @Test(.raceLab(seed: \(seed))) or RACELAB_SEED=\(seed) swift test "
+            + "(the operating system's scheduler still varies)"
+    }
+
+    /// An exploration's outcome: its report, the failing schedule if one was found, the failures.
+    struct Search {
+        /// The search (or the pinned replay that decided the check); nil when nothing could run.
+        var report: VariantExploration?
+        var failingSchedule: Schedule?
+        var failures: [String]
+    }
+
+    /// Replays the pinned schedules, then (unless a pinned one already decided) searches.
+    ///
+    /// - Parameter wantFailure: true for `expectFailingSchedule`, false for `expectNoFailingSchedule`.
+    static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        wantFailure: Bool,
+        function: String
+    ) async -> Search {
+        let kind: VariantKind = wantFailure ? .buggy : .fixed
+        let heading = "exploration: \(exploration.summary)"
+        let pinned: [Schedule]
+        do {
+            pinned = try RaceLabPins.resolvedReplays()
+        } catch {
+            return Search(report: nil, failingSchedule: nil, failures: ["\(function): \(error)"])
+        }
+        var notes: [String] = []
+        do {
+            for schedule in pinned {
+                let (result, diverged) = try await Explorer.replay(exploration, schedule: schedule, options: options)
+                let entry = VariantExploration(name: "pinned", kind: kind, replayOf: result, diverged: diverged)
+                if diverged {
+                    notes.append("note: pinned schedule \(schedule) did not fit this exploration and was skipped")
+                    continue
+                }
+                guard result.outcome.isFailure else {
+                    notes.append("note: pinned schedule \(schedule) ran first and did not fail")
+                    continue
+                }
+                if wantFailure { return Search(report: entry, failingSchedule: result.schedule, failures: []) }
+                let message =
+                    "\(function): the pinned schedule \(schedule) fails\n"
+                    + entry.text(heading: heading, replayCommand: pinLine)
+                return Search(report: entry, failingSchedule: result.schedule, failures: [message])
+            }
+            let report = try await Explorer.explore(exploration, options: options)
+            let entry = VariantExploration(name: "search", kind: kind, report: report)
+            let text = entry.text(heading: heading, replayCommand: pinLine)
+            let noted = notes.isEmpty ? "" : "\n" + notes.joined(separator: "\n")
+            if let abandoned = report.abandoned {
+                return Search(
+                    report: entry,
+                    failingSchedule: nil,
+                    failures: ["\(function): inconclusive, \(abandoned)\n" + text + noted]
+                )
+            }
+            switch (wantFailure, report.failure) {
+            case (true, let failure?):
+                return Search(report: entry, failingSchedule: failure.schedule, failures: [])
+            case (true, nil):
+                return Search(
+                    report: entry,
+                    failingSchedule: nil,
+                    failures: ["\(function): no failing schedule found\n" + text + noted]
+                )
+            case (false, let failure?):
+                return Search(
+                    report: entry,
+                    failingSchedule: failure.schedule,
+                    failures: ["\(function): a schedule fails\n" + text + noted]
+                )
+            case (false, nil):
+                return Search(report: entry, failingSchedule: nil, failures: [])
+            }
+        } catch {
+            return Search(
+                report: nil,
+                failingSchedule: nil,
+                failures: ["\(function): the exploration could not be set up: \(error)"]
+            )
+        }
+    }
+
+    /// The replay line of a failing schedule: the string and the two ways to pin it.
+    static func pinLine(_ replay: String) -> String {
+        "\(replay) (pin it: @Test(.raceLabReplay(\"\(replay)\")) or RACELAB_REPLAY=\(replay) swift test)"
+    }
+
+    /// A report as JSON, for attachments.
+    static func json(_ value: some Encodable) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import RaceLab
+import Testing
+
+/// A package outside this repository that depends on RaceLab by path, tested the way its CI would:
+/// `swift test` in its own folder. Its tests fail on purpose, and the output must show the report at
+/// the test's own file and line.
+@Suite(
+    "A user's package runs RaceLabTesting's checks in its own swift test",
+    .disabled(if: ThreadSanitizer.isActive, "builds and runs a whole package; the TSan run covers RaceLab itself")
+)
+struct UserPackageTests {
+    /// This repository's root: Tests/RaceLabTests/<this file> is two folders below it.
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let manifest = """
+        // swift-tools-version:6.0
+        import PackageDescription
+
+        let package = Package(
+            name: "UserPackage",
+            platforms: [.macOS(.v15)],
+            dependencies: [.package(name: "RaceLab", path: "\(repository.path)")],
+            targets: [
+                .testTarget(
+                    name: "UserTests",
+                    dependencies: [.product(name: "RaceLabTesting", package: "RaceLab")]
+                )
+            ]
+        )
+        """
+
+    /// A counter whose increment is a read, a window and a write: it loses increments.
+    static let tests = """
+        import Foundation
+        import RaceLabTesting
+        import Testing
+
+        final class Counter: @unchecked Sendable {
+            let lock = NSLock()
+            var value = 0
+            func increment() {
+                let seen = lock.withLock { value }
+                Race.window("between read and write")
+                lock.withLock { value = seen + 1 }
+            }
+        }
+
+        let counter = Variant(
+            name: "user-counter", kind: .fixed, summary: "read, then write under the lock",
+            makeState: { Counter() },
+            operation: { counter, _ in counter.increment() },
+            check: { counter, trial in .kept(counter.value, of: trial.iterations) })
+
+        @Test func counterIsClean() async {
+            await expectClean(counter, workload: Workload(trials: 200, iterations: 200), seed: 99)
+        }
+        """
+
+    static let xcTests = """
+        import RaceLabTesting
+        import XCTest
+
+        final class CounterXCTests: XCTestCase {
+            func testCounterIsClean() async {
+                await assertClean(counter, workload: Workload(trials: 200, iterations: 200), seed: 98)
+            }
+        }
+        """
+
+    @Test("swift test fails at the user's line with the report and the seed to re-run it")
+    func failureAtTheCallersLine() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("racelab-user-package-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tests = folder.appendingPathComponent("Tests/UserTests")
+        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
+        try Self.manifest.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try Self.tests.write(to: tests.appendingPathComponent("CounterTests.swift"), atomically: true, encoding: .utf8)
+        try Self.xcTests.write(
+            to: tests.appendingPathComponent("CounterXCTests.swift"),
+            atomically: true,
+            encoding: .utf8
+        )
+
+        // The build products stay in this repository (git-ignored), so that a second run is incremental.
+        let scratch = Self.repository.appendingPathComponent(".build-user-package").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "test", "--package-path", folder.path, "--scratch-path", scratch]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "RACELAB_SEED")
+        environment.removeValue(forKey: "RACELAB_REPLAY")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+
+        let built = text.contains("counterIsClean")
+        try #require(built, "the user package did not build or run:\n\(text.suffix(3000))")
+        #expect(process.terminationStatus != 0)
+        // Swift Testing: the issue at the call's line (22 of CounterTests.swift), with the report.
+        #expect(text.contains("CounterTests.swift:22:"), "\(text.suffix(3000))")
+        #expect(text.contains("expectClean: 'user-counter' is not clean (FAILED)"))
+        #expect(text.contains("FORBIDDEN"))
+        #expect(text.contains("RACELAB_SEED=99"))
+        // XCTest: XCTFail at the assertion's line (6 of CounterXCTests.swift).
+        #expect(text.contains("CounterXCTests.swift:6: error"), "\(text.suffix(3000))")
+        #expect(text.contains("assertClean: 'user-counter' is not clean (FAILED)"))
+        #expect(text.contains("RACELAB_SEED=98"))
+    }
+}
