@@ -77,7 +77,9 @@ let faults = Lesson(
             operation: { _, iteration in
                 // A test that must act while this variant hangs (interrupt the run) waits for this file
                 // instead of guessing a delay.
+                // Its scratch folder exists first, so that a test can see a killed child's folder swept.
                 if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
+                    _ = try? ScratchSpace.processFolder()
                     FileManager.default.createFile(atPath: mark, contents: nil)
                 }
                 while true { sleep(1) }

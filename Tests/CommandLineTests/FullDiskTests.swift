@@ -17,10 +17,14 @@ enum TinyFileSystem {
     }()
 
     /// Mounts a tmpfs of `kilobytes` on a new folder and returns the folder.
-    static func mount(kilobytes: Int) throws -> URL {
+    ///
+    /// - Parameter readOnly: mount it read-only: a folder no process can write to, root included
+    ///   (file permissions do not stop root).
+    static func mount(kilobytes: Int, readOnly: Bool = false) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tiny-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let status = run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path])
+        let options = "size=\(kilobytes)k" + (readOnly ? ",ro" : "")
+        let status = run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", folder.path])
         guard status == 0 else {
             try? FileManager.default.removeItem(at: folder)
             throw POSIXError(.EPERM)

@@ -182,5 +182,13 @@ package struct ChildProcess {
             }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A process inherits its starter's signal mask: one started from a thread that blocks these
+        // signals (a Dispatch or Swift concurrency thread calling Foundation's `Process.run`) would
+        // never receive them. Called on the main thread, this unblocks them where the handler runs.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }
