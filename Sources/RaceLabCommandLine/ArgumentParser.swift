@@ -207,7 +207,9 @@ struct ArgumentParser {
         let lesson =
             arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
             ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0], reader: reader)
-        guard lesson.variant(named: arguments[1]) != nil else { throw reader.error("no variant \(quoted(arguments[1]))") }
+        guard lesson.variant(named: arguments[1]) != nil else {
+            throw reader.error("no variant \(quoted(arguments[1]))")
+        }
         var trials = 0
         var iterations = 0
         var seed: UInt64 = 0

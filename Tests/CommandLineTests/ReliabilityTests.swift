@@ -75,14 +75,22 @@ struct ReliabilityTests {
     @Test(
         "a replay string that no program can follow is refused with the reason",
         arguments: [
-            (["explore", "1", "--variant", "lock-order", "--replay", "999:0"],
-             "--replay names 999 threads; a program here has at most 16"),
-            (["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40"],
-             "--replay chooses thread 40, which no program of 2 threads can reach"),
-            (["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--threads", "3"],
-             "--replay names 2 threads but --threads is 3; give one of the two"),
-            (["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0"],
-             "--replay names 3 choices, more than the 2 steps an execution may take (--steps)"),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "999:0"],
+                "--replay names 999 threads; a program here has at most 16"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40"],
+                "--replay chooses thread 40, which no program of 2 threads can reach"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--threads", "3"],
+                "--replay names 2 threads but --threads is 3; give one of the two"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0"],
+                "--replay names 3 choices, more than the 2 steps an execution may take (--steps)"
+            ),
         ]
     )
     func refusesImpossibleReplays(arguments: [String], message: String) {
@@ -201,7 +209,8 @@ struct InterruptionTests {
         process.executableURL = Executable.productsFolder.appendingPathComponent(Executable.fixtures.name)
         process.arguments = ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : [])
         process.environment = ProcessInfo.processInfo.environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) {
-            _, new in new
+            _,
+            new in new
         }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

@@ -70,7 +70,13 @@ package enum IsolatedRun {
         } catch {
             // The child never started (no scratch folder for its output, a failed spawn): an error of
             // this machine, not something the variant did.
-            return failedReport(request, wall: 0, stderr: ["\(error)"], termination: .exited(-1), notStarted: "\(error)")
+            return failedReport(
+                request,
+                wall: 0,
+                stderr: ["\(error)"],
+                termination: .exited(-1),
+                notStarted: "\(error)"
+            )
         }
         let stderrTail = tail(of: result.stderr, lines: stderrTailLines)
         if case .exited(0) = result.termination, let report = decodeReport(from: result.stdout) {
