@@ -80,7 +80,7 @@ let faults = Lesson(
                 // Its scratch folder exists first, so that a test can see a killed child's folder swept.
                 if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
                     _ = try? ScratchSpace.processFolder()
-                    FileManager.default.createFile(atPath: mark, contents: nil)
+                    _ = FileManager.default.createFile(atPath: mark, contents: nil)
                 }
                 while true { sleep(1) }
             },
