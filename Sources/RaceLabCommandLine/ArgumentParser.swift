@@ -22,7 +22,7 @@ struct ArgumentParser {
             guard let topic = rest.first else { return .help(nil) }
             guard rest.count == 1, let command = CommandName(rawValue: topic) else {
                 throw UsageError(
-                    "no help for '\(rest.joined(separator: " "))'; commands are: "
+                    "no help for \(quoted(rest.joined(separator: " "))); commands are: "
                         + CommandName.allCases.map(\.rawValue).joined(separator: ", ")
                 )
             }
@@ -42,15 +42,15 @@ struct ArgumentParser {
         case WorkerProcess.command:
             return try parseWorker(rest)
         default:
-            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'") }
-            throw UsageError("unknown command '\(first)'")
+            if first.hasPrefix("-") { throw UsageError("unknown option \(quoted(first))") }
+            throw UsageError("unknown command \(quoted(first))")
         }
     }
 
     private func parseList(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
         var json = false
         var reader = OptionReader(arguments, command: .list)
-        while let argument = reader.next() {
+        while let argument = try reader.next() {
             switch argument {
             case "-h", "--help": return .help(.list)
             case "--json":
@@ -67,26 +67,28 @@ struct ArgumentParser {
         var request = RunRequest(lessons: [])
         var lessonIdentifier: String?
         var reader = OptionReader(arguments, command: command)
-        while let argument = reader.next() {
+        while let argument = try reader.next() {
             switch argument {
             case "-h", "--help": return .help(command)
             case "--variant": request.variant = try reader.value(for: argument)
             case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
             case "--iterations": request.iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
             case "--seed": request.seed = try reader.seed(argument)
-            case "--noise": request.noise = try reader.onOff(argument)
+            case "--noise" where command == .run: request.noise = try reader.onOff(argument)
+            case "--noise":
+                throw reader.error("power measures with noise off and with noise on; it takes no --noise")
             case "--timeout": request.timeout = try reader.seconds(argument)
             case "--json":
                 try reader.flag(argument)
                 request.json = true
-            case "--junit" where command == .run: request.junit = try reader.value(for: argument)
+            case "--junit" where command == .run: request.junit = try reader.outputFile(argument)
             default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
             }
         }
         guard let lessonIdentifier else { throw reader.error("which lesson? give a number, a slug or 'all'") }
         if lessonIdentifier == "all" {
             if let variant = request.variant {
-                throw reader.error("--variant '\(variant)' needs a single lesson, not 'all'")
+                throw reader.error("--variant \(quoted(variant)) needs a single lesson, not 'all'")
             }
             request.lessons = lessons.map(\.number)
         } else {
@@ -102,7 +104,7 @@ struct ArgumentParser {
         var request = MatrixRequest(lessons: [])
         var lessonIdentifier: String?
         var reader = OptionReader(arguments, command: .matrix)
-        while let argument = reader.next() {
+        while let argument = try reader.next() {
             switch argument {
             case "-h", "--help": return .help(.matrix)
             case "--trials": request.trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
@@ -114,7 +116,7 @@ struct ArgumentParser {
             case "--probes": request.probes = try reader.value(for: argument)
             case "--logs": request.logs = try reader.value(for: argument)
             case "--executable": request.executable = try reader.value(for: argument)
-            case "--junit": request.junit = try reader.value(for: argument)
+            case "--junit": request.junit = try reader.outputFile(argument)
             case "--json":
                 try reader.flag(argument)
                 request.json = true
@@ -135,7 +137,7 @@ struct ArgumentParser {
         var request = ExploreRequest(lesson: 0)
         var lessonIdentifier: String?
         var reader = OptionReader(arguments, command: .explore)
-        while let argument = reader.next() {
+        while let argument = try reader.next() {
             switch argument {
             case "-h", "--help": return .help(.explore)
             case "--variant": request.variant = try reader.value(for: argument)
@@ -147,7 +149,8 @@ struct ArgumentParser {
                 request.schedules = try reader.integer(argument, in: 1...ExploreRequest.maximumSchedules)
             case "--steps": request.stepBound = try reader.integer(argument, in: 1...ExploreRequest.maximumSteps)
             case "--seed": request.seed = try reader.seed(argument)
-            case "--replay": request.replay = try reader.schedule(argument)
+            case "--replay":
+                request.replay = try reader.schedule(argument, maximumThreads: ExploreRequest.maximumThreads)
             case "--json":
                 try reader.flag(argument)
                 request.json = true
@@ -163,8 +166,25 @@ struct ArgumentParser {
             try checkVariant(variant, of: lesson, reader: reader)
             guard explorable.contains(variant) else {
                 throw reader.error(
-                    "variant '\(variant)' has no exploration; explorable variants are: "
+                    "variant \(quoted(variant)) has no exploration; explorable variants are: "
                         + explorable.joined(separator: ", ")
+                )
+            }
+        }
+        if let replay = request.replay {
+            // A replay runs the one schedule it names: search options would be ignored, silently.
+            for option in ["--strategy", "--schedules", "--seed", "--preemptions"] where reader.wasGiven(option) {
+                throw reader.error("--replay runs one given schedule; \(option) is for a search and cannot go with it")
+            }
+            if let threads = request.threads, threads != replay.threads {
+                throw reader.error(
+                    "--replay names \(replay.threads) threads but --threads is \(threads); give one of the two"
+                )
+            }
+            if replay.choices.count > request.stepBound {
+                throw reader.error(
+                    "--replay names \(replay.choices.count) choices, more than the \(request.stepBound) steps "
+                        + "an execution may take (--steps)"
                 )
             }
         }
@@ -187,20 +207,22 @@ struct ArgumentParser {
         let lesson =
             arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
             ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0], reader: reader)
-        guard lesson.variant(named: arguments[1]) != nil else { throw reader.error("no variant '\(arguments[1])'") }
+        guard lesson.variant(named: arguments[1]) != nil else {
+            throw reader.error("no variant \(quoted(arguments[1]))")
+        }
         var trials = 0
         var iterations = 0
         var seed: UInt64 = 0
         var noise = true
         var budget: Double?
-        while let argument = reader.next() {
+        while let argument = try reader.next() {
             switch argument {
             case "--trials": trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
             case "--iterations": iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
             case "--seed": seed = try reader.seed(argument)
             case "--noise": noise = try reader.onOff(argument)
             case "--budget": budget = try reader.seconds(argument)
-            default: throw reader.error("unknown option '\(argument)'")
+            default: throw reader.error("unknown option \(quoted(argument))")
             }
         }
         return .runVariantChild(
@@ -223,7 +245,7 @@ struct ArgumentParser {
         let reader = OptionReader([], command: nil)
         let lesson = try self.lesson(arguments[0], reader: reader)
         guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
-            throw reader.error("lesson \(lesson.number) has no worker '\(arguments[1])'")
+            throw reader.error("lesson \(lesson.number) has no worker \(quoted(arguments[1]))")
         }
         return .runWorker(
             lesson: lesson.number,
@@ -245,7 +267,7 @@ struct ArgumentParser {
         if argument.hasPrefix("-") && argument.count > 1 { throw reader.unexpected(argument) }
         if let identifier {
             throw reader.error(
-                "one lesson at a time (got '\(identifier)' and '\(argument)')"
+                "one lesson at a time (got \(quoted(identifier)) and \(quoted(argument)))"
                     + (all ? "; use 'all' for every lesson" : "")
             )
         }
@@ -255,13 +277,13 @@ struct ArgumentParser {
     private func lesson(_ identifier: String, reader: OptionReader) throws(UsageError) -> Lesson {
         if let lesson = lessons.lesson(identifiedBy: identifier) { return lesson }
         let known = lessons.map { "\($0.number) (\($0.slug))" }.joined(separator: ", ")
-        throw reader.error("unknown lesson '\(identifier)'; lessons are: \(known)")
+        throw reader.error("unknown lesson \(quoted(identifier)); lessons are: \(known)")
     }
 
     private func checkVariant(_ name: String, of lesson: Lesson, reader: OptionReader) throws(UsageError) {
         guard lesson.variant(named: name) == nil else { return }
         throw reader.error(
-            "lesson \(lesson.number) has no variant '\(name)'; its variants are: "
+            "lesson \(lesson.number) has no variant \(quoted(name)); its variants are: "
                 + lesson.variants.map(\.name).joined(separator: ", ")
         )
     }

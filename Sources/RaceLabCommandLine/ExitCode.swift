@@ -12,4 +12,8 @@ public enum ExitCode: Int32, Sendable {
     /// (a failed setup or system call, a check that threw, a report that could not be written).
     /// An error is never evidence of a bug, so it gets its own status.
     case error = 3
+    /// Interrupted by `SIGINT` (Ctrl-C), the shell's 128 + 2: `run` reported the variants that finished.
+    case interrupted = 130
+    /// Stopped by `SIGTERM`, 128 + 15: `run` reported the variants that finished.
+    case terminated = 143
 }

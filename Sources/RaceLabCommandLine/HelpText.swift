@@ -110,7 +110,9 @@ struct HelpText {
             the end of its stderr, a hang as TIMED OUT, an error (a failed setup or system call) as
             ERROR, which is never counted as the bug. Exit status: 0 when every buggy variant
             reproduced its bug and every fixed variant was clean, 1 when a variant got another
-            verdict, 3 when errors alone kept variants from a verdict, 2 for bad usage.
+            verdict, 3 when errors alone kept variants from a verdict, 2 for bad usage. Interrupted
+            (SIGINT, SIGTERM), it reports the variants that finished, marked interrupted, and exits
+            130 or 143.
             """
         case .power:
             """

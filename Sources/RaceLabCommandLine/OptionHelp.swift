@@ -72,7 +72,7 @@ extension OptionHelp {
         OptionHelp(
             "--timeout S",
             "Seconds a variant may run before it is killed and reported as",
-            "timed out (default: \(formatSeconds(seconds)))."
+            "timed out, 0.1 to 604800 (default: \(formatSeconds(seconds)))."
         )
     }
 
@@ -82,8 +82,8 @@ extension OptionHelp {
 
     static let budget = OptionHelp(
         "--budget S",
-        "No new trial starts after S seconds per variant; one always",
-        "runs (default: \(formatSeconds(MatrixRequest.defaultBudget))). The matrix shows the trials run."
+        "No new trial starts after S seconds per variant (0.1 to 604800);",
+        "one always runs (default: \(formatSeconds(MatrixRequest.defaultBudget))). The matrix shows the trials run."
     )
 
     static let expectations = OptionHelp(

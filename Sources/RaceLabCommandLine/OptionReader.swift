@@ -6,14 +6,18 @@ import RaceLab
 /// everywhere.
 ///
 /// Accepts `--name value` and `--name=value`. A value that starts with `--` is taken for the next
-/// option, so `--trials --json` says that `--trials` needs a value. A repeated option is read again
-/// (the last one wins). Every error it throws is one line and carries `command`, so the usage
-/// printed under it is that command's.
+/// option, so `--trials --json` says that `--trials` needs a value. A repeated option is refused
+/// rather than read again: with "the last one wins", `--trials 5 ... --trials 50` would run ten times
+/// what one of the two lines meant, silently. Every error it throws is one line and carries `command`,
+/// so the usage printed under it is that command's; every piece of the user's input it echoes goes
+/// through `quoted(_:)`, so it is escaped and short.
 struct OptionReader {
     /// The command being read; nil for the tool's hidden commands, whose errors show the tool's usage.
     let command: CommandName?
     private var arguments: [String]
     private var pendingValue: String?
+    /// The options read so far, to refuse a repeated one.
+    private(set) var given: Set<String> = []
 
     init(_ arguments: [String], command: CommandName?) {
         self.arguments = arguments.reversed()
@@ -21,14 +25,27 @@ struct OptionReader {
     }
 
     /// The next option name (without its `=value`) or positional argument; nil at the end.
-    mutating func next() -> String? {
+    ///
+    /// - Throws: when the option was given before.
+    mutating func next() throws(UsageError) -> String? {
         guard let argument = arguments.popLast() else { return nil }
+        let name: String
         if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
             pendingValue = String(argument[argument.index(after: equals)...])
-            return String(argument[..<equals])
+            name = String(argument[..<equals])
+        } else {
+            pendingValue = nil
+            name = argument
         }
-        pendingValue = nil
-        return argument
+        if name.hasPrefix("--") {
+            guard given.insert(name).inserted else { throw error("option \(quoted(name)) is given twice") }
+        }
+        return name
+    }
+
+    /// Whether `option` was read so far.
+    func wasGiven(_ option: String) -> Bool {
+        given.contains(option)
     }
 
     /// A usage error for this command.
@@ -39,7 +56,7 @@ struct OptionReader {
     /// The error for an argument this command does not take: an unknown option or a stray word.
     func unexpected(_ argument: String) -> UsageError {
         let what = argument.hasPrefix("-") ? "unknown option" : "unexpected argument"
-        return error("\(what) '\(argument)'" + (command.map { " for '\($0.rawValue)'" } ?? ""))
+        return error("\(what) \(quoted(argument))" + (command.map { " for '\($0.rawValue)'" } ?? ""))
     }
 
     /// Reads an option that takes no value: refuses `--flag=value`.
@@ -63,7 +80,7 @@ struct OptionReader {
     mutating func positiveInteger(_ option: String, max: Int) throws(UsageError) -> Int {
         let text = try value(for: option)
         guard let value = Int(text), value > 0 else {
-            throw error("\(option) must be a positive integer, got '\(text)'")
+            throw error("\(option) must be a positive integer, got \(quoted(text))")
         }
         guard value <= max else { throw error("\(option) must be at most \(max), got \(value)") }
         return value
@@ -73,7 +90,9 @@ struct OptionReader {
     mutating func integer(_ option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         let text = try value(for: option)
         guard let value = Int(text), range.contains(value) else {
-            throw error("\(option) must be an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw error(
+                "\(option) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(quoted(text))"
+            )
         }
         return value
     }
@@ -83,7 +102,7 @@ struct OptionReader {
         let text = try value(for: option)
         let value = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
         guard let value else {
-            throw error("\(option) must be a non-negative integer (decimal or 0x hex), got '\(text)'")
+            throw error("\(option) must be a non-negative integer (decimal or 0x hex), got \(quoted(text))")
         }
         return value
     }
@@ -94,15 +113,20 @@ struct OptionReader {
         switch text {
         case "on": return true
         case "off": return false
-        default: throw error("\(option) must be 'on' or 'off', got '\(text)'")
+        default: throw error("\(option) must be 'on' or 'off', got \(quoted(text))")
         }
     }
 
-    /// A positive, finite number of seconds.
+    /// The durations a time option accepts: from a tenth of a second (less cannot even start a
+    /// process) to a week (more is a typo, and `1e300` seconds would overflow every conversion to an
+    /// integer or a `Duration` downstream).
+    static let secondsRange: ClosedRange<Double> = 0.1...604_800
+
+    /// A number of seconds in `secondsRange`, e.g. `--timeout`.
     mutating func seconds(_ option: String) throws(UsageError) -> Double {
         let text = try value(for: option)
-        guard let value = Double(text), value.isFinite, value > 0 else {
-            throw error("\(option) must be a positive number of seconds, got '\(text)'")
+        guard let value = Double(text), Self.secondsRange.contains(value) else {
+            throw error("\(option) must be a number of seconds from 0.1 to 604800 (7 days), got \(quoted(text))")
         }
         return value
     }
@@ -119,17 +143,39 @@ struct OptionReader {
             let names = Choice.allCases.map(\.rawValue)
             let list =
                 names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
-            throw error("\(option) must be \(list), got '\(text)'")
+            throw error("\(option) must be \(list), got \(quoted(text))")
         }
         return choice
     }
 
-    /// A schedule's replay string, as a report prints it.
-    mutating func schedule(_ option: String) throws(UsageError) -> Schedule {
+    /// A schedule's replay string, as a report prints it, for at most `maximumThreads` threads.
+    ///
+    /// A choice names a thread the program started: one of its own (below the thread count) or one
+    /// it spawned while it ran. A program cannot start more threads than it takes steps, so a choice
+    /// of `maximumThreads + steps` or more cannot fit, whatever the program.
+    mutating func schedule(_ option: String, maximumThreads: Int) throws(UsageError) -> Schedule {
         let text = try value(for: option)
         guard let schedule = Schedule(replayString: text) else {
-            throw error("\(option) needs a replay string like '2:0.1.0.1', got '\(text)'")
+            throw error("\(option) needs a replay string like '2:0.1.0.1', got \(quoted(text))")
+        }
+        guard schedule.threads <= maximumThreads else {
+            throw error("\(option) names \(schedule.threads) threads; a program here has at most \(maximumThreads)")
+        }
+        let limit = maximumThreads + schedule.choices.count
+        if let choice = schedule.choices.first(where: { $0 >= limit }) {
+            throw error("\(option) chooses thread \(choice), which no program of \(schedule.threads) threads can reach")
         }
         return schedule
+    }
+
+    /// A path to write a file to, checked before anything runs: a run of minutes must not end in
+    /// "cannot write the report". The folder must exist (nothing is created) and be writable, and
+    /// the path must not be a folder.
+    mutating func outputFile(_ option: String) throws(UsageError) -> String {
+        let path = try value(for: option)
+        if let problem = OutputPath.problem(with: path) {
+            throw error("\(option) \(quoted(path)): \(problem)")
+        }
+        return path
     }
 }

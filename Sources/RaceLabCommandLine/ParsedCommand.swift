@@ -43,3 +43,16 @@ struct RunRequest: Equatable {
     /// Seconds a variant's process may run before the watchdog kills it.
     static let defaultTimeout: Double = 120
 }
+
+extension ParsedCommand {
+    /// The public command, when it keeps files in the temporary directory (its variants run in child
+    /// processes whose output goes there): the one whose usage to show when `TMPDIR` is unusable.
+    var scratchCommand: CommandName? {
+        switch self {
+        case .run: .run
+        case .power: .power
+        case .matrix: .matrix
+        default: nil
+        }
+    }
+}

@@ -26,8 +26,9 @@ extension RaceLabTool {
                     )
                 }
             } catch {
+                // A failed setup is an error of the machine, not a verdict on the variant.
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
-                return .unexpectedVerdict
+                return .error
             }
         }
         if request.json {

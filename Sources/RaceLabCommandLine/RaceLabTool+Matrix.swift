@@ -15,7 +15,7 @@ extension RaceLabTool {
         if let other = request.executable {
             executable = absolute(other).path
             guard FileManager.default.isExecutableFile(atPath: executable) else {
-                return usageFailure("--executable '\(other)' is not an executable file")
+                return usageFailure("--executable \(quoted(other)) is not an executable file")
             }
         }
         let sanitizer = sanitizerOf(executable)
@@ -23,10 +23,10 @@ extension RaceLabTool {
         var expectations: MatrixExpectations?
         if let expectationsPath = request.expectations {
             guard FileManager.default.fileExists(atPath: absolute(expectationsPath).path) else {
-                return usageFailure("no expectations file '\(expectationsPath)'")
+                return usageFailure("no expectations file \(quoted(expectationsPath))")
             }
             guard let data = FileManager.default.contents(atPath: absolute(expectationsPath).path) else {
-                return usageFailure("cannot read '\(expectationsPath)'")
+                return usageFailure("cannot read \(quoted(expectationsPath))")
             }
             do {
                 expectations = try MatrixExpectations.parse(String(decoding: data, as: UTF8.self))
@@ -38,10 +38,14 @@ extension RaceLabTool {
         let logFolder =
             request.logs.map(absolute)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tsan-logs", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: logFolder, withIntermediateDirectories: true)
-        } catch {
-            return usageFailure("cannot create the log folder '\(logFolder.path)': \(error)")
+        // Only a TSan build writes logs: without one, no fixed-name folder is left in the temporary
+        // directory. A folder given with --logs is made either way, as asked.
+        if sanitizer.instrumented || request.logs != nil {
+            do {
+                try FileManager.default.createDirectory(at: logFolder, withIntermediateDirectories: true)
+            } catch {
+                return usageFailure("cannot create the log folder \(quoted(logFolder.path)): \(error)")
+            }
         }
 
         var lessonsToRun = request.lessons.compactMap { number in lessons.first { $0.number == number } }
@@ -115,7 +119,7 @@ extension RaceLabTool {
             try document.write(to: path)
             return true
         } catch {
-            printError("\(name): error: cannot write JUnit XML to '\(path)': \(error)")
+            printError("\(name): error: cannot write JUnit XML to \(quoted(path)): \(error)")
             return false
         }
     }

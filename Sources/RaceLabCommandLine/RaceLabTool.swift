@@ -47,6 +47,11 @@ public struct RaceLabTool: Sendable {
             printError(help.usage(error.command))
             return .usage
         }
+        if let scratchCommand = command.scratchCommand, let problem = TemporaryDirectory.problem() {
+            printError("\(name): error: \(problem)")
+            printError(help.usage(scratchCommand))
+            return .usage
+        }
         switch command {
         case .help(nil):
             print(help.overview())
@@ -138,15 +143,20 @@ public struct RaceLabTool: Sendable {
     // MARK: - run
 
     private func run(_ request: RunRequest) -> ExitCode {
-        ChildProcess.installInterruptHandler()
+        // On SIGINT or SIGTERM the variant running is stopped and what finished is still reported.
+        ChildProcess.installInterruptHandler(finishing: true)
+        let interruption = { () -> Int32? in
+            let signal = ChildProcess.interruption.load(ordering: .relaxed)
+            return signal == 0 ? nil : signal
+        }
         let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         let executable = ChildProcess.currentExecutable
         let text = TextReport()
         let progress = Progress()
         var lessonReports: [RunReport.LessonReport] = []
 
-        for number in request.lessons {
-            guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
+        lessons: for number in request.lessons {
+            guard interruption() == nil, let lesson = lessons.first(where: { $0.number == number }) else { continue }
             if !request.json {
                 print(
                     text.header(
@@ -160,6 +170,7 @@ public struct RaceLabTool: Sendable {
             }
             var reports: [VariantReport] = []
             for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
+                if interruption() != nil { break }
                 var workload = lesson.workload(for: variant)
                 if let trials = request.trials { workload.trials = trials }
                 if let iterations = request.iterations { workload.iterations = iterations }
@@ -175,6 +186,8 @@ public struct RaceLabTool: Sendable {
                     )
                 }
                 progress.clear()
+                // The variant stopped by the interruption has no verdict: it is left out.
+                if interruption() != nil { break }
                 reports.append(report)
                 if !request.json { print(text.variant(report)) }
             }
@@ -184,16 +197,32 @@ public struct RaceLabTool: Sendable {
                 title: lesson.title,
                 variants: reports
             )
+            if reports.isEmpty && interruption() != nil { break lessons }
             lessonReports.append(lessonReport)
             if !request.json { print(text.summary(lessonReport)) }
         }
 
-        let report = RunReport(tool: name, seed: seed, noise: request.noise, lessons: lessonReports)
+        let signal = interruption()
+        let report = RunReport(
+            tool: name,
+            seed: seed,
+            noise: request.noise,
+            lessons: lessonReports,
+            interrupted: signal.map(signalName)
+        )
+        if let signal, !request.json {
+            let finished = lessonReports.map(\.variants.count).reduce(0, +)
+            print(
+                "INTERRUPTED by \(signalName(signal)): the report above holds the \(finished) variant"
+                    + "\(finished == 1 ? "" : "s") that finished; the one running was stopped and has no verdict"
+            )
+        }
         if request.json {
             let printed = printJSON("report") { try report.jsonText() }
             if printed != .success { return printed }
         }
         if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .error }
+        if let signal { return ExitCode(rawValue: 128 + signal) ?? .error }
         return Self.exitCode(for: report)
     }
 

@@ -74,7 +74,16 @@ let faults = Lesson(
             kind: .fixed,
             summary: "never finishes its first trial",
             makeState: { LockedValueBox(0) },
-            operation: { _, _ in while true { sleep(1) } },
+            operation: { _, iteration in
+                // A test that must act while this variant hangs (interrupt the run) waits for this file
+                // instead of guessing a delay.
+                // Its scratch folder exists first, so that a test can see a killed child's folder swept.
+                if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
+                    _ = try? ScratchSpace.processFolder()
+                    _ = FileManager.default.createFile(atPath: mark, contents: nil)
+                }
+                while true { sleep(1) }
+            },
             check: { counter, _ in .kept(counter.value, of: 0) }
         ),
         Variant(

@@ -56,7 +56,10 @@ struct ArgumentParserTests {
             (["run", "1", "--trials"], "option --trials needs a value"),
             (["run", "1", "--seed", "-1"], "--seed must be a non-negative integer (decimal or 0x hex), got '-1'"),
             (["run", "1", "--noise", "maybe"], "--noise must be 'on' or 'off', got 'maybe'"),
-            (["run", "1", "--timeout", "0"], "--timeout must be a positive number of seconds, got '0'"),
+            (
+                ["run", "1", "--timeout", "0"],
+                "--timeout must be a number of seconds from 0.1 to 604800 (7 days), got '0'"
+            ),
             (["run", "1", "--bogus"], "unknown option '--bogus' for 'run'"),
             (["run", "1", "--json=yes"], "option --json takes no value"),
             (["run", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),

@@ -49,7 +49,7 @@ struct MatrixCommandLineTests {
         arguments: [
             (["matrix", "9"], "unknown lesson '9'; lessons are: 1 (synthetic), 2 (other)"),
             (["matrix", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),
-            (["matrix", "--budget", "0"], "--budget must be a positive number of seconds, got '0'"),
+            (["matrix", "--budget", "0"], "--budget must be a number of seconds from 0.1 to 604800 (7 days), got '0'"),
             (["matrix", "--variant", "x"], "unknown option '--variant' for 'matrix'"),
         ]
     )

@@ -112,7 +112,7 @@ struct MatrixCommandTests {
     func runJUnit() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let junit = folder.appendingPathComponent("nested/run.xml").path
+        let junit = folder.appendingPathComponent("run.xml").path
         let output = try Executable.racelab.run("run", "1", "--trials", "3", "--iterations", "300", "--junit", junit)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)

@@ -241,6 +241,10 @@ struct ErrorVerdictCommandTests {
         #expect(variants.map(\.verdict) == [.error, .error])
         #expect(variants.map(\.errorTrials) == [3, 3])
         #expect(variants.map(\.anomalousTrials) == [0, 0])
+        // A write that failed is missing from the count, but it is the error's doing, not a lost write;
+        // and a trial that could not be set up ran no operations.
+        #expect(variants.map(\.lostWrites) == [0, 0])
+        #expect(variants.map(\.operations) == [0, 3 * 20])
         #expect(!report.passed)
     }
 }

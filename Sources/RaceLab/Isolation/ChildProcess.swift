@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ package struct ChildProcess {
         var description: String {
             switch self {
             case .spawnFailed(let path, let code): "cannot start \(path): \(String(cString: strerror(code)))"
-            case .tempFile(let detail): "cannot create a temporary file: \(detail)"
+            case .tempFile(let detail): detail
             }
         }
     }
@@ -97,6 +98,12 @@ package struct ChildProcess {
 
         let termination = waitForExit(pid, timeout: timeout, clock: clock, started: started, whileWaiting: whileWaiting)
         let wall = (clock.now - started).seconds
+        if case .exited = termination {
+        } else {
+            // A child killed by a signal (the watchdog's, or its own trap) ran no exit handler, so its
+            // scratch folder is still there; it is gone now (reaped), and the sweep removes it.
+            ScratchSpace.sweepStaleFolders(in: FileManager.default.temporaryDirectory)
+        }
         return Result(
             termination: termination,
             stdout: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
@@ -120,11 +127,11 @@ package struct ChildProcess {
             if reaped == pid { return decode(status) }
             if reaped < 0 && errno != EINTR { return .exited(-1) }
             let now = clock.now
-            if (now - started).seconds >= timeout {
+            if (now - started).seconds >= timeout || interruption.load(ordering: .relaxed) != 0 {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return .timedOut
+                return interruption.load(ordering: .relaxed) != 0 ? .signaled(SIGKILL) : .timedOut
             }
             if (now - lastTick).seconds >= 0.1 {
                 whileWaiting((now - started).seconds)
@@ -151,12 +158,37 @@ package struct ChildProcess {
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
-    /// On Ctrl-C, kill the running child's process group too, then exit as interrupted.
-    package static func installInterruptHandler() {
-        signal(SIGINT) { _ in
-            let group = ChildProcess.runningGroup
-            if group > 0 { kill(-group, SIGKILL) }
-            _exit(130)
-        }
+    /// The signal (`SIGINT`, `SIGTERM`) that interrupted the run; 0 while none did.
+    package static let interruption = Atomic<Int32>(0)
+
+    /// On Ctrl-C (`SIGINT`) or `SIGTERM`, kill the running child's process group too.
+    ///
+    /// - Parameter finishing: whether the caller finishes by itself: then the handler only records
+    ///   the signal in `interruption` (and the child's wait ends at once), and the caller reports what
+    ///   finished and exits with `128 + signal`. Otherwise the process exits at once with that status.
+    ///   A second signal always exits at once.
+    package static func installInterruptHandler(finishing: Bool = false) {
+        let handler: @convention(c) (Int32) -> Void =
+            finishing
+            ? { number in
+                let group = ChildProcess.runningGroup
+                if group > 0 { kill(-group, SIGKILL) }
+                if ChildProcess.interruption.exchange(number, ordering: .relaxed) != 0 { _exit(128 + number) }
+            }
+            : { number in
+                let group = ChildProcess.runningGroup
+                if group > 0 { kill(-group, SIGKILL) }
+                _exit(128 + number)
+            }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        // A process inherits its starter's signal mask: one started from a thread that blocks these
+        // signals (a Dispatch or Swift concurrency thread calling Foundation's `Process.run`) would
+        // never receive them. Called on the main thread, this unblocks them where the handler runs.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

@@ -68,7 +68,15 @@ package enum IsolatedRun {
                 whileWaiting: whileWaiting
             )
         } catch {
-            return failedReport(request, wall: 0, stderr: ["\(error)"], termination: .exited(-1))
+            // The child never started (no scratch folder for its output, a failed spawn): an error of
+            // this machine, not something the variant did.
+            return failedReport(
+                request,
+                wall: 0,
+                stderr: ["\(error)"],
+                termination: .exited(-1),
+                notStarted: "\(error)"
+            )
         }
         let stderrTail = tail(of: result.stderr, lines: stderrTailLines)
         if case .exited(0) = result.termination, let report = decodeReport(from: result.stdout) {
@@ -93,7 +101,8 @@ package enum IsolatedRun {
         _ request: Request,
         wall: Double,
         stderr: [String],
-        termination: ChildProcess.Termination
+        termination: ChildProcess.Termination,
+        notStarted: String? = nil
     ) -> VariantReport {
         let variant = request.variant
         var signal: Int?
@@ -102,6 +111,9 @@ package enum IsolatedRun {
         let verdict: Verdict
         let reason: String
         switch termination {
+        case _ where notStarted != nil:
+            verdict = .error
+            reason = "the variant's process could not be started: \(notStarted ?? "")"
         case .timedOut:
             timedOut = true
             verdict = .timedOut
@@ -136,8 +148,8 @@ package enum IsolatedRun {
             lostWrites: 0,
             inconsistencies: 0,
             duplicates: 0,
-            errors: 0,
-            crashed: !timedOut,
+            errors: notStarted == nil ? 0 : 1,
+            crashed: !timedOut && notStarted == nil,
             signal: signal,
             exitStatus: exitStatus,
             timedOut: timedOut,
@@ -173,7 +185,7 @@ package enum IsolatedRun {
 }
 
 /// A signal's conventional name, e.g. `SIGILL` for 4 (how Swift traps on x86-64 Linux).
-func signalName(_ number: Int32) -> String {
+package func signalName(_ number: Int32) -> String {
     let names: [Int32: String] = [
         1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
         8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM",
@@ -183,6 +195,10 @@ func signalName(_ number: Int32) -> String {
 }
 
 /// Seconds without a useless fraction: `60`, `2.5`.
+///
+/// Safe for any `Double`: a value too large for an `Int` (which `Int(_:)` would trap on), an
+/// infinity or a NaN is printed in `%g` form instead.
 package func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    guard seconds.isFinite, abs(seconds) < 1e15 else { return String(format: "%g", seconds) }
+    return seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
 }

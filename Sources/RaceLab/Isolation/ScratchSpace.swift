@@ -112,6 +112,16 @@ public enum ScratchSpace {
         #endif
     }
 
+    /// The process folder could not be made: the temporary directory is missing, read-only or full.
+    public struct CreationError: Error, CustomStringConvertible {
+        public let path: String
+        public let errno: Int32
+
+        public var description: String {
+            "could not create the scratch folder: \(path): \(String(cString: strerror(errno)))"
+        }
+    }
+
     private static let created: Result<URL, any Error> = Result {
         let root = FileManager.default.temporaryDirectory
         sweepStaleFolders(in: root)
@@ -120,7 +130,11 @@ public enum ScratchSpace {
             folderName(pid: pid, start: startTime(of: pid) ?? 0),
             isDirectory: true
         )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // mkdir(2), not createDirectory(withIntermediateDirectories:): a missing temporary directory
+        // is a setting to fix, not a folder to create silently and leave behind.
+        guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else {
+            throw CreationError(path: folder.path, errno: errno)
+        }
         atexit { ScratchSpace.removeProcessFolder() }
         return folder
     }

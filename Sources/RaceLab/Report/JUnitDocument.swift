@@ -65,11 +65,9 @@ public struct JUnitDocument: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `xml()` to `path`, creating its folder.
+    /// Writes `xml()` to `path`, whose folder must exist: a mistyped path must fail, not grow folders.
     public func write(to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(xml().utf8).write(to: url)
+        try Data(xml().utf8).write(to: URL(fileURLWithPath: path))
     }
 
     private func seconds(_ value: Double) -> String {

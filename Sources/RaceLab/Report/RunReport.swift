@@ -28,16 +28,20 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// Every buggy variant reproduced and every fixed variant clean.
     public var passed: Bool
     public var lessons: [LessonReport]
+    /// The signal that interrupted the run (`"SIGINT"`, `"SIGTERM"`), when one did: the report then
+    /// holds only the variants that finished, and `passed` is false. Absent from a complete run.
+    public var interrupted: String?
 
     public static let currentSchemaVersion = 1
 
-    public init(tool: String, seed: UInt64, noise: Bool, lessons: [LessonReport]) {
+    public init(tool: String, seed: UInt64, noise: Bool, lessons: [LessonReport], interrupted: String? = nil) {
         self.tool = tool
         self.schemaVersion = Self.currentSchemaVersion
         self.seed = seed
         self.noise = noise
-        self.passed = lessons.allSatisfy(\.passed)
+        self.passed = interrupted == nil && lessons.allSatisfy(\.passed)
         self.lessons = lessons
+        self.interrupted = interrupted
     }
 
     /// The report as pretty-printed JSON with stable key order.

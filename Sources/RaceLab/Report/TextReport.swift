@@ -21,8 +21,10 @@ package struct TextReport {
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         if report.trials > 0 {
+            // Totals come from the trials without errors only, so they are averaged over those.
+            let counted = report.trials - report.errorTrials
             let perTrial = { (total: Int) in
-                String(format: "%.2f", Double(total) / Double(report.trials))
+                counted > 0 ? String(format: "%.2f", Double(total) / Double(counted)) : "–"
             }
             lines.append(
                 "  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "

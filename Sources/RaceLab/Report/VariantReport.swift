@@ -11,7 +11,8 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var trials: Int
     /// Operations per trial.
     public var iterations: Int
-    /// `trials × iterations`: the operations run.
+    /// The operations run: `iterations` for each trial whose setup succeeded (a trial that could
+    /// not be set up ran none).
     public var operations: Int
     /// Trials without errors that showed the bug's signature: at least one lost write, duplicate or
     /// inconsistency. The only trials that count as evidence.
@@ -19,11 +20,12 @@ public struct VariantReport: Sendable, Codable, Equatable {
     /// Trials with at least one error (failed setup, an operation or check that threw, a failure the
     /// check reported in `Observation.errors`). They are never counted as evidence of the bug.
     public var errorTrials: Int
-    /// Writes missing from the final state, summed over trials.
+    /// Writes missing from the final state, summed over the trials without errors (an error trial's
+    /// missing writes are what the error did, not evidence).
     public var lostWrites: Int
-    /// Invariant violations, summed over trials.
+    /// Invariant violations, summed over the trials without errors.
     public var inconsistencies: Int
-    /// Work done more often than allowed, summed over trials.
+    /// Work done more often than allowed, summed over the trials without errors.
     public var duplicates: Int
     /// Errors, summed over trials: thrown by setup, operations or checks, recorded with
     /// `Iteration.recordError`, or counted by a check in `Observation.errors`.

@@ -80,7 +80,7 @@ public enum StressRunner {
             summary: variant.summary,
             trials: trials,
             iterations: iterations,
-            operations: trials * iterations,
+            operations: totals.setUpTrials * iterations,
             anomalousTrials: totals.anomalousTrials,
             errorTrials: totals.errorTrials,
             lostWrites: totals.lostWrites,
@@ -96,7 +96,7 @@ public enum StressRunner {
             histogram: histogram.rows(trials: trials),
             samples: totals.samples,
             wallSeconds: wall,
-            operationsPerSecond: wall > 0 ? Double(trials * iterations) / wall : 0,
+            operationsPerSecond: wall > 0 ? Double(totals.setUpTrials * iterations) / wall : 0,
             seed: options.seed,
             noise: options.noise,
             firstAnomalousTrial: firstAnomaly?.trial,
@@ -177,7 +177,9 @@ public enum StressRunner {
             body = try variant.makeTrial()
         } catch {
             log.recordError(error)
-            return TrialResult(observation: nil, log: log, failure: "setup failed")
+            var result = TrialResult(observation: nil, log: log, failure: "setup failed")
+            result.setUp = false
+            return result
         }
         defer { body.tearDown() }
 
@@ -231,6 +233,8 @@ public enum StressRunner {
 
 /// One trial's numbers.
 private struct TrialResult {
+    /// Whether the trial's state was made, so that its iterations ran.
+    var setUp = true
     var lostWrites = 0
     var duplicates = 0
     var inconsistencies = 0
@@ -274,9 +278,15 @@ private struct TrialResult {
 }
 
 /// Run-wide sums of trial results.
+///
+/// Lost writes, duplicates and inconsistencies are summed over trials without errors only: in a
+/// trial where a write failed (a full disk), a missing document is what the error did, and counting
+/// it as a lost write would present the error as the bug's signature.
 private struct Totals {
     var anomalousTrials = 0
     var errorTrials = 0
+    /// Trials whose setup succeeded: only their iterations ran and count as operations.
+    var setUpTrials = 0
     /// The first error message of the run, for the verdict's reason.
     var firstError: String?
     var lostWrites = 0
@@ -294,9 +304,12 @@ private struct Totals {
                 firstError = sample.map { String($0.dropFirst("error: ".count)) } ?? trial.meaning
             }
         }
-        lostWrites += trial.lostWrites
-        duplicates += trial.duplicates
-        inconsistencies += trial.inconsistencies
+        if trial.setUp { setUpTrials += 1 }
+        if !trial.hadError {
+            lostWrites += trial.lostWrites
+            duplicates += trial.duplicates
+            inconsistencies += trial.inconsistencies
+        }
         errors += trial.errors
         for sample in trial.samples where samples.count < 5 { samples.append(sample) }
     }

@@ -1,0 +1,254 @@
+import Foundation
+import RaceLab
+import Testing
+
+@testable import RaceLabCommandLine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 14's promises that live in the command line: bad input gets one short, safe line and exit 2;
+/// a run interrupted or set up on a broken temporary directory says so instead of lying or crashing.
+@Suite("Reliability: bad input, broken temporary directories, interruptions")
+struct ReliabilityTests {
+    let parser = ArgumentParser(lessons: [ExploreCommandTests.lesson])
+
+    @Test(
+        "durations outside 0.1 s to 7 days are refused at parse time, huge ones included",
+        arguments: ["1e300", "1e19", "604801", "0.05", "0", "inf", "nan", "-1"]
+    )
+    func durationRange(value: String) {
+        for command in [["run", "1", "--timeout"], ["matrix", "1", "--timeout"], ["matrix", "1", "--budget"]] {
+            let error = parser.refusal(command + [value])
+            let option = command[2]
+            #expect(
+                error?.message == "\(option) must be a number of seconds from 0.1 to 604800 (7 days), got '\(value)'"
+            )
+        }
+    }
+
+    @Test("the bounds themselves are accepted")
+    func durationBounds() throws {
+        #expect(try parser.parse(["run", "1", "--timeout", "0.1"]) != .help(nil))
+        #expect(try parser.parse(["matrix", "1", "--budget", "604800"]) != .help(nil))
+    }
+
+    @Test("seconds are formatted without trapping, however large")
+    func formatsAnySeconds() {
+        #expect(formatSeconds(60) == "60")
+        #expect(formatSeconds(2.5) == "2.5")
+        #expect(formatSeconds(1e300) == "1e+300")
+        #expect(formatSeconds(1e19) == "1e+19")
+        #expect(formatSeconds(.infinity) == "inf")
+    }
+
+    @Test(
+        "a repeated or ignored option is refused, not silently overridden",
+        arguments: [
+            (["run", "1", "--trials", "2", "--trials", "3"], "option '--trials' is given twice"),
+            (["run", "1", "--json", "--json"], "option '--json' is given twice"),
+            (["run", "1", "--seed=1", "--seed", "2"], "option '--seed' is given twice"),
+            (["matrix", "--logs", "a", "--logs=b"], "option '--logs' is given twice"),
+            (["explore", "1", "--threads", "2", "--threads", "3"], "option '--threads' is given twice"),
+            (["power", "1", "--noise", "off"], "power measures with noise off and with noise on; it takes no --noise"),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--strategy", "pct"],
+                "--replay runs one given schedule; --strategy is for a search and cannot go with it"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--schedules", "5"],
+                "--replay runs one given schedule; --schedules is for a search and cannot go with it"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1"],
+                "--replay runs one given schedule; --seed is for a search and cannot go with it"
+            ),
+        ]
+    )
+    func refusesRepeatedAndIgnored(arguments: [String], message: String) {
+        #expect(parser.refusal(arguments)?.message == message)
+    }
+
+    @Test(
+        "a replay string that no program can follow is refused with the reason",
+        arguments: [
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "999:0"],
+                "--replay names 999 threads; a program here has at most 16"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40"],
+                "--replay chooses thread 40, which no program of 2 threads can reach"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--threads", "3"],
+                "--replay names 2 threads but --threads is 3; give one of the two"
+            ),
+            (
+                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0"],
+                "--replay names 3 choices, more than the 2 steps an execution may take (--steps)"
+            ),
+        ]
+    )
+    func refusesImpossibleReplays(arguments: [String], message: String) {
+        #expect(parser.refusal(arguments)?.message == message)
+    }
+
+    @Test("an error line escapes control characters and cuts long input")
+    func quotesInput() throws {
+        #expect(quoted("plain") == "'plain'")
+        #expect(quoted("\u{1B}]0;pwned\u{07}\u{1B}[2J") == "'\\e]0;pwned\\u{7}\\e[2J'")
+        #expect(quoted("a\nb\u{2028}c\u{202E}d\u{85}") == "'a\\nb\\u{2028}c\\u{202E}d\\u{85}'")
+        #expect(quoted("it's") == "'it\\'s'")
+        let long = String(repeating: "7", count: 100_000)
+        #expect(quoted(long) == "'" + String(repeating: "7", count: 200) + "' … (100000 characters)")
+
+        let message = try #require(parser.refusal(["run", "\u{1B}]0;pwned\u{07}"])?.message)
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
+        let replay = try #require(parser.refusal(["explore", "1", "--replay", "2:" + long + "x"])?.message)
+        #expect(replay.count < 400)
+    }
+
+    @Test(
+        "--junit is checked before anything runs: a folder, an empty path, a missing folder",
+        arguments: [
+            (["run", "1", "--junit", "/tmp"], "--junit '/tmp': is a folder; give a file name"),
+            (["run", "1", "--junit="], "--junit '': is empty; give a file name"),
+            (
+                ["matrix", "--junit", "/nonexistent-racelab/dir/out.xml"],
+                "--junit '/nonexistent-racelab/dir/out.xml': its folder does not exist (it is not created)"
+            ),
+        ]
+    )
+    func checksJUnitPath(arguments: [String], message: String) {
+        #expect(parser.refusal(arguments)?.message == message)
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent-racelab"))
+    }
+
+    @Test("a TMPDIR that does not exist is refused with exit 2, and not created")
+    func missingTemporaryDirectory() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-missing-\(UUID())").path
+        let output = try Executable.fixtures.run(["run", "synthetic"], environment: ["TMPDIR": missing])
+        #expect(output.status == 2)
+        #expect(output.stderr.hasPrefix("racelab-fixtures: error: TMPDIR '\(missing)' does not exist"))
+        #expect(output.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test(
+        "a read-only TMPDIR is an ERROR that names the scratch folder, not a crash",
+        .enabled(if: TinyFileSystem.available, "needs Linux and the right to mount a tmpfs")
+    )
+    func readOnlyTemporaryDirectory() throws {
+        let disk = try TinyFileSystem.mount(kilobytes: 64, readOnly: true)
+        defer { TinyFileSystem.unmount(disk) }
+        let output = try Executable.fixtures.run(
+            ["run", "synthetic", "--variant", "clean", "--json"],
+            environment: ["TMPDIR": disk.path]
+        )
+        #expect(output.status == 3, "stderr: \(output.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variant = try #require(report.lessons.first?.variants.first)
+        #expect(variant.verdict == .error)
+        #expect(!variant.crashed)
+        #expect(variant.verdictReason.contains("could not create the scratch folder: \(disk.path)/racelab-"))
+        #expect(variant.verdictReason.hasSuffix(": Read-only file system"), "\(variant.verdictReason)")
+    }
+
+    @Test("a child killed by the watchdog leaves no scratch folder behind")
+    func killedChildIsSwept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tmp-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mark = folder.appendingPathComponent("hanging").path
+        let output = try Executable.fixtures.run(
+            ["run", "faults", "--variant", "hangs", "--timeout", "1"],
+            environment: ["TMPDIR": folder.path, "RACELAB_FIXTURE_HANG_MARK": mark]
+        )
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("TIMED OUT"))
+        // The hanging child made its scratch folder (the mark is written after it), so there was one to sweep.
+        #expect(FileManager.default.fileExists(atPath: mark))
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.filter { $0.hasPrefix(ScratchSpace.prefix) }.isEmpty, "\(left)")
+    }
+
+    @Test("an exploration whose setup fails exits 3 (an error), not 1")
+    func exploreSetupFailure() {
+        let failing = Exploration(
+            summary: "its state cannot be made",
+            makeState: { () throws -> Int in throw POSIXError(.ENOSPC) },
+            thread: { _, _ in },
+            invariant: { _, _ in nil }
+        )
+        let lesson = Synthetic.lesson(1, "unsettable", [Synthetic.clean.exploring(failing)])
+        #expect(RaceLabTool(name: "racelab", lessons: [lesson]).run(["explore", "1"]) == .error)
+    }
+}
+
+/// A run stopped by `SIGINT` or `SIGTERM` still reports the variants that finished.
+///
+/// The signal is sent while `faults`' `hangs` variant runs, known from the file it creates then
+/// (not from a guessed delay): the two variants before it have finished by then, every time.
+@Suite("Reliability: an interrupted run reports what finished")
+struct InterruptionTests {
+    func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-int-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mark = folder.appendingPathComponent("hanging").path
+        let out = folder.appendingPathComponent("out")
+        let err = folder.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        FileManager.default.createFile(atPath: err.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = Executable.productsFolder.appendingPathComponent(Executable.fixtures.name)
+        process.arguments = ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : [])
+        process.environment = ProcessInfo.processInfo.environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) {
+            _,
+            new in new
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        // The variant hangs for 600 s; this loop ends as soon as it has started (the bound only keeps a
+        // broken build from hanging the test run).
+        var polls = 0
+        while !FileManager.default.fileExists(atPath: mark) && process.isRunning && polls < 6_000 {
+            usleep(20_000)
+            polls += 1
+        }
+        #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return Executable.Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        )
+    }
+
+    @Test("SIGINT: the text report of the finished variants, marked interrupted, exit 130")
+    func interruptText() throws {
+        let output = try runInterrupted(by: SIGINT, json: false)
+        #expect(output.status == 130, "stderr: \(output.stderr)")
+        #expect(output.stdout.contains("▸ traps [fixed]"))
+        #expect(output.stdout.contains("▸ traps-as-its-bug [buggy]"))
+        #expect(!output.stdout.contains("▸ hangs"))
+        #expect(output.stdout.contains("INTERRUPTED by SIGINT: the report above holds the 2 variants that finished"))
+    }
+
+    @Test("SIGTERM: the JSON report of the finished variants, with interrupted set, exit 143")
+    func terminateJSON() throws {
+        let output = try runInterrupted(by: SIGTERM, json: true)
+        #expect(output.status == 143, "stderr: \(output.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        #expect(report.interrupted == "SIGTERM")
+        #expect(!report.passed)
+        #expect(report.lessons.flatMap(\.variants).map(\.name) == ["traps", "traps-as-its-bug"])
+    }
+}
