@@ -26,6 +26,13 @@ public enum AsyncDataSourceLesson {
                 on: .linux,
                 because: "one immutable State replaced on a barrier; the compiler cannot see what the queue guards"
             ),
+            UpdateWithoutBarrierVariant.variant.exploring(updateWithoutBarrierExploration).expecting(
+                tsan: .reported,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "updates write the state var side by side with reads and each other: a data race TSan sees; the class is refused as written"
+            ),
             ActorStateVariant.variant.exploring(actorExploration).expecting(
                 tsan: .silent,
                 compiler: .accepted,
