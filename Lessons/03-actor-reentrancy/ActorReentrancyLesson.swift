@@ -10,7 +10,9 @@ public enum ActorReentrancyLesson {
         summary: "An actor method reads its items, awaits a load and writes the items back; calls that ran during "
             + "the await are undone: updates lost, cleared items back. No compiler error, no TSan report.",
         workload: Workload(trials: 200, iterations: 64),
-        variants: [buggyUpdate, buggyReload, mainActorUpdate, awaitFirst, revalidate, stateObject, sharedLoad, mainActorOneJob]
+        variants: [
+            buggyUpdate, buggyReload, mainActorUpdate, awaitFirst, revalidate, stateObject, sharedLoad, mainActorOneJob,
+        ]
     )
 
     static let buggyUpdate = variant(

@@ -13,7 +13,9 @@ struct LessonTests {
     func catalog() {
         #expect(Self.lesson.number == 6)
         #expect(
-            Self.buggyNames == ["public-properties", "update-without-barrier", "atomic-property", "mutable-inside-state"]
+            Self.buggyNames == [
+                "public-properties", "update-without-barrier", "atomic-property", "mutable-inside-state",
+            ]
         )
         #expect(
             Self.fixedNames == [

@@ -75,7 +75,10 @@ struct ForcedInterleavingTests {
         #expect(outcome.final == nil, "the data file holds v2's first chunk and v1's rest: torn")
     }
 
-    @Test("with the barrier, B waits for A and the file ends as B wrote it", arguments: ["write staged file", "rename staged file"])
+    @Test(
+        "with the barrier, B waits for A and the file ends as B wrote it",
+        arguments: ["write staged file", "rename staged file"]
+    )
     func barrierKeepsWritesApart(window: String) async throws {
         let outcome = try await Self.overlappingStores(discipline: .fixed, window: window)
         #expect(outcome.fired)

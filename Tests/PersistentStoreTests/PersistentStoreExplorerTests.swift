@@ -49,7 +49,9 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("non-atomic-write", symptom: "torn")
     }
 
-    @Test("sharing a staging name, a store run whole inside another's write takes the staging file the first one renames")
+    @Test(
+        "sharing a staging name, a store run whole inside another's write takes the staging file the first one renames"
+    )
     func secondStoreInsideTheFirst() async throws {
         // Both submit, both read the version-0 file, then store 2 writes its first chunks, store 3
         // (the other thread's) runs whole (truncating the shared staging file and renaming it), and
