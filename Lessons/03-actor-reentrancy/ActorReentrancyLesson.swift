@@ -10,7 +10,9 @@ public enum ActorReentrancyLesson {
         summary: "An actor method reads its items, awaits a load and writes the items back; calls that ran during "
             + "the await are undone: updates lost, cleared items back. No compiler error, no TSan report.",
         workload: Workload(trials: 200, iterations: 64),
-        variants: [buggyUpdate, buggyReload, awaitFirst, revalidate, stateObject, sharedLoad]
+        variants: [
+            buggyUpdate, buggyReload, mainActorUpdate, awaitFirst, revalidate, stateObject, sharedLoad, mainActorOneJob,
+        ]
     )
 
     static let buggyUpdate = variant(
@@ -53,6 +55,54 @@ public enum ActorReentrancyLesson {
         on: .linux,
         because:
             "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks"
+    )
+
+    static let mainActorUpdate = variant(
+        name: "main-actor-update",
+        kind: .buggy,
+        summary: "a UI-actor component: var items = await source.items; change one; await the list written back whole",
+        source: { DataSourceActor(items: TrialPlan.initialItems) },
+        apply: { source, slot, update in
+            await CollectionComponent(dataSource: source).updateItem(at: slot, update: update)
+        }
+    ).exploring(
+        sameItemExploration(
+            "call updateItem",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in
+                await CollectionComponent(dataSource: source).updateItem(at: slot, update: update)
+            }
+        )
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "two isolated reads and writes on two actors: no data race, and isolation is all the compiler checks"
+    )
+
+    static let mainActorOneJob = variant(
+        name: "main-actor-one-job",
+        kind: .fixed,
+        summary: "the UI-actor component hands the change to the source: one synchronous modifyItem job",
+        source: { DataSourceActor(items: TrialPlan.initialItems) },
+        apply: { source, slot, update in
+            await CollectionComponent(dataSource: source).updateItemInOneJob(at: slot, update: update)
+        }
+    ).exploring(
+        sameItemExploration(
+            "call updateItemInOneJob",
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: { source, slot, update in
+                await CollectionComponent(dataSource: source).updateItemInOneJob(at: slot, update: update)
+            }
+        )
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     static let awaitFirst = variant(

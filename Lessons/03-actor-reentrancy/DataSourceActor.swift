@@ -38,3 +38,25 @@ public actor DataSourceActor: ItemSource {
         SourceSnapshot(items: items, liveIDs: liveIDs)
     }
 }
+
+/// What `CollectionComponent` calls from the UI actor.
+extension DataSourceActor {
+    /// The article's `setItems(items:)` as `updateItem` uses it: the list read earlier, changed and
+    /// written back whole.
+    ///
+    /// Unlike `setItems(_:)`, which stands for loading a new list, this keeps the audit's record of
+    /// live ids: a write-back brings no new items, so an item it returns after a `clear()` is
+    /// reported as resurrected.
+    public func writeBack(_ newItems: [Item]) {
+        items = newItems
+    }
+
+    /// Applies `change` to the item at `slot`, reading and writing in one job: nothing can run
+    /// between the read and the write, because the closure is synchronous and so is this method.
+    /// - Returns: the id of the item it changed, or `nil` if there was no item at `slot`.
+    public func modifyItem(at slot: Int, _ change: @Sendable (inout Item) -> Void) -> Int? {
+        guard items.indices.contains(slot) else { return nil }
+        change(&items[slot])
+        return items[slot].id
+    }
+}

@@ -19,14 +19,16 @@ import RaceLab
 extension CoordinatorLockingLesson {
     /// Each thread increments the counter once; afterwards it must equal the thread count.
     static func incrementOnceEach(
-        _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator
+        _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
+        oneInstance: Bool = false
     ) -> Exploration {
         Exploration(
-            summary:
-                "each thread increments the counter file once through a new ObjectStorage; invariant: counter == threads",
+            summary: "each thread increments the counter file once through "
+                + (oneInstance ? "the trial's one ObjectStorage" : "a new ObjectStorage")
+                + "; invariant: counter == threads",
             makeState: {
                 let owner = ClaimOwner()
-                return try CounterFile(coordinator: { coordinator(owner) })
+                return try CounterFile(coordinator: { coordinator(owner) }, oneInstance: oneInstance)
             },
             thread: { counter, _ in
                 Race.step("mutatingObject")

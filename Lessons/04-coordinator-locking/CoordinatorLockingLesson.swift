@@ -15,7 +15,7 @@ public enum CoordinatorLockingLesson {
         summary: "Separate ObjectStorage instances increment one JSON file through mutatingObject. A coordinator "
             + "whose claims share one owner, or a lock owned by the process, lets them all in at once.",
         workload: Workload(trials: 10, iterations: 200),
-        variants: [uncoordinated, sameOwner, processRecordLock, coordinated, crossProcess],
+        variants: [uncoordinated, sameOwner, sameOwnerOneInstance, processRecordLock, coordinated, crossProcess],
         workers: [incrementWorker]
     )
 
@@ -38,6 +38,21 @@ public enum CoordinatorLockingLesson {
         summary:
             "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "a lock with the wrong owner is still a lock, and the shared state is a file: invisible to both tools"
+    )
+
+    static let sameOwnerOneInstance = counterVariant(
+        name: "same-owner-one-instance",
+        kind: .buggy,
+        summary: "same-owner in the article's test shape: one ObjectStorage, one owner-scoped coordinator, every "
+            + "increment through it",
+        coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
+        oneInstance: true
     )
     .expecting(
         tsan: .silent,
@@ -109,7 +124,8 @@ public enum CoordinatorLockingLesson {
         kind: VariantKind,
         summary: String,
         coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
-        workload: Workload? = nil
+        workload: Workload? = nil,
+        oneInstance: Bool = false
     ) -> Variant {
         Variant(
             name: name,
@@ -118,12 +134,12 @@ public enum CoordinatorLockingLesson {
             workload: workload,
             makeState: {
                 let owner = ClaimOwner()
-                return try CounterFile(coordinator: { coordinator(owner) })
+                return try CounterFile(coordinator: { coordinator(owner) }, oneInstance: oneInstance)
             },
             operation: { counter, _ in try counter.increment() },
             check: { counter, trial in .kept(try counter.finalValue(), of: trial.iterations, unit: "increments") },
             tearDown: { counter in counter.remove() }
         )
-        .exploring(incrementOnceEach(coordinator))
+        .exploring(incrementOnceEach(coordinator, oneInstance: oneInstance))
     }
 }

@@ -4,23 +4,31 @@ import RaceLab
 /// One trial's counter file, in a folder of its own under the process's scratch folder, and the
 /// increments every variant performs on it.
 ///
-/// Every increment goes through a *new* `ObjectStorage` instance, as code using the type does: the
-/// instances share nothing but the file and whatever the coordinator shares.
+/// By default every increment goes through a *new* `ObjectStorage` instance, as code using the type
+/// does: the instances share nothing but the file and whatever the coordinator shares. With
+/// `oneInstance`, every increment goes through one storage made at the start, the shape of the
+/// article's own test (one `objectStorage`, hammered by `concurrentPerform`).
 final class CounterFile: Sendable {
     let folder: URL
     let url: URL
     private let makeCoordinator: @Sendable () -> any FileAccessCoordinator
+    /// The one storage every increment uses, when the trial has one.
+    private let sharedStorage: ObjectStorage<Counter>?
 
-    /// - Parameter coordinator: makes the coordinator of each new storage instance.
-    init(coordinator: @escaping @Sendable () -> any FileAccessCoordinator) throws {
+    /// - Parameters:
+    ///   - coordinator: makes the coordinator of each new storage instance (of the one, with
+    ///     `oneInstance`).
+    ///   - oneInstance: every increment through one storage instead of a new one each time.
+    init(coordinator: @escaping @Sendable () -> any FileAccessCoordinator, oneInstance: Bool = false) throws {
         folder = try ScratchSpace.makeFolder(label: "coordinator-locking")
         url = folder.appendingPathComponent("counter.json")
         makeCoordinator = coordinator
+        sharedStorage = oneInstance ? ObjectStorage<Counter>(url: url, coordinator: coordinator()) : nil
     }
 
-    /// Adds one to the stored counter through a fresh storage instance.
+    /// Adds one to the stored counter through a fresh storage instance, or through the one.
     func increment() throws {
-        try ObjectStorage<Counter>(url: url, coordinator: makeCoordinator())
+        try (sharedStorage ?? ObjectStorage<Counter>(url: url, coordinator: makeCoordinator()))
             .mutatingObject(defaultValue: Counter()) { $0.value += 1 }
     }
 

@@ -39,17 +39,26 @@ enum DataFile {
         try contents(of: path, in: .workingDirectory)
     }
 
-    /// Writes `data` to the file `name` in `staging`, then renames it over `name` in `folder`:
-    /// readers of the data file see the old file or the new one, whole.
+    /// Writes `data` to the file `stagingName` in `staging`, then renames it over `name` in
+    /// `folder`: readers of the data file see the old file or the new one, whole.
     ///
-    /// Both writes of one identifier use the same staging file, so the caller must never run two at
-    /// once for the same identifier (the store's barrier).
-    static func replace(_ name: String, in folder: StoreDirectory, with data: Data, staging: StoreDirectory) throws {
-        try writeChunks(data, to: name, in: staging, window: "write staged file")
-        // hazard (without the barrier): another write of this identifier may have truncated and be
-        // refilling the staging file right now; renaming it puts a file still being written in place.
+    /// Two writes that share a `stagingName` must never run at once (the store's barrier): one would
+    /// truncate and refill the file the other is about to rename. Writes with names of their own can
+    /// overlap safely as far as tearing goes, but their renames land in whatever order they happen.
+    static func replace(
+        _ name: String,
+        in folder: StoreDirectory,
+        with data: Data,
+        staging: StoreDirectory,
+        stagingName: String
+    ) throws {
+        try writeChunks(data, to: stagingName, in: staging, window: "write staged file")
+        // hazard (without the barrier): another write of this identifier may be running too. With a
+        // shared staging name it may have truncated and be refilling this very file, and the rename
+        // puts a file still being written in place; with unique names, whichever write renames
+        // last wins, even when it carries the older data.
         Race.window("rename staged file")
-        try staging.move(name, to: folder, as: name)
+        try staging.move(stagingName, to: folder, as: name)
     }
 
     /// Overwrites the file `name` in `folder` in place: truncates it, then writes `data` chunk by chunk.

@@ -30,7 +30,16 @@ extension PersistentDataStore {
             }
             do {
                 if self.discipline.replaceAtomically {
-                    try DataFile.replace(name, in: self.directory, with: data, staging: self.stagingDirectory)
+                    // The article's `.atomic` write stages into a temporary file of its own; the
+                    // shared-staging-name variant reuses one name per identifier.
+                    let stagingName = self.discipline.uniqueStaging ? "\(name).\(UUID().uuidString)" : name
+                    try DataFile.replace(
+                        name,
+                        in: self.directory,
+                        with: data,
+                        staging: self.stagingDirectory,
+                        stagingName: stagingName
+                    )
                 } else {
                     try DataFile.overwrite(name, in: self.directory, with: data)
                 }

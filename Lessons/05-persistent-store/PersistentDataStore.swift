@@ -84,7 +84,8 @@ public final class PersistentDataStore: Sendable {
     /// noise and a test's forced interleavings reach the windows inside file operations.
     func submit(writing: Bool, _ work: @escaping @Sendable () -> Void) {
         // hazard (no-barrier): without .barrier a write runs alongside loads and other writes of the
-        // same identifier, and they see (and share) its files mid-write.
+        // same identifier; they finish in any order, so an older store can overwrite a newer one
+        // (and writes that share a staging name tear it).
         let flags: DispatchWorkItemFlags = writing && discipline.barrier ? .barrier : []
         queue.async(flags: flags, execute: work)
     }

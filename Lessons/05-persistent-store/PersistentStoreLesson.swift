@@ -2,31 +2,46 @@ import Foundation
 import RaceLab
 
 /// Lesson 5: a store of files on a concurrent queue is safe when writes are barriers *and* replace
-/// files atomically. Without the barrier, two writes of one file share its staging file and a torn
-/// file gets renamed into place; writing in place, a reader outside the queue (another process, or
-/// the app after a crash) sees files half written.
+/// files atomically. Without the barrier (the article's store otherwise unchanged), writes of one
+/// file run side by side and the older one can land last; add a staging file whose name all writes
+/// of a file share and a torn file gets renamed into place; writing in place, a reader outside the
+/// queue (another process, or the app after a crash) sees files half written.
 public enum PersistentStoreLesson {
     public static let lesson = Lesson(
         number: 5,
         slug: "persistent-store",
         title: "persistent data store: barrier writes and atomic files",
-        summary: "A folder of data files on a concurrent queue. Drop the barrier and concurrent writes of one file "
-            + "tear it; write in place and readers outside the queue read half-written files.",
+        summary: "A folder of data files on a concurrent queue. Drop the barrier and stores of one file finish out "
+            + "of order (an older one wins); share one staging name and they tear it; write in place and readers "
+            + "outside the queue read half-written files.",
         workload: Workload(trials: 20, iterations: 400),
-        variants: [noBarrier, nonAtomicWrite, fixed]
+        variants: [noBarrier, sharedStagingName, nonAtomicWrite, fixed]
     )
 
     static let noBarrier = documentsVariant(
         name: "no-barrier",
         kind: .buggy,
         discipline: .noBarrier,
-        summary: "writes run without the barrier: two writes of one file overlap in its staging file"
+        summary: "the article's store without .barrier: atomic writes of one file overlap and the older can land last"
     )
     .expecting(
         tsan: .silent,
         compiler: .accepted,
         on: .linux,
         because: "the store holds only Sendable lets and the shared state is files: invisible to both tools"
+    )
+
+    static let sharedStagingName = documentsVariant(
+        name: "shared-staging-name",
+        kind: .buggy,
+        discipline: .sharedStagingName,
+        summary: "no barrier, and every write of a file stages into one file named after it: writes tear it"
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "two writers sharing a file is not a memory race; the store holds only Sendable lets"
     )
 
     static let nonAtomicWrite = documentsVariant(
@@ -46,7 +61,7 @@ public enum PersistentStoreLesson {
         name: "fixed",
         kind: .fixed,
         discipline: .fixed,
-        summary: "barrier writes to a staging file, renamed over the data file when complete"
+        summary: "barrier writes, each to a staging file of its own, renamed over the data file when complete"
     )
     .expecting(
         tsan: .silent,

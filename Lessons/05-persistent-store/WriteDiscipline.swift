@@ -1,26 +1,40 @@
-/// The two rules that make the store's writes safe, each of which a buggy variant drops.
+/// The rules that make the store's writes safe, each of which a buggy variant drops.
 ///
 /// - `barrier`: a write runs as a barrier work item, alone on the store's queue. Reads and other
-///   writes of the same store wait for it.
+///   writes of the same store wait for it, and writes run one at a time in the order they were
+///   submitted.
 /// - `replaceAtomically`: a write goes to a staging file and is renamed over the data file once
 ///   complete, so whoever opens the data file (this store, another process, the store after a crash)
 ///   finds the old contents or the new, never a part.
-///
-/// The staging file is named after the identifier, so two writes of one identifier at the same time
-/// would share it: that is safe only because the barrier never lets them overlap.
+/// - `uniqueStaging`: each write stages into a file of its own (the identifier plus a UUID), as
+///   Foundation's `Data.write(to:options: .atomic)` does with its temporary file. Off, every write of
+///   an identifier stages into one file named after it, which is safe only while the barrier keeps
+///   two such writes from overlapping.
 public struct WriteDiscipline: Sendable, Equatable {
     public var barrier: Bool
     public var replaceAtomically: Bool
+    public var uniqueStaging: Bool
 
-    public init(barrier: Bool, replaceAtomically: Bool) {
+    public init(barrier: Bool, replaceAtomically: Bool, uniqueStaging: Bool = true) {
         self.barrier = barrier
         self.replaceAtomically = replaceAtomically
+        self.uniqueStaging = uniqueStaging
     }
 
-    /// Both rules: the article's store.
+    /// Barrier writes, each staged in a file of its own and renamed into place: the article's store.
     public static let fixed = WriteDiscipline(barrier: true, replaceAtomically: true)
-    /// Writes run alongside reads and other writes (buggy).
+    /// The article's store minus its barrier (buggy): writes stay atomic and stage in files of their
+    /// own, so no file is torn, but writes of one identifier run side by side and finish in any
+    /// order: an older store can land last and win.
     public static let noBarrier = WriteDiscipline(barrier: false, replaceAtomically: true)
+    /// No barrier, and every write of an identifier stages into the same file named after it
+    /// (buggy): a hand-rolled "atomic" write whose temporary name is shared, so one write truncates
+    /// another's staging file and a torn file is renamed into place.
+    public static let sharedStagingName = WriteDiscipline(
+        barrier: false,
+        replaceAtomically: true,
+        uniqueStaging: false
+    )
     /// Writes overwrite the data file in place (buggy).
     public static let nonAtomicWrite = WriteDiscipline(barrier: true, replaceAtomically: false)
 }

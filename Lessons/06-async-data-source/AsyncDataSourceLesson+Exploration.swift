@@ -161,6 +161,16 @@ extension AsyncDataSourceLesson {
         }
     )
 
+    static let updateWithoutBarrierExploration = uiAgainstWriters(
+        { settled(UpdateWithoutBarrierVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        update: { trial, _ in trial.dataSource.update { $0.next() } },
+        render: { trial in trial.ui.sync { trial.component.render(cell: 0) } },
+        settle: { trial in
+            let version = trial.ui.sync { trial.component.currentState.version }
+            return (version, trial.observers.problems(finalVersion: version))
+        }
+    )
+
     /// The variant's own reader. One writer's first update is synchronous (the caller waits until
     /// it has been applied), the second asynchronous, as in `racelab run`'s mix.
     static let syncOperationsExploration = uiAgainstWriters(

@@ -26,6 +26,13 @@ public enum AsyncDataSourceLesson {
                 on: .linux,
                 because: "one immutable State replaced on a barrier; the compiler cannot see what the queue guards"
             ),
+            UpdateWithoutBarrierVariant.variant.exploring(updateWithoutBarrierExploration).expecting(
+                tsan: .silent,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "measured: TSan silent in 40 trials although state is written beside reads (see the README); the class is refused as written"
+            ),
             ActorStateVariant.variant.exploring(actorExploration).expecting(
                 tsan: .silent,
                 compiler: .accepted,

@@ -39,9 +39,25 @@ struct ActorReentrancyExplorerTests {
         }
     }
 
+    @Test("the UI-actor component: both read the items before either writes them back, one update is undone")
+    func componentBetweenItsAwaitsLosesAnUpdate() async throws {
+        let exploration = try Self.exploration("main-actor-update")
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.failingSchedules > 0)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.map(\.operation).suffix(2) == ["between the awaits", "between the awaits"])
+        #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
     @Test(
         "no schedule within 2 preemptions loses an update in a fixed variant",
-        arguments: ["await-first", "revalidate", "state-object", "in-flight-task"],
+        arguments: ["await-first", "revalidate", "state-object", "in-flight-task", "main-actor-one-job"],
         [false, true]
     )
     func fixesKeepBothUpdates(name: String, threeThreads: Bool) async throws {

@@ -51,6 +51,25 @@ struct AsyncDataSourceExplorerTests {
     }
 
     @Test(
+        "updates without the barrier: two run side by side from one state, and an observer hears a version twice",
+        .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
+    )
+    func updatesWithoutBarrierOverlap() async throws {
+        let exploration = try Self.exploration("update-without-barrier")
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.failingSchedules > 0)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.map(\.operation).contains("install state"))
+        for _ in 0..<20 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test(
         "no schedule of 2 threads within 2 preemptions misleads the UI of a fixed variant",
         arguments: [
             "state-object", "actor-state", "sync-operations", "safe-reading-queue",

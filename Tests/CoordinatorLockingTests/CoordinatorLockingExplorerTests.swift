@@ -15,7 +15,7 @@ struct CoordinatorLockingExplorerTests {
 
     @Test(
         "both storages read the counter before either saves it: one increment is lost",
-        arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"]
+        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance", "fcntl-process-lock"]
     )
     func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
         let exploration = try Self.exploration(name)

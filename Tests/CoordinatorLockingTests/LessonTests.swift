@@ -10,7 +10,10 @@ struct LessonTests {
     /// them, with or without noise. Tests share the machine with other tests, so a trial may now and
     /// then run on a single thread and lose nothing; 20 trials without a single loss would need
     /// every one of them to. (The deterministic proof is `ForcedInterleavingTests`.)
-    @Test("every buggy variant loses increments", arguments: ["uncoordinated", "same-owner", "fcntl-process-lock"])
+    @Test(
+        "every buggy variant loses increments",
+        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance", "fcntl-process-lock"]
+    )
     func buggyVariantsLoseIncrements(name: String) async throws {
         let variant = try #require(CoordinatorLockingLesson.lesson.variant(named: name))
         let report = await StressRunner.run(variant, trials: 20, iterations: 200, seed: 4)

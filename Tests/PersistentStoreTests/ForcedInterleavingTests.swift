@@ -47,9 +47,23 @@ struct ForcedInterleavingTests {
         return (a, b, final, bInsideA.value, hook.fired)
     }
 
-    @Test("without the barrier, B truncates A's staging file and A's last chunks land in the renamed file")
-    func noBarrierTearsTheFile() async throws {
-        let outcome = try await Self.overlappingStores(discipline: .noBarrier, window: "write staged file")
+    @Test("without the barrier, B renames its file while A waits to rename: A lands last and the older data wins")
+    func noBarrierLetsTheOlderStoreWin() async throws {
+        let outcome = try await Self.overlappingStores(discipline: .noBarrier, window: "rename staged file")
+        // A: staging-A ← all of v1 … (window, before the rename)
+        // B: staging-B ← all of v2; rename staging-B → document               (B succeeds)
+        // A: rename staging-A → document                                      (A succeeds)
+        // Both report success, no file is torn, and the document holds v1 although v2 was stored after it.
+        #expect(outcome.fired)
+        #expect(outcome.bInsideA)
+        #expect(outcome.a.identifier == "document")
+        #expect(outcome.b?.identifier == "document")
+        #expect(outcome.final?.version == 1, "the older store renamed last")
+    }
+
+    @Test("with a shared staging name, B truncates A's staging file and A's last chunks land in the renamed file")
+    func sharedStagingNameTearsTheFile() async throws {
+        let outcome = try await Self.overlappingStores(discipline: .sharedStagingName, window: "write staged file")
         // A: staging ← chunk 1 of v1 … (window)
         // B: staging ← (truncated) all of v2; rename staging → document      (B succeeds)
         // A: chunks 2… of v1 written through its descriptor, into what is now "document";
@@ -61,9 +75,12 @@ struct ForcedInterleavingTests {
         #expect(outcome.final == nil, "the data file holds v2's first chunk and v1's rest: torn")
     }
 
-    @Test("with the barrier, B waits for A and the file ends as B wrote it")
-    func barrierKeepsWritesApart() async throws {
-        let outcome = try await Self.overlappingStores(discipline: .fixed, window: "write staged file")
+    @Test(
+        "with the barrier, B waits for A and the file ends as B wrote it",
+        arguments: ["write staged file", "rename staged file"]
+    )
+    func barrierKeepsWritesApart(window: String) async throws {
+        let outcome = try await Self.overlappingStores(discipline: .fixed, window: window)
         #expect(outcome.fired)
         #expect(!outcome.bInsideA)
         #expect(outcome.a.identifier == "document")

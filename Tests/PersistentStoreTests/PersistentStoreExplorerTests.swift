@@ -33,10 +33,15 @@ struct PersistentStoreExplorerTests {
     }
 
     @Test(
-        "without the barrier, a second store of the document runs inside the first: the explorer finds it, and it replays"
+        "without the barrier, a second store of the document renames before the first: the older wins, and it replays"
     )
     func noBarrierOverlaps() async throws {
-        try await Self.findAndReplay("no-barrier", symptom: "store")
+        try await Self.findAndReplay("no-barrier", symptom: "overwritten by older")
+    }
+
+    @Test("with a shared staging name, overlapping stores of the document break it, and it replays")
+    func sharedStagingNameOverlaps() async throws {
+        try await Self.findAndReplay("shared-staging-name", symptom: "store")
     }
 
     @Test("writing in place, a read outside the queue lands between two chunks: a torn read, and it replays")
@@ -44,13 +49,15 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("non-atomic-write", symptom: "torn")
     }
 
-    @Test("without the barrier, a store run whole inside another's write takes the staging file the first one renames")
+    @Test(
+        "sharing a staging name, a store run whole inside another's write takes the staging file the first one renames"
+    )
     func secondStoreInsideTheFirst() async throws {
         // Both submit, both read the version-0 file, then store 2 writes its first chunks, store 3
         // (the other thread's) runs whole (truncating the shared staging file and renaming it), and
         // store 2 renames a staging file that is no longer there.
         let schedule = try #require(Schedule(replayString: "2:0.0.1.1.2.2.2.3.3.3.3.2"))
-        let replay = try await Explorer.replay(try Self.exploration("no-barrier"), schedule: schedule)
+        let replay = try await Explorer.replay(try Self.exploration("shared-staging-name"), schedule: schedule)
         #expect(!replay.diverged)
         #expect(replay.result.outcome == .invariantBroken("1 store failed (rename: No such file or directory)"))
         // With the barrier the second item cannot start inside the first: the schedule does not fit.

@@ -1,5 +1,5 @@
 // Compiler probe · lesson 5 · no-barrier
-// Writes run on the concurrent queue without the barrier: two writes of one file overlap, and
+// The article's store without .barrier: atomic writes of one file overlap and finish in any order, and
 // loads run beside them. Accepted by Swift 6: the class has no mutable memory, and the files it
 // shares are beyond what the compiler models. Silent under TSan for the same reason.
 import Foundation

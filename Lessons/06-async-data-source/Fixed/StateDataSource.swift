@@ -22,9 +22,15 @@ public final class StateDataSource<State: Sendable>: @unchecked Sendable {
     private var state: State
     /// Only touched in barriers on `queue`.
     private var observers: [any StateObserver<State>] = []
+    /// Whether `update` runs as a barrier. Always, except in the lesson's `update-without-barrier`
+    /// variant, which reproduces the article's last listing: `update` on `queue.async` without
+    /// `.barrier`.
+    let updatesAsBarrier: Bool
 
-    public init(initialState: State) {
+    /// - Parameter updatesAsBarrier: `true` unless you are reproducing the article's bug.
+    public init(initialState: State, updatesAsBarrier: Bool = true) {
         state = initialState
+        self.updatesAsBarrier = updatesAsBarrier
     }
 
     /// Replaces the state with what `update` makes of it, or leaves it if `update` returns `nil`.
@@ -32,8 +38,12 @@ public final class StateDataSource<State: Sendable>: @unchecked Sendable {
     /// `update` runs on the data source's queue with every other update and read held back; keep it
     /// short and never let it wait for another queue.
     public func update(_ update: @escaping @Sendable (State) -> State?) {
-        queue.async(flags: .barrier) {
+        // hazard (update-without-barrier): without .barrier, updates run beside each other and
+        // beside reads: two read the same state, both install their successor, one update is lost;
+        // and `state` is written while others read it, a data race.
+        queue.async(flags: updatesAsBarrier ? .barrier : []) {
             guard let newState = update(self.state) else { return }
+            if !self.updatesAsBarrier { Race.window("install state") }
             self.state = newState
             for observer in self.observers {
                 observer.dataSourceChanged(newState)
