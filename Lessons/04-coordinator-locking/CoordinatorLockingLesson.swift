@@ -92,7 +92,9 @@ public enum CoordinatorLockingLesson {
     static let crossProcess = Variant(
         name: "cross-process",
         kind: .fixed,
-        summary: "open-file-description locks (F_OFD_SETLKW); the iterations are split over 4 worker processes",
+        // portable: words only; OpenFileDescriptionLock takes flock(2) where there is no F_OFD_SETLKW
+        summary: "open-file-description locks (F_OFD_SETLKW on Linux, flock elsewhere); the iterations are split "
+            + "over 4 worker processes",
         workload: Workload(trials: 8, iterations: 500),
         makeState: { try CrossProcessTrial() },
         operation: { trial, iteration in try trial.launchWorker(iteration.index, of: iteration.count) },

@@ -58,6 +58,10 @@ package enum ProcessSpawn {
         stderr: Stream,
         newProcessGroup: Bool
     ) throws -> pid_t {
+        #if os(tvOS) || os(watchOS)
+        // `posix_spawn` is __TVOS_PROHIBITED and __WATCHOS_PROHIBITED in <spawn.h>.
+        throw Failure(call: "posix_spawn", code: ENOTSUP)
+        #else
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
         var attributes: posix_spawnattr_t? = nil
@@ -116,6 +120,7 @@ package enum ProcessSpawn {
         var pid: pid_t = 0
         try check("posix_spawn", posix_spawn(&pid, executable, &actions, &attributes, argv, envp))
         return pid
+        #endif
     }
 
     /// This process's environment with `overrides` on top.
