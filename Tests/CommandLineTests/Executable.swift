@@ -20,7 +20,10 @@ struct Executable {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         #else
-        let me = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        // The process is xctest or swiftpm-testing-helper, which loaded the test bundle.
+        let me =
+            Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundlePath
+            ?? CommandLine.arguments[0]
         #endif
         var url = URL(fileURLWithPath: me)
         // On Linux the test runner is `<products>/RaceLabPackageTests.xctest`; on macOS it is inside
