@@ -97,7 +97,7 @@ struct ProcessSpawnTests {
         let report = IsolatedRun.run(request, executable: "/nonexistent/racelab-\(UUID().uuidString)")
         #expect(report.verdict == .error)
         #expect(!report.crashed)
-        #expect(report.verdictReason.contains("could not start"))
+        #expect(report.verdictReason.contains("could not be started"))
     }
 
     @Test("signal names come from the platform's numbers")
