@@ -5,10 +5,12 @@ SWIFT   ?= swift
 RACELAB := .build/release/racelab
 # Extra options for `racelab run`, e.g. make lesson-2 ARGS="--noise off --trials 5000"
 ARGS    ?=
+# Extra options for `swift test`, e.g. make test TEST_ARGS="--filter ProcessSpawn" (CI adds --xunit-output)
+TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo \
-	format lint
+	format lint lint-workflows
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -22,8 +24,8 @@ build: ## Debug build of the library, the CLI and the lessons
 release: ## Release build of the racelab CLI
 	$(SWIFT) build -c release --product racelab
 
-test: ## Run every test (harness, CLI end to end, lessons)
-	$(SWIFT) test
+test: ## Run every test (harness, CLI end to end, lessons); options for swift test in TEST_ARGS
+	$(SWIFT) test $(TEST_ARGS)
 
 lesson-%: release ## Run lesson N (e.g. make lesson-1): buggy variants must reproduce, fixed ones stay clean
 	$(RACELAB) run $* $(ARGS)
@@ -98,7 +100,7 @@ tsan: ## TSan build; every variant in its own process under TSan; the tool matri
 # Tests that race on purpose carry the `.racesOnPurpose(...)` trait (RaceLabTesting), which disables
 # them when the test process runs under TSan: no skip list.
 test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose disable themselves)
-	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(TEST_ARGS)
 
 tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (in a scratch copy)
 	Scripts/tsan-demo-fixed-race
@@ -109,8 +111,12 @@ FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Plugins
 format: ## Format every Swift file in place (swift format, rules in .swift-format)
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
-lint: ## Check formatting without changing anything; CI fails on any finding
+lint: ## Check formatting and portability without changing anything; CI fails on any finding
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+	Scripts/check-portability
+
+lint-workflows: ## Check the GitHub workflows with actionlint (installs a pinned actionlint if it is missing)
+	Scripts/lint-workflows
 
 list: release ## List the lessons and their variants
 	$(RACELAB) list

@@ -1,8 +1,9 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // RaceLab: lessons that reproduce real concurrency bugs, and the harness that measures them.
 //
 // No package dependencies, by design: a workshop must build with no network.
+// Swift 6.2 is the minimum: the lessons' tests use exit tests (`#expect(processExitsWith:)`).
 // Every target uses the Swift 6 language mode with complete concurrency checking. The buggy lesson
 // types are marked `@unchecked Sendable`: they *claim* thread safety, which is exactly the claim each
 // lesson disproves at run time.
@@ -27,7 +28,12 @@ let lessons: [(module: String, folder: String)] = [
 
 let package = Package(
     name: "RaceLab",
-    platforms: [.macOS(.v15)],
+    // The versions `Synchronization` (Atomic, Mutex) and `Task(executorPreference:)` need, so that an
+    // app's test target on any Apple platform can depend on `RaceLab` and `RaceLabTesting`. The
+    // command line, the lessons and their tests are run on macOS and Linux only (an app cannot spawn
+    // the processes they isolate variants in); on tvOS and watchOS, where `posix_spawn` is not
+    // allowed, the platform layer reports that a variant's process cannot start.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "RaceLab", targets: ["RaceLab"]),
         // For tests, yours included: expectClean/expectReproduced/expect(No)FailingSchedule (and XCTest's

@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// Replaces a file's contents atomically: writes a uniquely named file beside it, then renames that
@@ -20,7 +20,7 @@ enum AtomicFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CocoaError.error(.fileWriteUnknown, path: temporary, errno: errno) }
         let written = data.withUnsafeBytes { bytes in
-            bytes.isEmpty ? 0 : Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+            bytes.isEmpty ? 0 : writeBytes(descriptor, bytes.baseAddress, bytes.count)
         }
         let code = errno
         close(descriptor)
@@ -34,6 +34,12 @@ enum AtomicFile {
             throw CocoaError.error(.fileWriteUnknown, path: url.path, errno: code)
         }
     }
+}
+
+/// `write(2)`: named apart because inside `AtomicFile` the name `write` is its own method. At file
+/// scope it resolves to the C library's function, from Glibc or Darwin alike.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
 
 extension CocoaError {

@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A descriptor open on the lock file beside a data file (`counter.json.lock`), for the coordinators

@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A coordinator built on open-file-description locks, `fcntl(F_OFD_SETLKW)`: the same call as

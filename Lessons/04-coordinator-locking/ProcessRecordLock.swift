@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A coordinator built on POSIX record locks, `fcntl(F_SETLKW)`: the lock most code reaches for

@@ -15,9 +15,16 @@ struct Executable {
 
     /// The folder the test bundle was built into, where `swift build` puts the executables too.
     static var productsFolder: URL {
+        #if os(Linux)
         let me =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
+        #else
+        // The process is xctest or swiftpm-testing-helper, which loaded the test bundle.
+        let me =
+            Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundlePath
+            ?? CommandLine.arguments[0]
+        #endif
         var url = URL(fileURLWithPath: me)
         // On Linux the test runner is `<products>/RaceLabPackageTests.xctest`; on macOS it is inside
         // `<products>/RaceLabPackageTests.xctest/Contents/MacOS/`.

@@ -25,7 +25,7 @@ struct LessonLayoutTests {
     @Test("the generated catalog holds the lessons in number order, each declaring its expectations")
     func catalogOrder() {
         #expect(catalog.map(\.number) == Array(1...catalog.count))
-        #expect(catalog.allSatisfy { $0.variants.allSatisfy { !$0.toolExpectations.isEmpty } })
+        #expect(catalog.allSatisfy { $0.variants.allSatisfy(\.declaresToolExpectations) })
     }
 
     // MARK: The check itself, on a synthetic tree

@@ -121,6 +121,8 @@ struct MatrixCommandTests {
         #expect(!xml.contains("<failure"))
     }
 
+    // setarch and /proc/self/personality: Linux only.
+    #if os(Linux)
     @Test(
         "when TSan cannot map its shadow memory, the variant runs again under setarch -R, and so do later ones",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setarch"), "needs setarch (Linux)")
@@ -169,6 +171,7 @@ struct MatrixCommandTests {
         #expect(matrix.rows.map(\.runner.verdict) == [.reproduced, .clean, .clean])
         #expect(matrix.rows.allSatisfy { $0.tsan.outcome == .silent })
     }
+    #endif
 
     @Test(
         "under TSan, each report goes to the variant that produced it: lesson 2's plain flag, not its fixes",

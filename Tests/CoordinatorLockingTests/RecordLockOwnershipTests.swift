@@ -4,7 +4,9 @@ import Testing
 
 @testable import CoordinatorLocking
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 
@@ -14,6 +16,9 @@ import Glibc
 /// even one of the querying process).
 @Suite("fcntl record locks belong to the process; OFD locks to the open file description")
 struct RecordLockOwnershipTests {
+    // Looking at a lock from outside needs `F_OFD_GETLK`, which only Linux has (`OpenFileDescriptionLock`
+    // uses `flock(2)` elsewhere).
+    #if os(Linux)
     /// The lock type another open file description would run into on the lock file: `F_WRLCK`
     /// while someone holds the write lock, `F_UNLCK` when nobody does.
     static func lockSeenFromOutside(_ probe: Int32) -> Int32 {
@@ -60,6 +65,8 @@ struct RecordLockOwnershipTests {
         }
         #expect(Self.lockSeenFromOutside(probe) == F_UNLCK)
     }
+
+    #endif
 
     @Test("a second thread's F_SETLKW is granted while the first holds the lock")
     func secondThreadGetsProcessLockAtOnce() async throws {

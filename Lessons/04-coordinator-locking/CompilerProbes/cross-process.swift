@@ -4,7 +4,9 @@
 // compiler cannot tell the right lock owner from the wrong one.
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 

@@ -5,7 +5,9 @@
 // wrong owner is invisible to both.
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 

@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A child process with its output captured to files and a deadline enforced by a watchdog.
@@ -68,31 +68,21 @@ package struct ChildProcess {
         let stdoutPath = folder.appendingPathComponent("stdout").path
         let stderrPath = folder.appendingPathComponent("stderr").path
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var variables = ProcessInfo.processInfo.environment
-        variables.merge(environment) { _, override in override }
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in envp { free(pointer) } }
-
         let clock = ContinuousClock()
         let started = clock.now
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else { throw LaunchError.spawnFailed(path: executable, errno: status) }
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.spawn(
+                executable,
+                arguments: arguments,
+                environment: ProcessSpawn.environment(adding: environment),
+                stdout: .file(stdoutPath),
+                stderr: .file(stderrPath),
+                newProcessGroup: true
+            )
+        } catch let failure as ProcessSpawn.Failure {
+            throw LaunchError.spawnFailed(path: executable, errno: failure.code)
+        }
         runningGroup = pid
         defer { runningGroup = 0 }
 

@@ -184,16 +184,6 @@ package enum IsolatedRun {
     }
 }
 
-/// A signal's conventional name, e.g. `SIGILL` for 4 (how Swift traps on x86-64 Linux).
-package func signalName(_ number: Int32) -> String {
-    let names: [Int32: String] = [
-        1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
-        8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM",
-        15: "SIGTERM",
-    ]
-    return names[number] ?? "signal \(number)"
-}
-
 /// Seconds without a useless fraction: `60`, `2.5`.
 ///
 /// Safe for any `Double`: a value too large for an `Int` (which `Int(_:)` would trap on), an

@@ -1,9 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// A worker process: a copy of the running tool started with the hidden `_worker` command, running
@@ -49,18 +49,21 @@ public final class WorkerProcess: @unchecked Sendable {
     /// Starts the worker `worker` of lesson `lesson` with `arguments`.
     public static func launch(lesson: Int, worker: String, arguments: [String]) throws -> WorkerProcess {
         let executable = ChildProcess.currentExecutable
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-
-        let all = [executable, command, String(lesson), worker, String(getpid())] + arguments
-        let argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else { throw LaunchError.spawnFailed(errno: status) }
+        let all = [command, String(lesson), worker, String(getpid())] + arguments
+        let pid: pid_t
+        do {
+            // The worker's stderr is the caller's; no other descriptor of the caller reaches it.
+            pid = try ProcessSpawn.spawn(
+                executable,
+                arguments: all,
+                environment: ProcessInfo.processInfo.environment,
+                stdout: .nullDevice,
+                stderr: .inherit,
+                newProcessGroup: false
+            )
+        } catch let failure as ProcessSpawn.Failure {
+            throw LaunchError.spawnFailed(errno: failure.code)
+        }
         return WorkerProcess(pid: pid)
     }
 

@@ -272,6 +272,18 @@ package struct MatrixRunner {
                 : "in \(plan.expectationsFile ?? "the file")"
             notes.append("unmeasured: no expectation \(place) for: \(missing) (only the built-in rules were checked)")
         }
+        if plan.expectations == nil, let system = plan.system {
+            let ranRows = Set(rows.map { "\($0.slug)/\($0.variant)" })
+            for lesson in plan.lessons {
+                for variant in lesson.variants where ranRows.contains("\(lesson.slug)/\(variant.name)") {
+                    if let reason = variant.unmeasuredReasons[system] {
+                        notes.append(
+                            "unmeasured on \(system) by declaration: \(lesson.slug) \(variant.name): \(reason)"
+                        )
+                    }
+                }
+            }
+        }
         let ranLessons = Set(plan.lessons.map(\.slug))
         let ran = Set(rows.map { "\($0.slug)/\($0.variant)" })
         let file = plan.expectationsFile ?? "the expectations file"

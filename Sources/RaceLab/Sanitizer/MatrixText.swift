@@ -96,6 +96,7 @@ package struct MatrixText {
         }
         if matrix.rows.contains(where: \.tsan.ranWithoutAddressRandomization) {
             lines.append(
+                // portable: only MatrixRunner on Linux sets ranWithoutAddressRandomization
                 "¹ run under 'setarch -R' (no address randomization): TSan could not map its shadow memory otherwise"
             )
         }

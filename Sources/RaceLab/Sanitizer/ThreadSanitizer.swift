@@ -47,6 +47,7 @@ public enum ThreadSanitizer {
     /// `setarch <machine> -R`: the prefix that starts a program without address randomization, or
     /// nil where there is no `setarch` (macOS, which does not have the problem).
     static var noRandomizationPrefix: [String]? {
+        #if os(Linux)
         let candidates = ["/usr/bin/setarch", "/bin/setarch", "/usr/sbin/setarch"]
         guard let setarch = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return nil
@@ -57,5 +58,8 @@ public enum ThreadSanitizer {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return [setarch, machine, "-R"]
+        #else
+        return nil
+        #endif
     }
 }

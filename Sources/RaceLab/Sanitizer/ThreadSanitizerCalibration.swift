@@ -32,7 +32,8 @@ public enum ThreadSanitizerCalibration {
     static let mutex = Variant(
         name: "mutex",
         kind: .fixed,
-        summary: "Synchronization.Mutex<Int>: correct, but its futex is invisible to TSan (false positive)",
+        // portable: words only; this row was measured on Linux, where Mutex is a futex
+        summary: "Synchronization.Mutex<Int>: correct, but on Linux its futex is invisible to TSan (false positive)",
         // Twenty trials showed the report in 15 of 30 runs; 200 trials in 20 of 20 (Linux, 2 cores).
         workload: Workload(trials: 400, iterations: 1_000),
         makeState: { MutexCounter() },
@@ -43,6 +44,7 @@ public enum ThreadSanitizerCalibration {
         compiler: .notMeasured,
         on: .linux,
         because:
+            // portable: words only, the reason for the Linux row
             "a false positive: the lock is a futex inside the uninstrumented standard library, so TSan sees no edge"
     )
 

@@ -84,7 +84,7 @@ extension Variant {
         because reason: String
     ) -> Variant {
         precondition(
-            toolExpectation(on: system) == nil,
+            toolExpectation(on: system) == nil && unmeasuredReasons[system] == nil,
             "variant \(name) declares two expectations for \(system)"
         )
         var copy = self
@@ -98,5 +98,27 @@ extension Variant {
     public func toolExpectation(on system: ToolExpectation.OperatingSystem?) -> ToolExpectation? {
         guard let system else { return nil }
         return toolExpectations.first { $0.measuredOn == system }
+    }
+
+    /// This variant, declared *unmeasured* on `system`: it runs there, but nobody has measured what
+    /// ThreadSanitizer and the compiler make of it (code written for a system no one here can reach,
+    /// against its documentation). The matrix on `system` then prints its row as unmeasured with
+    /// `reason`, and applies only the rules that need no expectation. It stays a claim to check: a
+    /// buggy variant must still reproduce and a fixed one stay clean when it runs.
+    ///
+    /// - Precondition: the variant declares nothing for `system` yet.
+    public func unmeasured(on system: ToolExpectation.OperatingSystem, because reason: String) -> Variant {
+        precondition(
+            toolExpectation(on: system) == nil && unmeasuredReasons[system] == nil,
+            "variant \(name) declares \(system) twice"
+        )
+        var copy = self
+        copy.unmeasuredReasons[system] = reason
+        return copy
+    }
+
+    /// Whether the variant declares anything (an expectation, or that it is unmeasured) for any system.
+    public var declaresToolExpectations: Bool {
+        !toolExpectations.isEmpty || !unmeasuredReasons.isEmpty
     }
 }

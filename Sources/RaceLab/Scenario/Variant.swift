@@ -31,6 +31,8 @@ public struct Variant: Sendable {
     /// What ThreadSanitizer and the Swift 6 compiler are expected to make of this variant, one entry
     /// per operating system it was measured on (see `ToolExpectation`, `expecting(tsan:compiler:on:because:)`).
     public var toolExpectations: [ToolExpectation] = []
+    /// Systems the variant is declared *unmeasured* on, with the reason (see `unmeasured(on:because:)`).
+    public var unmeasuredReasons: [ToolExpectation.OperatingSystem: String] = [:]
 
     let makeTrial: @Sendable () throws -> TrialBody
 

@@ -1,0 +1,87 @@
+import Foundation
+import RaceLab
+
+// The article's own code runs where Foundation has NSFileCoordinator: Darwin. Elsewhere the lesson
+// has the model (OwnerScopedCoordinator) and the kernel locks only. RACELAB_DARWIN_STUBS is set by
+// Scripts/typecheck-darwin only, which type-checks this file on Linux against stubs carrying Apple's
+// documented signatures (Scripts/DarwinStubs); it is never set in a build.
+#if canImport(Darwin) || RACELAB_DARWIN_STUBS
+extension CoordinatorLockingLesson {
+    static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator]
+
+    static let nsFileCoordinatorSharedPurpose = counterVariant(
+        name: "nsfilecoordinator-shared-purpose",
+        kind: .buggy,
+        summary: "NSFileCoordinator, every storage's coordinator with the trial's one purposeIdentifier "
+            + "(as with one shared file presenter): coordinators of one purpose never block each other",
+        coordinator: { owner in SystemFileCoordinator(purpose: "racelab.\(owner)") },
+        explorable: false
+    )
+    .unmeasured(on: .macOS, because: "written against Apple's documentation; no Mac has run make tsan on it yet")
+
+    static let nsFileCoordinator = counterVariant(
+        name: "nsfilecoordinator",
+        kind: .fixed,
+        summary: "NSFileCoordinator(filePresenter: nil) with its default, unique purposeIdentifier per claim",
+        coordinator: { _ in SystemFileCoordinator(purpose: nil) },
+        workload: Workload(trials: 8, iterations: 200),
+        explorable: false
+    )
+    .unmeasured(on: .macOS, because: "written against Apple's documentation; no Mac has run make tsan on it yet")
+}
+
+/// `FileAccessCoordinator` over Foundation's `NSFileCoordinator`, one coordinator per claim, as the
+/// article's `ObjectStorage` creates one per call.
+///
+/// Apple documents `purposeIdentifier` so: coordinators that share one do not block each other's
+/// coordinated reads and writes; by default every coordinator gets a unique one. A coordinator made
+/// with a file presenter takes the presenter's identifier, so every storage created with the same
+/// presenter (or given the same identifier, as here) excludes nothing: the read-modify-write in
+/// `mutatingObject` runs in several threads at once. That is the bug; the default identifier is the fix.
+public struct SystemFileCoordinator: FileAccessCoordinator {
+    /// The purpose identifier every claim's coordinator is given; nil: the default (unique).
+    public let purpose: String?
+
+    public init(purpose: String?) {
+        self.purpose = purpose
+    }
+
+    private func makeCoordinator() -> NSFileCoordinator {
+        let coordinator = NSFileCoordinator(filePresenter: nil)
+        if let purpose {
+            // hazard: claims of one purpose never block each other, whichever thread makes them.
+            coordinator.purposeIdentifier = purpose
+        }
+        return coordinator
+    }
+
+    public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
+        var result: Result<Value, any Error>?
+        var failure: NSError?
+        makeCoordinator().coordinate(readingItemAt: url, options: [], error: &failure) { url in
+            result = Result { try accessor(url) }
+        }
+        return try Self.outcome(result, failure)
+    }
+
+    public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
+        var result: Result<Value, any Error>?
+        var failure: NSError?
+        makeCoordinator().coordinate(writingItemAt: url, options: [], error: &failure) { url in
+            result = Result { try accessor(url) }
+        }
+        return try Self.outcome(result, failure)
+    }
+
+    /// The accessor's value or error; the coordinator's error when it did not run the accessor.
+    private static func outcome<Value>(_ result: Result<Value, any Error>?, _ failure: NSError?) throws -> Value {
+        if let result { return try result.get() }
+        throw failure ?? CocoaError(.fileLocking)
+    }
+}
+#else
+extension CoordinatorLockingLesson {
+    /// No NSFileCoordinator outside Darwin.
+    static let systemCoordinatorVariants: [Variant] = []
+}
+#endif
