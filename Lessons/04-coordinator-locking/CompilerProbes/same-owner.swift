@@ -29,34 +29,13 @@ final class ClaimTable: @unchecked Sendable {
 }
 
 /// Like NSFileCoordinator(filePresenter:): claims are made on behalf of one owner (the presenter).
-struct Coordinator: Sendable {
+struct Coordinator: FileAccessCoordinator {
     let owner: UUID
 
     func coordinateWriting(at url: URL, _ body: (URL) throws -> Void) throws {
         ClaimTable.shared.acquire(url, owner: owner)
         defer { ClaimTable.shared.release(url) }
         try body(url)
-    }
-}
-
-/// The article's ObjectStorage: one Codable object in one JSON file; several instances on one file.
-struct ObjectStorage<Object: Codable> {
-    let url: URL
-    let coordinator: Coordinator
-
-    func mutatingObject(defaultValue: Object, _ mutate: (inout Object) -> Void) throws {
-        try coordinator.coordinateWriting(at: url) { url in
-            var object = (try? JSONDecoder().decode(Object.self, from: Data(contentsOf: url))) ?? defaultValue
-            mutate(&object)
-            try JSONEncoder().encode(object).write(to: url, options: .atomic)
-        }
-    }
-}
-
-func incrementConcurrently(file: URL, coordinator: Coordinator) {
-    DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
-        let storage = ObjectStorage<Int>(url: file, coordinator: coordinator)
-        try? storage.mutatingObject(defaultValue: 0) { $0 += 1 }
     }
 }
 
