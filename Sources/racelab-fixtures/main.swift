@@ -13,34 +13,23 @@ let synthetic = Lesson(
     summary: "Variants whose anomalies are fixed in advance, to check the runner's arithmetic.",
     workload: Workload(trials: 10, iterations: 100),
     variants: [
-        Variant(
+        Variant.counting(
             name: "drops-every-fourth",
             kind: .buggy,
             summary: "skips the write of every iteration whose index is a multiple of 4",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } } },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } } }
         ),
-        Variant(
-            name: "clean",
-            kind: .fixed,
-            summary: "every iteration writes once",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
-        ),
-        Variant(
+        Variant.counting(name: "clean", kind: .fixed, summary: "every iteration writes once"),
+        Variant.counting(
             name: "odd-trials-inconsistent",
             kind: .buggy,
             summary: "iteration 0 of every odd trial records one inconsistency",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 counter.withLockedValue { $0 += 1 }
                 if iteration.index == 0 && iteration.trial % 2 == 1 {
                     iteration.recordInconsistency("trial \(iteration.trial) is odd")
                 }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         ),
     ]
 )
@@ -52,28 +41,25 @@ let faults = Lesson(
     summary: "Variants that trap, hang or exit early, to check isolation and the watchdog.",
     workload: Workload(trials: 2, iterations: 10),
     variants: [
-        Variant(
+        Variant.counting(
             name: "traps",
             kind: .fixed,
             summary: "traps in its first trial",
-            makeState: { LockedValueBox(0) },
             operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
             check: { counter, _ in .kept(counter.value, of: 0) }
         ),
-        Variant(
+        Variant.counting(
             name: "traps-as-its-bug",
             kind: .buggy,
             summary: "traps, and a trap is this bug's known outcome",
             crashMeansReproduced: true,
-            makeState: { LockedValueBox(0) },
             operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
             check: { counter, _ in .kept(counter.value, of: 0) }
         ),
-        Variant(
+        Variant.counting(
             name: "hangs",
             kind: .fixed,
             summary: "never finishes its first trial",
-            makeState: { LockedValueBox(0) },
             operation: { _, iteration in
                 // A test that must act while this variant hangs (interrupt the run) waits for this file
                 // instead of guessing a delay.
@@ -86,11 +72,10 @@ let faults = Lesson(
             },
             check: { counter, _ in .kept(counter.value, of: 0) }
         ),
-        Variant(
+        Variant.counting(
             name: "exits-early",
             kind: .fixed,
             summary: "exits with status 3 before reporting",
-            makeState: { LockedValueBox(0) },
             operation: { _, _ in exit(3) },
             check: { counter, _ in .kept(counter.value, of: 0) }
         ),
@@ -114,19 +99,17 @@ let errors = Lesson(
             operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
             check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         ),
-        Variant(
+        Variant.counting(
             name: "store-fails",
             kind: .fixed,
             summary: "one write per trial fails with EIO and is missing from the final count",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if iteration.index == 0 {
                     iteration.recordError(POSIXError(.EIO))
                 } else {
                     counter.withLockedValue { $0 += 1 }
                 }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         ),
     ]
 )
