@@ -41,46 +41,49 @@ let faults = Lesson(
     summary: "Variants that trap, hang or exit early, to check isolation and the watchdog.",
     workload: Workload(trials: 2, iterations: 10),
     variants: [
-        Variant.counting(
-            name: "traps",
-            kind: .fixed,
-            summary: "traps in its first trial",
-            operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant.counting(
-            name: "traps-as-its-bug",
-            kind: .buggy,
+        fault("traps", .fixed, summary: "traps in its first trial") { iteration in
+            if iteration.index == 3 { fatalError("fixture trap") }
+        },
+        fault(
+            "traps-as-its-bug",
+            .buggy,
             summary: "traps, and a trap is this bug's known outcome",
-            crashMeansReproduced: true,
-            operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant.counting(
-            name: "hangs",
-            kind: .fixed,
-            summary: "never finishes its first trial",
-            operation: { _, iteration in
-                // A test that must act while this variant hangs (interrupt the run) waits for this file
-                // instead of guessing a delay.
-                // Its scratch folder exists first, so that a test can see a killed child's folder swept.
-                if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
-                    _ = try? ScratchSpace.processFolder()
-                    _ = FileManager.default.createFile(atPath: mark, contents: nil)
-                }
-                while true { sleep(1) }
-            },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant.counting(
-            name: "exits-early",
-            kind: .fixed,
-            summary: "exits with status 3 before reporting",
-            operation: { _, _ in exit(3) },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
+            crashMeansReproduced: true
+        ) { iteration in
+            if iteration.index == 3 { fatalError("fixture trap") }
+        },
+        fault("hangs", .fixed, summary: "never finishes its first trial") { iteration in
+            // A test that must act while this variant hangs (interrupt the run) waits for this file
+            // instead of guessing a delay.
+            // Its scratch folder exists first, so that a test can see a killed child's folder swept.
+            if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
+                _ = try? ScratchSpace.processFolder()
+                _ = FileManager.default.createFile(atPath: mark, contents: nil)
+            }
+            while true { sleep(1) }
+        },
+        fault("exits-early", .fixed, summary: "exits with status 3 before reporting") { _ in exit(3) },
     ]
 )
+
+/// A variant whose operation ends its process (a trap, a hang, an exit) instead of returning: the
+/// fault is the outcome under test, so its check expects nothing.
+func fault(
+    _ name: String,
+    _ kind: VariantKind,
+    summary: String,
+    crashMeansReproduced: Bool = false,
+    operation: @escaping @Sendable (Iteration) -> Void
+) -> Variant {
+    Variant.counting(
+        name: name,
+        kind: kind,
+        summary: summary,
+        crashMeansReproduced: crashMeansReproduced,
+        operation: { _, iteration in operation(iteration) },
+        check: { counter, _ in .kept(counter.value, of: 0) }
+    )
+}
 
 /// Variants whose trials fail for reasons that are not a bug: what a full disk or a failed system call
 /// does to a lesson. Their verdict must be ERROR, never REPRODUCED or FAILED.

@@ -30,26 +30,19 @@ struct LessonLayoutTests {
 
     // MARK: The check itself, on a synthetic tree
 
-    static let variant = Variant(
-        name: "buggy",
-        kind: .buggy,
-        summary: "s",
-        makeState: { 0 },
-        operation: { _, _ in },
-        check: { _, _ in .kept(0, of: 0, unit: "u") }
-    )
+    static let variant = Synthetic.variant("buggy", .buggy)
 
     static func lesson(_ number: Int, _ slug: String, expecting: Bool = true) -> Lesson {
-        Lesson(
-            number: number,
-            slug: slug,
-            title: "t",
-            summary: "s",
-            workload: Workload(trials: 1, iterations: 1),
-            variants: [
-                expecting ? variant.expecting(tsan: .silent, compiler: .accepted, on: .linux, because: "r") : variant
-            ]
+        Synthetic.lesson(
+            number,
+            slug,
+            [expecting ? variant.expecting(tsan: .silent, compiler: .accepted, on: .linux, because: "r") : variant]
         )
+    }
+
+    /// The problems of the tree at `root` when `lessons` are both registered and listed.
+    static func problems(root: URL, registered lessons: [Lesson]) -> [String] {
+        LessonLayout.problems(root: root, listed: lessons.map(listed), declared: lessons)
     }
 
     static func listed(_ lesson: Lesson) -> LessonLayout.Listed {
@@ -101,7 +94,7 @@ struct LessonLayoutTests {
         let root = try Self.tree()
         defer { try? FileManager.default.removeItem(at: root) }
         let first = Self.lesson(1, "first")
-        #expect(LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first]).isEmpty)
+        #expect(Self.problems(root: root, registered: [first]).isEmpty)
     }
 
     @Test("a lesson folder added without registration fails the check, naming the folder and Package.swift")
@@ -110,7 +103,7 @@ struct LessonLayoutTests {
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.addLessonFolder("02-second", to: root)
         let first = Self.lesson(1, "first")
-        let problems = LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first])
+        let problems = Self.problems(root: root, registered: [first])
         #expect(problems.count == 1)
         #expect(problems.first?.hasPrefix("Lessons/02-second is not a registered lesson") == true)
         #expect(problems.first?.contains("Package.swift") == true)
@@ -124,11 +117,7 @@ struct LessonLayoutTests {
         // Registered (listed and declared) but not in the README, and declaring no expectation.
         let first = Self.lesson(1, "first")
         let second = Self.lesson(2, "second", expecting: false)
-        var problems = LessonLayout.problems(
-            root: root,
-            listed: [Self.listed(first), Self.listed(second)],
-            declared: [first, second]
-        )
+        var problems = Self.problems(root: root, registered: [first, second])
         #expect(
             problems == [
                 "README.md's lesson table has no row for lesson 2 second",
@@ -142,7 +131,7 @@ struct LessonLayoutTests {
             at: probes.appendingPathComponent("buggy.swift"),
             to: probes.appendingPathComponent("gone.swift")
         )
-        problems = LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first])
+        problems = Self.problems(root: root, registered: [first])
         #expect(problems.contains("Lessons/01-first/CompilerProbes/gone.swift names no variant of lesson first"))
         #expect(
             problems.contains(

@@ -59,14 +59,7 @@ struct MatrixExpectationsTests {
 
 @Suite("Expectations declared on the variants, per operating system")
 struct DeclaredExpectationsTests {
-    static let variant = Variant(
-        name: "v",
-        kind: .buggy,
-        summary: "s",
-        makeState: { 0 },
-        operation: { _, _ in },
-        check: { _, _ in .kept(0, of: 0, unit: "u") }
-    )
+    static let variant = Variant.counting(name: "v", kind: .buggy, summary: "s")
 
     @Test("each system's expectation is found by that system; one not declared is nil (unmeasured)")
     func perSystem() {
