@@ -65,9 +65,6 @@ struct FanInTests {
 
     @Test("Protected<[Error]> records every failure exactly once over 120,000 fetches")
     func protectedIsClean() async {
-        let report = await StressRunner.run(lessonVariant("errors-protected"), trials: 200, iterations: 600)
-        #expect(report.operations == 120_000)
-        #expect(report.anomalousTrials == 0)
-        #expect(report.verdict == .clean)
+        await expectLessonVariantClean("errors-protected", trials: 200, iterations: 600)
     }
 }

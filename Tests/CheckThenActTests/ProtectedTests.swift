@@ -52,9 +52,6 @@ struct ProtectedTests {
 
     @Test("mutate keeps every one of 100,000 increments")
     func mutateIsClean() async {
-        let report = await StressRunner.run(lessonVariant("protected-mutate"), trials: 100, iterations: 1_000)
-        #expect(report.operations == 100_000)
-        #expect(report.lostWrites == 0)
-        #expect(report.verdict == .clean)
+        await expectLessonVariantClean("protected-mutate", trials: 100, iterations: 1_000)
     }
 }

@@ -45,11 +45,7 @@ struct RunOnceTests {
         arguments: ["serial-queue", "lock", "atomic"]
     )
     func fixesRunOnce(variant: String) async {
-        let report = await StressRunner.run(lessonVariant(variant), trials: 10_000, iterations: 10)
-        #expect(report.operations == 100_000)
-        #expect(report.anomalousTrials == 0)
-        #expect(report.duplicates == 0 && report.lostWrites == 0)
-        #expect(report.verdict == .clean)
+        await expectLessonVariantClean(variant, trials: 10_000, iterations: 10)
     }
 
     @Test("the serial queue decides later: until it drains, the work may not have run at all")
