@@ -42,14 +42,8 @@ public enum CheckThenActLesson {
         kind: .fixed,
         summary: "each check-and-set is an async work item on one serial queue (check drains it first)",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
-        operation: { trial, _ in
-            let work = trial.work
-            trial.once.run { work.execute() }
-        },
-        check: { trial, _ in
-            trial.once.drain()
-            return .executions(trial.work.executions)
-        }
+        operation: { trial, _ in trial.enqueueWork() },
+        check: { trial, _ in .executions(trial.drainedExecutions()) }
     ).exploring(serialQueueExploration)
         .expecting(
             tsan: .silent,
@@ -210,4 +204,19 @@ extension CheckThenActLesson {
 struct OnceTrial<Once: Sendable>: Sendable {
     let once: Once
     let work = ImportantWork()
+}
+
+extension OnceTrial where Once == SerialQueueOnce {
+    /// Asks the serial queue to run the work once; the work may still be queued when this returns.
+    /// (The work is captured alone, not the trial: the queue's item outlives the call.)
+    func enqueueWork() {
+        let work = self.work
+        once.run { work.execute() }
+    }
+
+    /// How often the work ran, once every queued check-and-set has run.
+    func drainedExecutions() -> Int {
+        once.drain()
+        return work.executions
+    }
 }

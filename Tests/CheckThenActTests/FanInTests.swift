@@ -58,8 +58,7 @@ struct FanInTests {
     func runnerReproducesPlainArray() async {
         // Measured here: with noise every trial of 600 fetches loses errors (about half of its 200);
         // without noise, at most a few trials in a hundred do.
-        let report = await StressRunner.run(lessonVariant("errors-unprotected"), trials: 20, iterations: 600)
-        #expect(report.verdict == .reproduced)
+        let report = await expectLessonVariantReproduced("errors-unprotected", trials: 20, iterations: 600)
         #expect(report.lostWrites > 0)
     }
 

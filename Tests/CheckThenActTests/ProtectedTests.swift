@@ -45,8 +45,7 @@ struct ProtectedTests {
     @Test("the runner shows read-then-write losing increments")
     func runnerReproducesReadThenWrite() async {
         // Measured here: every trial of 1,000 increments loses hundreds, with noise or without.
-        let report = await StressRunner.run(lessonVariant("protected-read-then-write"), trials: 5, iterations: 1_000)
-        #expect(report.verdict == .reproduced)
+        let report = await expectLessonVariantReproduced("protected-read-then-write", trials: 5, iterations: 1_000)
         #expect(report.lostWrites > 0)
     }
 

@@ -34,8 +34,7 @@ struct RunOnceTests {
     func runnerReproducesThePlainFlag() async {
         // Measured here with noise: 26 % to 65 % of trials run the work twice (per run of 1,500,
         // whatever the machine's load). All 1,500 coming out right at 26 % has odds below 10^-190.
-        let report = await StressRunner.run(lessonVariant("buggy"), trials: 1_500, iterations: 10)
-        #expect(report.verdict == .reproduced)
+        let report = await expectLessonVariantReproduced("buggy", trials: 1_500, iterations: 10)
         #expect(report.duplicates > 0)
         #expect(report.histogram.contains { $0.outcome == "2 executions" })
     }

@@ -26,3 +26,16 @@ func expectLessonVariantClean(
     #expect(report.duplicates == 0 && report.lostWrites == 0, sourceLocation: sourceLocation)
     #expect(report.verdict == .clean, sourceLocation: sourceLocation)
 }
+
+/// Runs the lesson's variant `name` over `trials` trials of `iterations` operations, expects the
+/// runner to reproduce its bug, and returns the report for the test's own expectations.
+func expectLessonVariantReproduced(
+    _ name: String,
+    trials: Int,
+    iterations: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> VariantReport {
+    let report = await StressRunner.run(lessonVariant(name), trials: trials, iterations: iterations)
+    #expect(report.verdict == .reproduced, sourceLocation: sourceLocation)
+    return report
+}

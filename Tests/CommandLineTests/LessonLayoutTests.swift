@@ -53,10 +53,11 @@ struct LessonLayoutTests {
         )
     }
 
-    /// A repository-shaped tree with one complete lesson, `01-first`, in a fresh temporary folder.
-    static func tree() throws -> URL {
+    /// A repository-shaped tree with one complete lesson, `01-first`, and the lesson folders
+    /// `unregistered` (not in its README), in a fresh temporary folder.
+    static func tree(unregistered: [String] = []) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-layout-\(UUID().uuidString)")
-        try addLessonFolder("01-first", to: root)
+        for folder in ["01-first"] + unregistered { try addLessonFolder(folder, to: root) }
         try Data(
             """
             # A package
@@ -99,9 +100,8 @@ struct LessonLayoutTests {
 
     @Test("a lesson folder added without registration fails the check, naming the folder and Package.swift")
     func unregisteredFolderFails() throws {
-        let root = try Self.tree()
+        let root = try Self.tree(unregistered: ["02-second"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.addLessonFolder("02-second", to: root)
         let first = Self.lesson(1, "first")
         let problems = Self.problems(root: root, registered: [first])
         #expect(problems.count == 1)
@@ -111,9 +111,8 @@ struct LessonLayoutTests {
 
     @Test("a registered lesson missing from the README's table, or a variant without expectation or probe, fails")
     func otherDisagreementsFail() throws {
-        let root = try Self.tree()
+        let root = try Self.tree(unregistered: ["02-second"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.addLessonFolder("02-second", to: root)
         // Registered (listed and declared) but not in the README, and declaring no expectation.
         let first = Self.lesson(1, "first")
         let second = Self.lesson(2, "second", expecting: false)
