@@ -138,4 +138,24 @@ struct LessonLayoutTests {
             )
         )
     }
+
+    @Test("a probe that declares again a type its folder's prelude declares fails, naming both")
+    func probeRestatingThePreludeFails() throws {
+        let root = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = Self.lesson(1, "first")
+        let probes = root.appendingPathComponent("Lessons/01-first/\(CompilerProbe.folderName)")
+        try Data("struct Item: Sendable {}\nfinal class Store {}\n".utf8)
+            .write(to: probes.appendingPathComponent("\(CompilerProbe.preludeName).swift"))
+        #expect(Self.problems(root: root, registered: [first]).isEmpty)
+
+        try Data("// probe\nstruct Item: Sendable {}\nfunc use(_ store: Store) {}\n".utf8)
+            .write(to: probes.appendingPathComponent("buggy.swift"))
+        #expect(
+            Self.problems(root: root, registered: [first]) == [
+                "Lessons/01-first/CompilerProbes/buggy.swift declares Item, which its Prelude.swift declares: "
+                    + "use the prelude's"
+            ]
+        )
+    }
 }
