@@ -1,8 +1,9 @@
 // Compiler probes · lesson 4 · prelude
 // What the probes of this lesson share, type-checked together with each of them (see
 // CompilerProbe.preludeName): the article's ObjectStorage over a coordinator, the threads that
-// increment one file through it, and a record lock taken with fcntl. Each probe holds only its
-// `Coordinator`, the pattern it measures: the compiler sees the same storage around every one.
+// increment one file through it, a record lock taken with fcntl, and the claim table that stands in
+// for NSFileCoordinator. Each probe holds only its `Coordinator`, the pattern it measures: the
+// compiler sees the same storage around every one.
 import Foundation
 
 #if canImport(Glibc)
@@ -33,6 +34,27 @@ func incrementConcurrently(file: URL, coordinator: any FileAccessCoordinator) {
     DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
         let storage = ObjectStorage<Int>(url: file, coordinator: coordinator)
         try? storage.mutatingObject(defaultValue: 0) { $0 += 1 }
+    }
+}
+
+/// Stands in for NSFileCoordinator's claims: a claim waits only for claims of *other* owners.
+final class ClaimTable: @unchecked Sendable {
+    static let shared = ClaimTable()
+    private let condition = NSCondition()
+    private var holders: [URL: (owner: UUID, count: Int)] = [:]
+
+    func acquire(_ url: URL, owner: UUID) {
+        condition.lock()
+        defer { condition.unlock() }
+        while let holder = holders[url], holder.owner != owner { condition.wait() }
+        holders[url] = (owner, (holders[url]?.count ?? 0) + 1)
+    }
+
+    func release(_ url: URL) {
+        condition.lock()
+        defer { condition.unlock() }
+        if let holder = holders[url] { holders[url] = holder.count > 1 ? (holder.owner, holder.count - 1) : nil }
+        condition.broadcast()
     }
 }
 
