@@ -14,39 +14,34 @@ public enum SubscriptRaceLesson {
         variants: [buggy, fixed, actor]
     )
 
-    /// Every iteration stores a distinct key, so after a trial the store must hold one key per iteration.
-    static let buggy = Variant(
-        name: "buggy",
-        kind: .buggy,
+    static let buggy = storingOneKeyEach(
+        "buggy",
+        .buggy,
         summary:
             "contents[id] = data through a computed property: get (sync) and set (async barrier) are two work items",
-        makeState: { Storage() },
-        operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
-        check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
-    ).exploring(storeOneKeyEach { Storage() })
-        .expecting(
-            tsan: .silent,
-            compiler: .rejected,
-            on: .linux,
-            because:
-                "every access goes through the queue (the race is between two synchronized steps); the class is not Sendable"
-        )
+        store: { Storage() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because:
+            "every access goes through the queue (the race is between two synchronized steps); the class is not Sendable"
+    )
 
-    static let fixed = Variant(
-        name: "fixed",
-        kind: .fixed,
+    static let fixed = storingOneKeyEach(
+        "fixed",
+        .fixed,
         summary: "read and write in one barrier work item",
-        makeState: { FixedStorage() },
-        operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
-        check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
-    ).exploring(storeOneKeyEach { FixedStorage() })
-        .expecting(
-            tsan: .silent,
-            compiler: .rejected,
-            on: .linux,
-            because:
-                "the queue guards every access; the compiler cannot see what a queue guards, so it refuses the class"
-        )
+        store: { FixedStorage() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because:
+            "the queue guards every access; the compiler cannot see what a queue guards, so it refuses the class"
+    )
 
     static let actor = Variant(
         name: "actor",
@@ -62,6 +57,24 @@ public enum SubscriptRaceLesson {
             on: .linux,
             because: "actor-isolated accesses: synchronized for TSan, verified by the compiler"
         )
+
+    /// A variant in which every iteration stores a distinct key, so that after a trial the store
+    /// must hold one key per iteration. The explorer runs the same store.
+    private static func storingOneKeyEach<Store: KeyStore>(
+        _ name: String,
+        _ kind: VariantKind,
+        summary: String,
+        store makeStore: @escaping @Sendable () -> Store
+    ) -> Variant {
+        Variant(
+            name: name,
+            kind: kind,
+            summary: summary,
+            makeState: makeStore,
+            operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
+            check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
+        ).exploring(storeOneKeyEach(makeStore))
+    }
 
     private static let payload = Data([0x52, 0x4C])
 

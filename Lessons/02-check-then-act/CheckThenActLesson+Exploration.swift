@@ -27,14 +27,8 @@ extension CheckThenActLesson {
     static let serialQueueExploration = Exploration(
         summary: "each thread calls run { execute() }; invariant: execute() ran exactly once",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
-        thread: { trial, _ in
-            let work = trial.work
-            trial.once.run { work.execute() }
-        },
-        invariant: { trial, _ in
-            trial.once.drain()
-            return executedOnce(trial.work.executions)
-        }
+        thread: { trial, _ in trial.enqueueWork() },
+        invariant: { trial, _ in executedOnce(trial.drainedExecutions()) }
     )
 
     /// Every thread increments the counter once; afterwards it must equal the thread count.

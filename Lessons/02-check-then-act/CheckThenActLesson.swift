@@ -22,20 +22,18 @@ public enum CheckThenActLesson {
     // MARK: Run once
 
     /// The article's incorrect example: ten iterations, each checks the flag, executes, sets the flag.
-    static let buggy = Variant(
-        name: "buggy",
-        kind: .buggy,
+    static let buggy = runOnce(
+        "buggy",
+        .buggy,
         summary: "guard !didExecute; execute(); didExecute = true on a plain Bool",
-        makeState: { OnceTrial(once: RacyOnce()) },
-        operation: { trial, _ in trial.once.run { trial.work.execute() } },
-        check: { trial, _ in .executions(trial.work.executions) }
-    ).exploring(onceExploration { RacyOnce() })
-        .expecting(
-            tsan: .reported,
-            compiler: .rejected,
-            on: .linux,
-            because: "a plain Bool read and written from several threads: a data race both tools see"
-        )
+        once: { RacyOnce() }
+    )
+    .expecting(
+        tsan: .reported,
+        compiler: .rejected,
+        on: .linux,
+        because: "a plain Bool read and written from several threads: a data race both tools see"
+    )
 
     /// The article's fix. The check drains the queue first: the article's `async` means the work may
     /// still be pending when every iteration has returned.
@@ -44,14 +42,8 @@ public enum CheckThenActLesson {
         kind: .fixed,
         summary: "each check-and-set is an async work item on one serial queue (check drains it first)",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
-        operation: { trial, _ in
-            let work = trial.work
-            trial.once.run { work.execute() }
-        },
-        check: { trial, _ in
-            trial.once.drain()
-            return .executions(trial.work.executions)
-        }
+        operation: { trial, _ in trial.enqueueWork() },
+        check: { trial, _ in .executions(trial.drainedExecutions()) }
     ).exploring(serialQueueExploration)
         .expecting(
             tsan: .silent,
@@ -61,14 +53,7 @@ public enum CheckThenActLesson {
                 "the serial queue orders every access; to the compiler the flag is a captured var mutated concurrently"
         )
 
-    static let lock = Variant(
-        name: "lock",
-        kind: .fixed,
-        summary: "check and set under one NSLock",
-        makeState: { OnceTrial(once: LockedOnce()) },
-        operation: { trial, _ in trial.once.run { trial.work.execute() } },
-        check: { trial, _ in .executions(trial.work.executions) }
-    ).exploring(onceExploration { LockedOnce() })
+    static let lock = runOnce("lock", .fixed, summary: "check and set under one NSLock", once: { LockedOnce() })
         .expecting(
             tsan: .silent,
             compiler: .rejected,
@@ -76,96 +61,162 @@ public enum CheckThenActLesson {
             because: "check and set under one NSLock; the compiler cannot tie the lock to the flag"
         )
 
-    static let atomic = Variant(
-        name: "atomic",
-        kind: .fixed,
+    static let atomic = runOnce(
+        "atomic",
+        .fixed,
         summary: "one compare-and-exchange of an Atomic<Bool> decides who executes",
-        makeState: { OnceTrial(once: AtomicOnce()) },
-        operation: { trial, _ in trial.once.run { trial.work.execute() } },
-        check: { trial, _ in .executions(trial.work.executions) }
-    ).exploring(onceExploration { AtomicOnce() })
-        .expecting(
-            tsan: .silent,
-            compiler: .accepted,
-            on: .linux,
-            because: "one compare-and-exchange of an Atomic: seen by TSan, Sendable to the compiler"
-        )
+        once: { AtomicOnce() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "one compare-and-exchange of an Atomic: seen by TSan, Sendable to the compiler"
+    )
 
     // MARK: Protected counter
 
     /// A counter behind `Protected`, one increment per iteration.
-    static let protectedReadThenWrite = Variant(
-        name: "protected-read-then-write",
-        kind: .buggy,
+    static let protectedReadThenWrite = protectedCounter(
+        "protected-read-then-write",
+        .buggy,
         summary: "let value = counter.read(); counter.write(value + 1): two safe calls, one unsafe pair",
-        workload: Workload(trials: 20, iterations: 1_000),
-        makeState: { Protected(resource: 0) },
-        operation: { counter, _ in counter.incrementByReadingThenWriting() },
-        check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
-    ).exploring(counterExploration { $0.incrementByReadingThenWriting() })
-        .expecting(
-            tsan: .silent,
-            compiler: .rejected,
-            on: .linux,
-            because: "two synchronized calls, a race neither tool sees; rejected only because Protected is not Sendable"
-        )
+        trials: 20,
+        increment: { $0.incrementByReadingThenWriting() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because: "two synchronized calls, a race neither tool sees; rejected only because Protected is not Sendable"
+    )
 
     /// The check's `read()` is enqueued after every iteration's barrier, so it sees all of them:
     /// a read after `mutate` sees the write.
-    static let protectedMutate = Variant(
-        name: "protected-mutate",
-        kind: .fixed,
+    static let protectedMutate = protectedCounter(
+        "protected-mutate",
+        .fixed,
         summary: "counter.mutate { $0 + 1 }: read and write in one barrier item",
-        workload: Workload(trials: 100, iterations: 1_000),
-        makeState: { Protected(resource: 0) },
-        operation: { counter, _ in counter.incrementByMutating() },
-        check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
-    ).exploring(counterExploration { $0.incrementByMutating() })
-        .expecting(
-            tsan: .silent,
-            compiler: .rejected,
-            on: .linux,
-            because: "read and write in one barrier item; rejected like the bug, because Protected is not Sendable"
-        )
+        trials: 100,
+        increment: { $0.incrementByMutating() }
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because: "read and write in one barrier item; rejected like the bug, because Protected is not Sendable"
+    )
 
     // MARK: Fan-in of errors
 
     /// Each iteration starts one fetch; every third fails and its callback appends to a plain array.
-    static let errorsUnprotected = Variant(
-        name: "errors-unprotected",
-        kind: .buggy,
+    static let errorsUnprotected = fanIn(
+        "errors-unprotected",
+        .buggy,
         summary: "fetch callbacks on a global queue append their errors to a plain array",
-        workload: Workload(trials: 100, iterations: 600),
-        makeState: { FetchBatch(collectingInto: UnprotectedErrors()) },
-        operation: { batch, iteration in batch.fetch(iteration.index) },
-        check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
-    ).exploring(errorsExploration { UnprotectedErrors(capacity: 16) })
-        .expecting(
-            tsan: .reported,
-            compiler: .rejected,
-            on: .linux,
-            because: "callbacks append to a plain array from several threads: a data race both tools see"
-        )
+        collector: { UnprotectedErrors() }
+    )
+    .exploring(errorsExploration { UnprotectedErrors(capacity: 16) })
+    .expecting(
+        tsan: .reported,
+        compiler: .rejected,
+        on: .linux,
+        because: "callbacks append to a plain array from several threads: a data race both tools see"
+    )
 
-    static let errorsProtected = Variant(
-        name: "errors-protected",
-        kind: .fixed,
+    static let errorsProtected = fanIn(
+        "errors-protected",
+        .fixed,
         summary: "fetch callbacks append to Protected<[Error]> with mutate; the completion reads it",
-        workload: Workload(trials: 100, iterations: 600),
-        makeState: { FetchBatch(collectingInto: Protected<[any Error]>(resource: [])) },
-        operation: { batch, iteration in batch.fetch(iteration.index) },
-        check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
-    ).exploring(errorsExploration { Protected<[any Error]>(resource: []) })
-        .expecting(
-            tsan: .silent,
-            compiler: .rejected,
-            on: .linux,
-            because: "appends go through Protected.mutate; rejected because Protected is not Sendable"
+        collector: { Protected<[any Error]>(resource: []) }
+    )
+    .exploring(errorsExploration { Protected<[any Error]>(resource: []) })
+    .expecting(
+        tsan: .silent,
+        compiler: .rejected,
+        on: .linux,
+        because: "appends go through Protected.mutate; rejected because Protected is not Sendable"
+    )
+}
+
+// MARK: The three families of variants
+
+extension CheckThenActLesson {
+    /// A "run once" variant: every iteration asks the flag to run the work, which must have run
+    /// exactly once per trial. The explorer runs the same type.
+    static func runOnce<Once: RunOnce>(
+        _ name: String,
+        _ kind: VariantKind,
+        summary: String,
+        once makeOnce: @escaping @Sendable () -> Once
+    ) -> Variant {
+        Variant(
+            name: name,
+            kind: kind,
+            summary: summary,
+            makeState: { OnceTrial(once: makeOnce()) },
+            operation: { trial, _ in trial.once.run { trial.work.execute() } },
+            check: { trial, _ in .executions(trial.work.executions) }
+        ).exploring(onceExploration(makeOnce))
+    }
+
+    /// A counter behind `Protected`, incremented once per iteration by `increment`, over `trials`
+    /// trials of 1,000 increments. The explorer runs the same increment.
+    static func protectedCounter(
+        _ name: String,
+        _ kind: VariantKind,
+        summary: String,
+        trials: Int,
+        increment: @escaping @Sendable (Protected<Int>) -> Void
+    ) -> Variant {
+        Variant(
+            name: name,
+            kind: kind,
+            summary: summary,
+            workload: Workload(trials: trials, iterations: 1_000),
+            makeState: { Protected(resource: 0) },
+            operation: { counter, _ in increment(counter) },
+            check: { counter, trial in .kept(counter.read(), of: trial.iterations, unit: "increments") }
+        ).exploring(counterExploration(increment))
+    }
+
+    /// A fan-in variant: each iteration starts one fetch (every third fails) whose callback records
+    /// its error in the collector `makeCollector` makes; the completion must see every error once.
+    static func fanIn(
+        _ name: String,
+        _ kind: VariantKind,
+        summary: String,
+        collector makeCollector: @escaping @Sendable () -> any ErrorCollector
+    ) -> Variant {
+        Variant(
+            name: name,
+            kind: kind,
+            summary: summary,
+            workload: Workload(trials: 100, iterations: 600),
+            makeState: { FetchBatch(collectingInto: makeCollector()) },
+            operation: { batch, iteration in batch.fetch(iteration.index) },
+            check: { batch, trial in FetchAudit.observe(await batch.completion(), fetches: trial.iterations) }
         )
+    }
 }
 
 /// One trial of a "run once" variant: the flag under test and the work it guards.
 struct OnceTrial<Once: Sendable>: Sendable {
     let once: Once
     let work = ImportantWork()
+}
+
+extension OnceTrial where Once == SerialQueueOnce {
+    /// Asks the serial queue to run the work once; the work may still be queued when this returns.
+    /// (The work is captured alone, not the trial: the queue's item outlives the call.)
+    func enqueueWork() {
+        let work = self.work
+        once.run { work.execute() }
+    }
+
+    /// How often the work ran, once every queued check-and-set has run.
+    func drainedExecutions() -> Int {
+        once.drain()
+        return work.executions
+    }
 }

@@ -36,6 +36,31 @@ public final class ExerciseCheck {
         }
     }
 
+    /// The participant's type as the variant `stress` runs: named `exercise`, and `fixed`, since the
+    /// participant's file claims to be thread-safe and the stress run checks that claim. (An actor's
+    /// async operation needs `Variant(name:kind:summary:makeState:asyncOperation:check:)` itself.)
+    ///
+    /// - Parameters:
+    ///   - type: the participant's type, as the report names it (`Storage`).
+    ///   - makeState, operation, check, tearDown: as for `Variant`.
+    public static func variant<State: Sendable>(
+        of type: String,
+        makeState: @escaping @Sendable () throws -> State,
+        operation: @escaping @Sendable (State, Iteration) throws -> Void,
+        check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
+        tearDown: @escaping @Sendable (State) -> Void = { _ in }
+    ) -> Variant {
+        Variant(
+            name: "exercise",
+            kind: .fixed,
+            summary: "the participant's \(type)",
+            makeState: makeState,
+            operation: operation,
+            check: check,
+            tearDown: tearDown
+        )
+    }
+
     /// Runs `variant` (the participant's type, which claims to be thread-safe) through the runner
     /// with seeded noise at its race windows, and records a failure with the evidence if any trial
     /// lost a write, duplicated work or broke an invariant.

@@ -94,24 +94,36 @@ let deadlock = Lesson(
                 accounts.transfer(from: accounts.savings, to: accounts.checking)
             }
         ),
-        Variant(
-            name: "sync-on-own-queue",
-            kind: .buggy,
+        spending(
+            "sync-on-own-queue",
+            .buggy,
             summary: "a serial queue's item reads the total with queue.sync",
-            makeState: { Budget() },
-            operation: { budget, _ in budget.spendCheckingTotal(1) },
-            check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
-        ).exploring(spends("each thread spends 1 through spendCheckingTotal") { $0.spendCheckingTotal(1) }),
-        Variant(
-            name: "read-inside-item",
-            kind: .fixed,
-            summary: "the item reads the state directly",
-            makeState: { Budget() },
-            operation: { budget, _ in budget.spend(1) },
-            check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
-        ).exploring(spends("each thread spends 1 through spend") { $0.spend(1) }),
+            through: "spendCheckingTotal"
+        ) { $0.spendCheckingTotal(1) },
+        spending("read-inside-item", .fixed, summary: "the item reads the state directly", through: "spend") {
+            $0.spend(1)
+        },
     ]
 )
+
+/// A variant in which every iteration spends 1 through `method` (`spend`), and the explorer does
+/// the same on each thread; afterwards every spend must be counted.
+func spending(
+    _ name: String,
+    _ kind: VariantKind,
+    summary: String,
+    through method: String,
+    _ spend: @escaping @Sendable (Budget) -> Void
+) -> Variant {
+    Variant(
+        name: name,
+        kind: kind,
+        summary: summary,
+        makeState: { Budget() },
+        operation: { budget, _ in spend(budget) },
+        check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
+    ).exploring(spends("each thread spends 1 through \(method)", spend))
+}
 
 /// One spend per thread; afterwards each must be counted.
 func spends(_ what: String, _ spend: @escaping @Sendable (Budget) -> Void) -> Exploration {

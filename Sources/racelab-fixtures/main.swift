@@ -13,34 +13,23 @@ let synthetic = Lesson(
     summary: "Variants whose anomalies are fixed in advance, to check the runner's arithmetic.",
     workload: Workload(trials: 10, iterations: 100),
     variants: [
-        Variant(
+        Variant.counting(
             name: "drops-every-fourth",
             kind: .buggy,
             summary: "skips the write of every iteration whose index is a multiple of 4",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } } },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            operation: { counter, iteration in if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } } }
         ),
-        Variant(
-            name: "clean",
-            kind: .fixed,
-            summary: "every iteration writes once",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
-        ),
-        Variant(
+        Variant.counting(name: "clean", kind: .fixed, summary: "every iteration writes once"),
+        Variant.counting(
             name: "odd-trials-inconsistent",
             kind: .buggy,
             summary: "iteration 0 of every odd trial records one inconsistency",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 counter.withLockedValue { $0 += 1 }
                 if iteration.index == 0 && iteration.trial % 2 == 1 {
                     iteration.recordInconsistency("trial \(iteration.trial) is odd")
                 }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         ),
     ]
 )
@@ -52,50 +41,49 @@ let faults = Lesson(
     summary: "Variants that trap, hang or exit early, to check isolation and the watchdog.",
     workload: Workload(trials: 2, iterations: 10),
     variants: [
-        Variant(
-            name: "traps",
-            kind: .fixed,
-            summary: "traps in its first trial",
-            makeState: { LockedValueBox(0) },
-            operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant(
-            name: "traps-as-its-bug",
-            kind: .buggy,
+        fault("traps", .fixed, summary: "traps in its first trial") { iteration in
+            if iteration.index == 3 { fatalError("fixture trap") }
+        },
+        fault(
+            "traps-as-its-bug",
+            .buggy,
             summary: "traps, and a trap is this bug's known outcome",
-            crashMeansReproduced: true,
-            makeState: { LockedValueBox(0) },
-            operation: { _, iteration in if iteration.index == 3 { fatalError("fixture trap") } },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant(
-            name: "hangs",
-            kind: .fixed,
-            summary: "never finishes its first trial",
-            makeState: { LockedValueBox(0) },
-            operation: { _, iteration in
-                // A test that must act while this variant hangs (interrupt the run) waits for this file
-                // instead of guessing a delay.
-                // Its scratch folder exists first, so that a test can see a killed child's folder swept.
-                if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
-                    _ = try? ScratchSpace.processFolder()
-                    _ = FileManager.default.createFile(atPath: mark, contents: nil)
-                }
-                while true { sleep(1) }
-            },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
-        Variant(
-            name: "exits-early",
-            kind: .fixed,
-            summary: "exits with status 3 before reporting",
-            makeState: { LockedValueBox(0) },
-            operation: { _, _ in exit(3) },
-            check: { counter, _ in .kept(counter.value, of: 0) }
-        ),
+            crashMeansReproduced: true
+        ) { iteration in
+            if iteration.index == 3 { fatalError("fixture trap") }
+        },
+        fault("hangs", .fixed, summary: "never finishes its first trial") { iteration in
+            // A test that must act while this variant hangs (interrupt the run) waits for this file
+            // instead of guessing a delay.
+            // Its scratch folder exists first, so that a test can see a killed child's folder swept.
+            if iteration.index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
+                _ = try? ScratchSpace.processFolder()
+                _ = FileManager.default.createFile(atPath: mark, contents: nil)
+            }
+            while true { sleep(1) }
+        },
+        fault("exits-early", .fixed, summary: "exits with status 3 before reporting") { _ in exit(3) },
     ]
 )
+
+/// A variant whose operation ends its process (a trap, a hang, an exit) instead of returning: the
+/// fault is the outcome under test, so its check expects nothing.
+func fault(
+    _ name: String,
+    _ kind: VariantKind,
+    summary: String,
+    crashMeansReproduced: Bool = false,
+    operation: @escaping @Sendable (Iteration) -> Void
+) -> Variant {
+    Variant.counting(
+        name: name,
+        kind: kind,
+        summary: summary,
+        crashMeansReproduced: crashMeansReproduced,
+        operation: { _, iteration in operation(iteration) },
+        check: { counter, _ in .kept(counter.value, of: 0) }
+    )
+}
 
 /// Variants whose trials fail for reasons that are not a bug: what a full disk or a failed system call
 /// does to a lesson. Their verdict must be ERROR, never REPRODUCED or FAILED.
@@ -114,19 +102,17 @@ let errors = Lesson(
             operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
             check: { counter, trial in .kept(counter.value, of: trial.iterations) }
         ),
-        Variant(
+        Variant.counting(
             name: "store-fails",
             kind: .fixed,
             summary: "one write per trial fails with EIO and is missing from the final count",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if iteration.index == 0 {
                     iteration.recordError(POSIXError(.EIO))
                 } else {
                     counter.withLockedValue { $0 += 1 }
                 }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         ),
     ]
 )

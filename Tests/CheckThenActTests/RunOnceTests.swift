@@ -34,8 +34,7 @@ struct RunOnceTests {
     func runnerReproducesThePlainFlag() async {
         // Measured here with noise: 26 % to 65 % of trials run the work twice (per run of 1,500,
         // whatever the machine's load). All 1,500 coming out right at 26 % has odds below 10^-190.
-        let report = await StressRunner.run(lessonVariant("buggy"), trials: 1_500, iterations: 10)
-        #expect(report.verdict == .reproduced)
+        let report = await expectReproduced(lessonVariant("buggy"), workload: Workload(trials: 1_500, iterations: 10))
         #expect(report.duplicates > 0)
         #expect(report.histogram.contains { $0.outcome == "2 executions" })
     }
@@ -45,11 +44,8 @@ struct RunOnceTests {
         arguments: ["serial-queue", "lock", "atomic"]
     )
     func fixesRunOnce(variant: String) async {
-        let report = await StressRunner.run(lessonVariant(variant), trials: 10_000, iterations: 10)
+        let report = await expectClean(lessonVariant(variant), workload: Workload(trials: 10_000, iterations: 10))
         #expect(report.operations == 100_000)
-        #expect(report.anomalousTrials == 0)
-        #expect(report.duplicates == 0 && report.lostWrites == 0)
-        #expect(report.verdict == .clean)
     }
 
     @Test("the serial queue decides later: until it drains, the work may not have run at all")

@@ -26,7 +26,8 @@ enum Synthetic {
         variant("drops-every-\(period)", .buggy)
     }
 
-    private static func variant(_ name: String, _ kind: VariantKind) -> Variant {
+    /// A variant that is never run: a fixed one's check would find every write, a buggy one's none.
+    static func variant(_ name: String, _ kind: VariantKind) -> Variant {
         Variant(
             name: name,
             kind: kind,

@@ -77,11 +77,46 @@ enum LessonLayout {
                         + "Lessons/\(folder)/\(CompilerProbe.folderName)/\(variant.name).swift"
                 )
             }
+            problems += preludeProblems(probes: path.appendingPathComponent(CompilerProbe.folderName), folder: folder)
         }
 
         problems += readmeProblems(root: root, listed: listed)
         problems += declarationProblems(listed: listed, declared: declared)
         return problems
+    }
+
+    /// Types a probe declares again although its folder's prelude declares them: compiled together,
+    /// the two would make the probe "rejected" for a redeclaration, not for the pattern it measures.
+    static func preludeProblems(probes: URL, folder: String) -> [String] {
+        let prelude = probes.appendingPathComponent("\(CompilerProbe.preludeName).swift")
+        guard let preludeText = try? String(contentsOf: prelude, encoding: .utf8) else { return [] }
+        let shared = topLevelTypes(in: preludeText)
+        var problems: [String] = []
+        for name in CompilerProbe.probeNames(inLessonFolder: probes.deletingLastPathComponent()) {
+            let probe = probes.appendingPathComponent("\(name).swift")
+            let text = (try? String(contentsOf: probe, encoding: .utf8)) ?? ""
+            for type in topLevelTypes(in: text).sorted() where shared.contains(type) {
+                problems.append(
+                    "Lessons/\(folder)/\(CompilerProbe.folderName)/\(name).swift declares \(type), "
+                        + "which its \(CompilerProbe.preludeName).swift declares: use the prelude's"
+                )
+            }
+        }
+        return problems
+    }
+
+    /// The names of the types declared at the start of a line (top level) in Swift source `text`.
+    static func topLevelTypes(in text: String) -> Set<String> {
+        let kinds: Set<String> = ["class", "struct", "enum", "actor", "protocol"]
+        var names: Set<String> = []
+        for line in text.split(separator: "\n") where !line.hasPrefix(" ") {
+            let words = line.split(whereSeparator: { " :<{(".contains($0) }).map(String.init)
+            guard let kind = words.firstIndex(where: kinds.contains), kind + 1 < words.count else { continue }
+            guard words[..<kind].allSatisfy({ ["final", "public", "private", "fileprivate", "internal"].contains($0) })
+            else { continue }
+            names.insert(words[kind + 1])
+        }
+        return names
     }
 
     /// The folders `Lessons/[0-9]*`, sorted.

@@ -30,26 +30,19 @@ struct LessonLayoutTests {
 
     // MARK: The check itself, on a synthetic tree
 
-    static let variant = Variant(
-        name: "buggy",
-        kind: .buggy,
-        summary: "s",
-        makeState: { 0 },
-        operation: { _, _ in },
-        check: { _, _ in .kept(0, of: 0, unit: "u") }
-    )
+    static let variant = Synthetic.variant("buggy", .buggy)
 
     static func lesson(_ number: Int, _ slug: String, expecting: Bool = true) -> Lesson {
-        Lesson(
-            number: number,
-            slug: slug,
-            title: "t",
-            summary: "s",
-            workload: Workload(trials: 1, iterations: 1),
-            variants: [
-                expecting ? variant.expecting(tsan: .silent, compiler: .accepted, on: .linux, because: "r") : variant
-            ]
+        Synthetic.lesson(
+            number,
+            slug,
+            [expecting ? variant.expecting(tsan: .silent, compiler: .accepted, on: .linux, because: "r") : variant]
         )
+    }
+
+    /// The problems of the tree at `root` when `lessons` are both registered and listed.
+    static func problems(root: URL, registered lessons: [Lesson]) -> [String] {
+        LessonLayout.problems(root: root, listed: lessons.map(listed), declared: lessons)
     }
 
     static func listed(_ lesson: Lesson) -> LessonLayout.Listed {
@@ -60,10 +53,11 @@ struct LessonLayoutTests {
         )
     }
 
-    /// A repository-shaped tree with one complete lesson, `01-first`, in a fresh temporary folder.
-    static func tree() throws -> URL {
+    /// A repository-shaped tree with one complete lesson, `01-first`, and the lesson folders
+    /// `unregistered` (not in its README), in a fresh temporary folder.
+    static func tree(unregistered: [String] = []) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-layout-\(UUID().uuidString)")
-        try addLessonFolder("01-first", to: root)
+        for folder in ["01-first"] + unregistered { try addLessonFolder(folder, to: root) }
         try Data(
             """
             # A package
@@ -101,16 +95,15 @@ struct LessonLayoutTests {
         let root = try Self.tree()
         defer { try? FileManager.default.removeItem(at: root) }
         let first = Self.lesson(1, "first")
-        #expect(LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first]).isEmpty)
+        #expect(Self.problems(root: root, registered: [first]).isEmpty)
     }
 
     @Test("a lesson folder added without registration fails the check, naming the folder and Package.swift")
     func unregisteredFolderFails() throws {
-        let root = try Self.tree()
+        let root = try Self.tree(unregistered: ["02-second"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.addLessonFolder("02-second", to: root)
         let first = Self.lesson(1, "first")
-        let problems = LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first])
+        let problems = Self.problems(root: root, registered: [first])
         #expect(problems.count == 1)
         #expect(problems.first?.hasPrefix("Lessons/02-second is not a registered lesson") == true)
         #expect(problems.first?.contains("Package.swift") == true)
@@ -118,17 +111,12 @@ struct LessonLayoutTests {
 
     @Test("a registered lesson missing from the README's table, or a variant without expectation or probe, fails")
     func otherDisagreementsFail() throws {
-        let root = try Self.tree()
+        let root = try Self.tree(unregistered: ["02-second"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.addLessonFolder("02-second", to: root)
         // Registered (listed and declared) but not in the README, and declaring no expectation.
         let first = Self.lesson(1, "first")
         let second = Self.lesson(2, "second", expecting: false)
-        var problems = LessonLayout.problems(
-            root: root,
-            listed: [Self.listed(first), Self.listed(second)],
-            declared: [first, second]
-        )
+        var problems = Self.problems(root: root, registered: [first, second])
         #expect(
             problems == [
                 "README.md's lesson table has no row for lesson 2 second",
@@ -142,12 +130,32 @@ struct LessonLayoutTests {
             at: probes.appendingPathComponent("buggy.swift"),
             to: probes.appendingPathComponent("gone.swift")
         )
-        problems = LessonLayout.problems(root: root, listed: [Self.listed(first)], declared: [first])
+        problems = Self.problems(root: root, registered: [first])
         #expect(problems.contains("Lessons/01-first/CompilerProbes/gone.swift names no variant of lesson first"))
         #expect(
             problems.contains(
                 "lesson 1 first variant buggy has no compiler probe Lessons/01-first/CompilerProbes/buggy.swift"
             )
+        )
+    }
+
+    @Test("a probe that declares again a type its folder's prelude declares fails, naming both")
+    func probeRestatingThePreludeFails() throws {
+        let root = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = Self.lesson(1, "first")
+        let probes = root.appendingPathComponent("Lessons/01-first/\(CompilerProbe.folderName)")
+        try Data("struct Item: Sendable {}\nfinal class Store {}\n".utf8)
+            .write(to: probes.appendingPathComponent("\(CompilerProbe.preludeName).swift"))
+        #expect(Self.problems(root: root, registered: [first]).isEmpty)
+
+        try Data("// probe\nstruct Item: Sendable {}\nfunc use(_ store: Store) {}\n".utf8)
+            .write(to: probes.appendingPathComponent("buggy.swift"))
+        #expect(
+            Self.problems(root: root, registered: [first]) == [
+                "Lessons/01-first/CompilerProbes/buggy.swift declares Item, which its Prelude.swift declares: "
+                    + "use the prelude's"
+            ]
         )
     }
 }

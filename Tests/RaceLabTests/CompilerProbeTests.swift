@@ -37,49 +37,43 @@ struct CompilerProbeTests {
     }
 
     @Test(
-        "a captured var mutated in concurrentPerform is rejected; an actor is accepted (measured by compiling)",
+        "lesson 2's captured flag is rejected with the compiler's message; lesson 1's actor is accepted (measured)",
         .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc")
     )
     func realCompiler() throws {
         let swiftc = try #require(CompilerProbe.locateCompiler())
-        let folder = try ScratchSpace.makeFolder(label: "probes")
-        defer { ScratchSpace.remove(folder) }
-        let flag = folder.appendingPathComponent("flag.swift")
-        try Data(
-            """
-            import Foundation
-            func once(_ work: @Sendable () -> Void) {
-                var didExecute = false
-                DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                    guard !didExecute else { return }
-                    work()
-                    didExecute = true
-                }
-            }
-            """.utf8
-        ).write(to: flag)
-        let counter = folder.appendingPathComponent("actor.swift")
-        try Data(
-            """
-            actor Counter {
-                var value = 0
-                func increment() { value += 1 }
-            }
-            func count(_ counter: Counter) async {
-                await withTaskGroup(of: Void.self) { group in
-                    for _ in 0..<4 { group.addTask { await counter.increment() } }
-                }
-            }
-            """.utf8
-        ).write(to: counter)
+        let lessons = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Lessons")
+        func probe(_ lesson: String, _ variant: String) -> URL {
+            lessons.appendingPathComponent("\(lesson)/\(CompilerProbe.folderName)/\(variant).swift")
+        }
 
-        let rejected = CompilerProbe.check(flag, swiftc: swiftc)
+        let rejected = CompilerProbe.check(probe("02-check-then-act", "buggy"), swiftc: swiftc)
         #expect(rejected.outcome == .rejected)
         #expect(rejected.diagnostic == "reference to captured var 'didExecute' in concurrently-executing code")
-        #expect(rejected.diagnosticLocation == "flag.swift:5:16")
-        #expect(CompilerProbe.check(counter, swiftc: swiftc).outcome == .accepted)
-        #expect(
-            CompilerProbe.check(folder.appendingPathComponent("missing.swift"), swiftc: swiftc).outcome == .notMeasured
-        )
+        #expect(rejected.diagnosticLocation?.hasPrefix("buggy.swift:") == true)
+        #expect(CompilerProbe.check(probe("01-subscript-race", "actor"), swiftc: swiftc).outcome == .accepted)
+        #expect(CompilerProbe.check(probe("01-subscript-race", "missing"), swiftc: swiftc).outcome == .notMeasured)
+    }
+
+    @Test(
+        "a probe is type-checked with its folder's prelude, which is no probe itself (measured by compiling)",
+        .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc")
+    )
+    func prelude() throws {
+        let swiftc = try #require(CompilerProbe.locateCompiler())
+        let lessons = try ScratchSpace.makeFolder(label: "probes")
+        defer { ScratchSpace.remove(lessons) }
+        let probes = lessons.appendingPathComponent("01-first/\(CompilerProbe.folderName)")
+        try FileManager.default.createDirectory(at: probes, withIntermediateDirectories: true)
+        let probe = probes.appendingPathComponent("buggy.swift")
+        try Data("func count() { var total = 0; bump(&total) }\n".utf8).write(to: probe)
+        // Without the prelude, `bump` is unknown.
+        #expect(CompilerProbe.check(probe, swiftc: swiftc).diagnostic == "cannot find 'bump' in scope")
+
+        try Data("func bump(_ value: inout Int) { value += 1 }\n".utf8)
+            .write(to: probes.appendingPathComponent("\(CompilerProbe.preludeName).swift"))
+        #expect(CompilerProbe.check(probe, swiftc: swiftc).outcome == .accepted)
+        #expect(CompilerProbe.probeNames(inLessonFolder: lessons.appendingPathComponent("01-first")) == ["buggy"])
     }
 }

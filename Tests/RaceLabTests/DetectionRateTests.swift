@@ -21,15 +21,12 @@ struct DetectionRateTests {
 
     @Test("the runner records the first anomalous trial")
     func firstAnomaly() async {
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "third",
             kind: .buggy,
-            summary: "",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if !(iteration.trial == 2 && iteration.index == 0) { counter.withLockedValue { $0 += 1 } }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         )
         let report = await StressRunner.run(variant, options: .trials(5, iterations: 10))
         #expect(report.firstAnomalousTrial == 3)

@@ -6,25 +6,16 @@ enum Synthetic {
     /// Skips every iteration whose index is a multiple of `period`: loses exactly
     /// `ceil(iterations / period)` writes per trial, whatever the interleaving.
     static func dropping(every period: Int) -> Variant {
-        Variant(
+        Variant.counting(
             name: "drops-every-\(period)",
             kind: .buggy,
             summary: "skips every \(period)th write",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in if iteration.index % period != 0 { counter.withLockedValue { $0 += 1 } }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         )
     }
 
-    static let clean = Variant(
-        name: "clean",
-        kind: .fixed,
-        summary: "every iteration writes once",
-        makeState: { LockedValueBox(0) },
-        operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
-        check: { counter, trial in .kept(counter.value, of: trial.iterations) }
-    )
+    static let clean = Variant.counting(name: "clean", kind: .fixed, summary: "every iteration writes once")
 }
 
 extension StressRunner.Options {

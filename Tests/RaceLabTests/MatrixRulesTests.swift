@@ -59,14 +59,7 @@ struct MatrixExpectationsTests {
 
 @Suite("Expectations declared on the variants, per operating system")
 struct DeclaredExpectationsTests {
-    static let variant = Variant(
-        name: "v",
-        kind: .buggy,
-        summary: "s",
-        makeState: { 0 },
-        operation: { _, _ in },
-        check: { _, _ in .kept(0, of: 0, unit: "u") }
-    )
+    static let variant = Variant.counting(name: "v", kind: .buggy, summary: "s")
 
     @Test("each system's expectation is found by that system; one not declared is nil (unmeasured)")
     func perSystem() {
@@ -164,17 +157,31 @@ struct MatrixRowRulesTests {
         ToolExpectation(tsan: tsan, compiler: compiler, measuredOn: .linux, reason: "r")
     }
 
+    /// The problems of a `role` row whose runner gave the verdict its role calls for (reproduced for
+    /// a buggy variant, clean otherwise) unless `verdict` says otherwise, and whose probe was accepted
+    /// unless `compiler` says otherwise.
+    func problems(
+        _ role: MatrixRow.Role,
+        verdict: Verdict? = nil,
+        tsan: MatrixRow.TSanCell,
+        compiler: CompilerVerdict? = nil,
+        expectation: ToolExpectation?
+    ) -> [String] {
+        let kind: VariantKind = role == .buggy ? .buggy : .fixed
+        return MatrixRow.problems(
+            role: role,
+            runner: runner(verdict ?? (role == .buggy ? .reproduced : .clean), kind),
+            tsan: tsan,
+            compiler: compiler ?? accepted,
+            expectation: expectation
+        )
+    }
+
     @Test("a fixed variant with a TSan report fails, even when its expectation says it may be reported")
     func fixedVariantReported() {
-        let problems = MatrixRow.problems(
-            role: .fixed,
-            runner: runner(.clean, .fixed),
-            tsan: tsan([Self.race]),
-            compiler: accepted,
-            expectation: expecting(.reported, .accepted)
-        )
+        let found = problems(.fixed, tsan: tsan([Self.race]), expectation: expecting(.reported, .accepted))
         #expect(
-            problems == [
+            found == [
                 "TSan reported 1 race in a fixed variant (first: data race at Lessons/01-x/Fixed.swift:3:5 in X.Fixed.store)"
             ]
         )
@@ -183,43 +190,19 @@ struct MatrixRowRulesTests {
     @Test("a buggy variant's report is expected or not as its expectation says, and never counted against another row")
     func buggyVariantReported() {
         #expect(
-            MatrixRow.problems(
-                role: .buggy,
-                runner: runner(.reproduced, .buggy),
-                tsan: tsan([Self.race]),
-                compiler: accepted,
-                expectation: expecting(.reported, .accepted)
-            ).isEmpty
+            problems(.buggy, tsan: tsan([Self.race]), expectation: expecting(.reported, .accepted)).isEmpty
         )
         #expect(
-            MatrixRow.problems(
-                role: .buggy,
-                runner: runner(.reproduced, .buggy),
-                tsan: tsan([Self.race]),
-                compiler: accepted,
-                expectation: nil
-            ).isEmpty
+            problems(.buggy, tsan: tsan([Self.race]), expectation: nil).isEmpty
         )
         #expect(
-            MatrixRow.problems(
-                role: .buggy,
-                runner: runner(.reproduced, .buggy),
-                tsan: tsan([Self.race]),
-                compiler: accepted,
-                expectation: expecting(.silent, .accepted)
-            )
+            problems(.buggy, tsan: tsan([Self.race]), expectation: expecting(.silent, .accepted))
                 == [
                     "TSan: expected silent, got 1 report (first: data race at Lessons/01-x/Fixed.swift:3:5 in X.Fixed.store)"
                 ]
         )
         #expect(
-            MatrixRow.problems(
-                role: .buggy,
-                runner: runner(.reproduced, .buggy),
-                tsan: tsan([]),
-                compiler: accepted,
-                expectation: expecting(.reported, .accepted)
-            )
+            problems(.buggy, tsan: tsan([]), expectation: expecting(.reported, .accepted))
                 == ["TSan: expected a report, got none"]
         )
     }
@@ -227,9 +210,8 @@ struct MatrixRowRulesTests {
     @Test("a calibration row may be reported: that is the false positive it measures")
     func calibration() {
         #expect(
-            MatrixRow.problems(
-                role: .calibration,
-                runner: runner(.clean, .fixed),
+            problems(
+                .calibration,
                 tsan: tsan([Self.race]),
                 compiler: .notMeasured("calibration"),
                 expectation: expecting(.reported, .notMeasured)
@@ -247,33 +229,15 @@ struct MatrixRowRulesTests {
             note: nil
         )
         #expect(
-            MatrixRow.problems(
-                role: .fixed,
-                runner: runner(.clean, .fixed),
-                tsan: tsan([]),
-                compiler: rejected,
-                expectation: expecting(.silent, .accepted)
-            )
+            problems(.fixed, tsan: tsan([]), compiler: rejected, expectation: expecting(.silent, .accepted))
                 == ["Swift 6 compiler: expected accepted, got rejected (capture of 'self')"]
         )
         #expect(
-            MatrixRow.problems(
-                role: .fixed,
-                runner: runner(.clean, .fixed),
-                tsan: tsan([]),
-                compiler: rejected,
-                expectation: expecting(.silent, .any)
-            ).isEmpty
+            problems(.fixed, tsan: tsan([]), compiler: rejected, expectation: expecting(.silent, .any)).isEmpty
         )
-        let problems = MatrixRow.problems(
-            role: .buggy,
-            runner: runner(.notReproduced, .buggy),
-            tsan: .notMeasured,
-            compiler: accepted,
-            expectation: nil
-        )
-        #expect(problems.count == 1)
-        #expect(problems.first?.hasPrefix("runner: not reproduced") == true)
+        let found = problems(.buggy, verdict: .notReproduced, tsan: .notMeasured, expectation: nil)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("runner: not reproduced") == true)
     }
 
     @Test("TSan failing to start is a failure: its silence would mean nothing")
@@ -282,13 +246,7 @@ struct MatrixRowRulesTests {
         cell.outcome = .failed
         cell.failures = ["FATAL: ThreadSanitizer: unexpected memory mapping 0x1-0x2"]
         #expect(
-            MatrixRow.problems(
-                role: .buggy,
-                runner: runner(.reproduced, .buggy),
-                tsan: cell,
-                compiler: accepted,
-                expectation: nil
-            )
+            problems(.buggy, tsan: cell, expectation: nil)
                 == [
                     "TSan failed, so its silence means nothing: FATAL: ThreadSanitizer: unexpected memory mapping 0x1-0x2"
                 ]

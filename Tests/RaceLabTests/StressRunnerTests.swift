@@ -43,16 +43,13 @@ struct StressRunnerTests {
 
     @Test("inconsistencies recorded during a trial are counted and sampled")
     func recordedInconsistencies() async {
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "odd",
             kind: .buggy,
-            summary: "",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 counter.withLockedValue { $0 += 1 }
                 if iteration.trial % 2 == 1 && iteration.index < 2 { iteration.recordInconsistency("odd trial") }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         )
         let report = await StressRunner.run(variant, options: .trials(10, iterations: 50))
         #expect(report.inconsistencies == 10)
@@ -64,11 +61,9 @@ struct StressRunnerTests {
     @Test("errors thrown by operations are errors, not anomalies, and the run goes on")
     func thrownErrors() async {
         struct Failure: Error {}
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "throws",
             kind: .fixed,
-            summary: "",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if iteration.index == 0 { throw Failure() }
                 counter.withLockedValue { $0 += 1 }
@@ -109,12 +104,9 @@ struct StressRunnerTests {
 
     @Test("failures a check reports in Observation.errors are errors: lost writes beside them are no evidence")
     func observedErrorsAreNotEvidence() async {
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "store-failed",
             kind: .fixed,
-            summary: "",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
             check: { counter, trial in
                 // One write "failed" with a system error, so one write is missing: that is not a lost write.
                 Observation(
@@ -137,16 +129,13 @@ struct StressRunnerTests {
     @Test("evidence from trials without errors stands, and the reason says how many trials had errors")
     func evidenceBesideErrors() async {
         struct Failure: Error {}
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "half-broken",
             kind: .buggy,
-            summary: "",
-            makeState: { LockedValueBox(0) },
             operation: { counter, iteration in
                 if iteration.trial == 1 && iteration.index == 0 { throw Failure() }
                 if iteration.index % 2 == 0 { counter.withLockedValue { $0 += 1 } }
-            },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) }
+            }
         )
         let report = await StressRunner.run(variant, options: .trials(2, iterations: 10))
         #expect(report.verdict == .reproduced)
@@ -180,13 +169,9 @@ struct StressRunnerTests {
     @Test("tear-down runs once per trial, after the check")
     func tearDownRunsPerTrial() async {
         let tornDown = LockedValueBox(0)
-        let variant = Variant(
+        let variant = Variant.counting(
             name: "tears-down",
             kind: .fixed,
-            summary: "",
-            makeState: { LockedValueBox(0) },
-            operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
-            check: { counter, trial in .kept(counter.value, of: trial.iterations) },
             tearDown: { _ in tornDown.withLockedValue { $0 += 1 } }
         )
         _ = await StressRunner.run(variant, options: .trials(7, iterations: 10))

@@ -6,12 +6,10 @@ import Testing
 @Suite("A time budget bounds a slow variant's run, and the report says how many trials ran")
 struct TimeBudgetTests {
     /// Each trial sleeps 20 ms in its check: 1,000 trials would take 20 s; the budget allows ~5.
-    static let slow = Variant(
+    static let slow = Variant.counting(
         name: "slow",
         kind: .fixed,
         summary: "every check takes 20 ms",
-        makeState: { LockedValueBox(0) },
-        operation: { counter, _ in counter.withLockedValue { $0 += 1 } },
         check: { counter, trial in
             try await Task.sleep(for: .milliseconds(20))
             return .kept(counter.value, of: trial.iterations)

@@ -4,8 +4,6 @@
 // by @Sendable completion handlers.
 import Foundation
 
-struct FetchError: Error {}
-
 final class Protected<Resource> {
     private let queue = DispatchQueue(label: "rw", attributes: .concurrent)
     private var resource: Resource
@@ -16,10 +14,6 @@ final class Protected<Resource> {
     func mutate(_ transform: @escaping (Resource) -> Resource) {
         queue.async(flags: .barrier) { self.resource = transform(self.resource) }
     }
-}
-
-func fetch(_ index: Int, completion: @escaping @Sendable (Result<Int, FetchError>) -> Void) {
-    DispatchQueue.global().async { completion(index.isMultiple(of: 3) ? .failure(FetchError()) : .success(index)) }
 }
 
 func fetchAll(_ count: Int, completion: @escaping @Sendable ([Error]) -> Void) {

@@ -4,12 +4,6 @@
 // completion handler: the compiler catches this bug.
 import Foundation
 
-struct FetchError: Error {}
-
-func fetch(_ index: Int, completion: @escaping @Sendable (Result<Int, FetchError>) -> Void) {
-    DispatchQueue.global().async { completion(index.isMultiple(of: 3) ? .failure(FetchError()) : .success(index)) }
-}
-
 func fetchAll(_ count: Int, completion: @escaping @Sendable ([Error]) -> Void) {
     var errors: [Error] = []
     let group = DispatchGroup()

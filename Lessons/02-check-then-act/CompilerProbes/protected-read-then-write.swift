@@ -5,13 +5,6 @@
 // same message, and with `@unchecked Sendable` on Protected both are accepted.
 import Foundation
 
-final class ReadWriteLock {
-    private let queue = DispatchQueue(label: "rw", attributes: .concurrent)
-
-    func read<Value>(_ body: () -> Value) -> Value { queue.sync(execute: body) }
-    func write(_ body: @escaping @Sendable () -> Void) { queue.async(flags: .barrier, execute: body) }
-}
-
 final class Protected<Resource> {
     private let lock = ReadWriteLock()
     private var resource: Resource

@@ -4,19 +4,6 @@
 // code: every access is isolated to the actor, which is all the compiler checks. No data race
 // exists either, so TSan stays silent too; only a run that checks the result sees the bug.
 
-struct Item: Sendable, Equatable {
-    var id: Int
-    var updates: [Int] = []
-}
-
-/// Stands in for a network call: the suspension point where other calls to the actor run.
-func loadUpdates(for item: Item, adding update: Int) async -> Item {
-    try? await Task.sleep(for: .microseconds(50))
-    var loaded = item
-    loaded.updates.append(update)
-    return loaded
-}
-
 actor DataSource {
     var items: [Item] = (0..<4).map { Item(id: $0) }
 
@@ -33,9 +20,5 @@ actor DataSource {
 
 func updateConcurrently() async {
     let source = DataSource()
-    await withTaskGroup(of: Void.self) { group in
-        for update in 0..<100 {
-            group.addTask { await source.updateItem(at: update % 4, update: update) }
-        }
-    }
+    await callConcurrently { update in await source.updateItem(at: update % 4, update: update) }
 }

@@ -3,11 +3,6 @@
 // which reads and writes in one synchronous job. Accepted by Swift 6, exactly like the bug: the
 // compiler checks isolation, not whether a read and its write stay in one job.
 
-struct Item: Sendable, Equatable {
-    var id: Int
-    var updates: [Int] = []
-}
-
 actor DataSourceActor {
     var items: [Item] = (0..<4).map { Item(id: $0) }
 

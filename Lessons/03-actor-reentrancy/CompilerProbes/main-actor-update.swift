@@ -4,11 +4,6 @@
 // runs on the data source between the two awaits is undone. Swift 6 accepts it: every access is
 // isolated to one actor or the other, which is all the compiler checks; no data race for TSan.
 
-struct Item: Sendable, Equatable {
-    var id: Int
-    var updates: [Int] = []
-}
-
 actor DataSourceActor {
     var items: [Item] = (0..<4).map { Item(id: $0) }
 

@@ -2,19 +2,6 @@
 // The fix: after the await, store only if the item read before is still there unchanged, and load
 // again otherwise. Accepted.
 
-struct Item: Sendable, Equatable {
-    var id: Int
-    var updates: [Int] = []
-}
-
-/// Stands in for a network call: the suspension point where other calls to the actor run.
-func loadUpdates(for item: Item, adding update: Int) async -> Item {
-    try? await Task.sleep(for: .microseconds(50))
-    var loaded = item
-    loaded.updates.append(update)
-    return loaded
-}
-
 actor DataSource {
     var items: [Item] = (0..<4).map { Item(id: $0) }
 
@@ -34,9 +21,5 @@ actor DataSource {
 
 func reloadConcurrently() async {
     let source = DataSource()
-    await withTaskGroup(of: Void.self) { group in
-        for update in 0..<100 {
-            group.addTask { await source.reloadItem(at: update % 4, update: update) }
-        }
-    }
+    await callConcurrently { update in await source.reloadItem(at: update % 4, update: update) }
 }

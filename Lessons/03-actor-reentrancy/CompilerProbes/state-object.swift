@@ -2,26 +2,8 @@
 // The fix: the state is private and changes only through one synchronous transform, so no await can
 // sit between a read and its write. Accepted.
 
-struct Item: Sendable, Equatable {
-    var id: Int
-    var updates: [Int] = []
-}
-
-/// Stands in for a network call: the suspension point where other calls to the actor run.
-func loadUpdates(for item: Item, adding update: Int) async -> Item {
-    try? await Task.sleep(for: .microseconds(50))
-    var loaded = item
-    loaded.updates.append(update)
-    return loaded
-}
-
 struct State: Sendable {
     var items: [Item] = (0..<4).map { Item(id: $0) }
-}
-
-func fetchUpdate(_ update: Int) async -> Int {
-    try? await Task.sleep(for: .microseconds(50))
-    return update
 }
 
 actor DataSource {
@@ -41,9 +23,5 @@ actor DataSource {
 
 func updateConcurrently() async {
     let source = DataSource()
-    await withTaskGroup(of: Void.self) { group in
-        for update in 0..<100 {
-            group.addTask { await source.updateItem(at: update % 4, update: update) }
-        }
-    }
+    await callConcurrently { update in await source.updateItem(at: update % 4, update: update) }
 }

@@ -1,62 +1,20 @@
 // Compiler probe · lesson 4 · same-owner
 // The article's NSFileCoordinator created with one file presenter shared by every storage: claims
 // by the same presenter never block each other, so the coordination excludes nothing between them.
-// NSFileCoordinator is not in Foundation on Linux; the claim table below stands in for it, written
-// the way a library is (its thread safety is the library's promise, hence @unchecked). The
+// NSFileCoordinator is not in Foundation on Linux; the prelude's claim table stands in for it,
+// written the way a library is (its thread safety is the library's promise, hence @unchecked). The
 // developer's code on top is accepted by Swift 6: the compiler sees a thread-safe coordinator and
 // cannot know that a claim's owner decides whom it excludes.
 import Foundation
 
-/// Stands in for NSFileCoordinator's claims: a claim waits only for claims of *other* owners.
-final class ClaimTable: @unchecked Sendable {
-    static let shared = ClaimTable()
-    private let condition = NSCondition()
-    private var holders: [URL: (owner: UUID, count: Int)] = [:]
-
-    func acquire(_ url: URL, owner: UUID) {
-        condition.lock()
-        defer { condition.unlock() }
-        while let holder = holders[url], holder.owner != owner { condition.wait() }
-        holders[url] = (owner, (holders[url]?.count ?? 0) + 1)
-    }
-
-    func release(_ url: URL) {
-        condition.lock()
-        defer { condition.unlock() }
-        if let holder = holders[url] { holders[url] = holder.count > 1 ? (holder.owner, holder.count - 1) : nil }
-        condition.broadcast()
-    }
-}
-
 /// Like NSFileCoordinator(filePresenter:): claims are made on behalf of one owner (the presenter).
-struct Coordinator: Sendable {
+struct Coordinator: FileAccessCoordinator {
     let owner: UUID
 
     func coordinateWriting(at url: URL, _ body: (URL) throws -> Void) throws {
         ClaimTable.shared.acquire(url, owner: owner)
         defer { ClaimTable.shared.release(url) }
         try body(url)
-    }
-}
-
-/// The article's ObjectStorage: one Codable object in one JSON file; several instances on one file.
-struct ObjectStorage<Object: Codable> {
-    let url: URL
-    let coordinator: Coordinator
-
-    func mutatingObject(defaultValue: Object, _ mutate: (inout Object) -> Void) throws {
-        try coordinator.coordinateWriting(at: url) { url in
-            var object = (try? JSONDecoder().decode(Object.self, from: Data(contentsOf: url))) ?? defaultValue
-            mutate(&object)
-            try JSONEncoder().encode(object).write(to: url, options: .atomic)
-        }
-    }
-}
-
-func incrementConcurrently(file: URL, coordinator: Coordinator) {
-    DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
-        let storage = ObjectStorage<Int>(url: file, coordinator: coordinator)
-        try? storage.mutatingObject(defaultValue: 0) { $0 += 1 }
     }
 }
 

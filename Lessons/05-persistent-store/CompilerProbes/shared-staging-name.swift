@@ -5,13 +5,8 @@
 // Silent under TSan for the same reason.
 import Foundation
 
-/// A store that makes its own "atomic" writes with a fixed temporary name per identifier.
-final class PersistentDataStore: Sendable {
-    let folder: URL
-    private let queue = DispatchQueue(label: "persistent-data-store", attributes: .concurrent)
-
-    init(folder: URL) { self.folder = folder }
-
+/// The store's writes, made "atomic" by hand with a fixed temporary name per identifier.
+extension PersistentDataStore {
     func storeData(_ data: Data, identifier: String, completion: @escaping @Sendable (Error?) -> Void) {
         queue.async {
             let staging = self.folder.appendingPathComponent(".staging-" + identifier)
@@ -24,12 +19,5 @@ final class PersistentDataStore: Sendable {
                 completion(error)
             }
         }
-    }
-}
-
-func storeConcurrently(in folder: URL) {
-    let store = PersistentDataStore(folder: folder)
-    DispatchQueue.concurrentPerform(iterations: 100) { index in
-        store.storeData(Data(repeating: UInt8(index), count: 4_096), identifier: "document-\(index % 4)") { _ in }
     }
 }

@@ -2,12 +2,6 @@
 // The state object in an actor: one State replaced whole, read with one await. Accepted by Swift 6,
 // which checks the isolation itself.
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 actor ActorDataSource {
     private(set) var state = State()
 

@@ -4,12 +4,6 @@
 // var in a class without Sendable), once an update from a queue captures it.
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class AtomicStateObserver {
     private let lock = NSLock()
     private var storedState = State()

@@ -5,12 +5,6 @@
 // state, and says nothing about reading twice.
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class AtomicPropertyDataSource {
     private let serialQueue = DispatchQueue(label: "data-source")
     private let lock = NSLock()

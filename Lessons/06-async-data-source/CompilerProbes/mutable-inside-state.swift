@@ -1,19 +1,19 @@
 // Compiler probe · lesson 6 · mutable-inside-state
-// A State that is a struct of lets, but holds a class with a var inside: making the next state
-// changes the one every reader already holds. Swift 6 rejects it: a Sendable struct may not store a
-// non-Sendable class. Here the compiler catches the bug, unless @unchecked silences it (as the
-// lesson does, to run it). TSan reports it too.
+// A state that is a struct of lets (the lesson's LeakyState), but holds a class with a var inside:
+// making the next state changes the one every reader already holds. Swift 6 rejects it: a Sendable
+// struct may not store a non-Sendable class. Here the compiler catches the bug, unless @unchecked
+// silences it (as the lesson does, to run it). TSan reports it too.
 
-final class Footer {
+final class SharedFooter {
     var version = 0
 }
 
-struct State: Sendable {
+struct LeakyState: Sendable {
     let version: Int
-    let footer: Footer
+    let footer: SharedFooter
 
-    func next() -> State {
+    func next() -> LeakyState {
         footer.version = version + 1
-        return State(version: version + 1, footer: footer)
+        return LeakyState(version: version + 1, footer: footer)
     }
 }

@@ -3,12 +3,6 @@
 // by Swift 6 as written: a queue precondition is a run-time check the compiler cannot use.
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class SafeReadingQueueDataSource {
     private let queue = DispatchQueue(label: "data-source", attributes: .concurrent)
     private let readingQueue: DispatchQueue

@@ -3,12 +3,6 @@
 // by Swift 6 as written (a class whose var is guarded by a queue the compiler does not know about).
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class SpecificQueueStateObserver {
     let queue: DispatchQueue
     private var storedState = State()

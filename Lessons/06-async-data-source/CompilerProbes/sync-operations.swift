@@ -3,12 +3,6 @@
 // waiting for updates. Correct; rejected by Swift 6 as written (the queue-guarded var).
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class SyncOperationsDataSource {
     private let queue = DispatchQueue(label: "data-source", attributes: .concurrent)
     private var state = State()

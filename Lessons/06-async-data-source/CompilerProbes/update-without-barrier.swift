@@ -4,12 +4,6 @@
 // fix: the compiler cannot see what the queue guards, so it cannot see that this one guards nothing.
 import Foundation
 
-struct State: Sendable {
-    var version = 0
-    var header = "v0"
-    var items = ["v0 #0", "v0 #1"]
-}
-
 final class StateDataSource {
     private let queue = DispatchQueue(label: "data-source", attributes: .concurrent)
     private var state = State()

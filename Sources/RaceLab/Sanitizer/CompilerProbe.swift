@@ -48,6 +48,15 @@ public enum CompilerProbe {
     /// (most of them, by design) would break the lesson's build.
     public static let folderName = "CompilerProbes"
 
+    /// The declarations the probes of a lesson share (the article's types, stand-ins for a network
+    /// call, the concurrent callers): `CompilerProbes/Prelude.swift`, optional, type-checked together
+    /// with each probe of its folder, so that a probe holds only the pattern it measures. It is not a
+    /// probe and names no variant. Prelude and probe make one program: the prelude may call what
+    /// every probe declares, but must bring no error of its own (the verdict is the first error, and
+    /// an error in the prelude would be every probe's), and a probe must not declare again what the
+    /// prelude declares.
+    public static let preludeName = "Prelude"
+
     /// The probe of `variant` in `lesson`: `<lessons>/<NN>-<slug>/CompilerProbes/<variant>.swift`,
     /// where `lessons` is the folder of lesson folders (`Lessons`).
     static func path(in lessons: URL, lesson: Lesson, variant: String) -> URL {
@@ -65,7 +74,8 @@ public enum CompilerProbe {
     public static func probeNames(inLessonFolder folder: URL) -> [String] {
         let probes = folder.appendingPathComponent(folderName)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: probes.path)) ?? []
-        return files.filter { $0.hasSuffix(".swift") }.map { String($0.dropLast(".swift".count)) }.sorted()
+        return files.filter { $0.hasSuffix(".swift") }.map { String($0.dropLast(".swift".count)) }
+            .filter { $0 != preludeName }.sorted()
     }
 
     /// `01-subscript-race`: the name of a lesson's folder under `Lessons/`, also used for its TSan logs.
@@ -77,7 +87,14 @@ public enum CompilerProbe {
         (number < 10 ? "0" : "") + "\(number)-\(slug)"
     }
 
-    /// Type-checks `probe` with `swiftc` and returns the verdict.
+    /// The files type-checked for `probe`: its folder's prelude, when there is one, then the probe.
+    static func sources(of probe: URL) -> [String] {
+        let prelude = probe.deletingLastPathComponent().appendingPathComponent("\(preludeName).swift")
+        return (FileManager.default.fileExists(atPath: prelude.path) ? [prelude.path] : []) + [probe.path]
+    }
+
+    /// Type-checks `probe` (with its folder's prelude, see `preludeName`) with `swiftc` and returns
+    /// the verdict.
     static func check(_ probe: URL, swiftc: String, displayPath: String? = nil) -> CompilerVerdict {
         let shown = displayPath ?? probe.path
         guard FileManager.default.fileExists(atPath: probe.path) else {
@@ -85,7 +102,7 @@ public enum CompilerProbe {
         }
         let result: ChildProcess.Result
         do {
-            result = try ChildProcess.run(swiftc, arguments: flags + [probe.path], timeout: 300)
+            result = try ChildProcess.run(swiftc, arguments: flags + sources(of: probe), timeout: 300)
         } catch {
             return .notMeasured("cannot run \(swiftc): \(error)", probe: shown)
         }

@@ -29,17 +29,15 @@ public enum ThreadSanitizerCalibration {
         variants: [mutex, atomic, nslock]
     )
 
-    static let mutex = Variant(
-        name: "mutex",
-        kind: .fixed,
+    static let mutex = counting(
+        "mutex",
         // portable: words only; this row was measured on Linux, where Mutex is a futex
         summary: "Synchronization.Mutex<Int>: correct, but on Linux its futex is invisible to TSan (false positive)",
         // Twenty trials showed the report in 15 of 30 runs; 200 trials in 20 of 20 (Linux, 2 cores).
         workload: Workload(trials: 400, iterations: 1_000),
-        makeState: { MutexCounter() },
-        operation: { counter, _ in counter.increment() },
-        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
-    ).expecting(
+        counter: { MutexCounter() }
+    )
+    .expecting(
         tsan: .reported,
         compiler: .notMeasured,
         on: .linux,
@@ -48,28 +46,24 @@ public enum ThreadSanitizerCalibration {
             "a false positive: the lock is a futex inside the uninstrumented standard library, so TSan sees no edge"
     )
 
-    static let atomic = Variant(
-        name: "atomic",
-        kind: .fixed,
+    static let atomic = counting(
+        "atomic",
         summary: "Synchronization.Atomic<Int>: compiled into the program, seen by TSan",
-        makeState: { AtomicCounter() },
-        operation: { counter, _ in counter.increment() },
-        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
-    ).expecting(
+        counter: { AtomicCounter() }
+    )
+    .expecting(
         tsan: .silent,
         compiler: .notMeasured,
         on: .linux,
         because: "atomics are compiled into the instrumented program, where TSan sees them"
     )
 
-    static let nslock = Variant(
-        name: "nslock",
-        kind: .fixed,
+    static let nslock = counting(
+        "nslock",
         summary: "NSLock around a plain Int: a pthread mutex, intercepted by TSan",
-        makeState: { LockCounter() },
-        operation: { counter, _ in counter.increment() },
-        check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
-    ).expecting(
+        counter: { LockCounter() }
+    )
+    .expecting(
         tsan: .silent,
         compiler: .notMeasured,
         on: .linux,
@@ -77,8 +71,35 @@ public enum ThreadSanitizerCalibration {
     )
 }
 
+extension ThreadSanitizerCalibration {
+    /// A calibration row: every iteration increments one shared counter, which must end at one
+    /// increment per iteration.
+    static func counting<Counter: CalibrationCounter>(
+        _ name: String,
+        summary: String,
+        workload: Workload? = nil,
+        counter makeCounter: @escaping @Sendable () -> Counter
+    ) -> Variant {
+        Variant(
+            name: name,
+            kind: .fixed,
+            summary: summary,
+            workload: workload,
+            makeState: makeCounter,
+            operation: { counter, _ in counter.increment() },
+            check: { counter, trial in .kept(counter.count, of: trial.iterations, unit: "increments") }
+        )
+    }
+}
+
+/// A counter guarded by the primitive a calibration row measures.
+protocol CalibrationCounter: Sendable {
+    func increment()
+    var count: Int { get }
+}
+
 /// A counter in a `Synchronization.Mutex`.
-final class MutexCounter: Sendable {
+final class MutexCounter: CalibrationCounter {
     private let value = Mutex<Int>(0)
 
     @inline(never)
@@ -90,7 +111,7 @@ final class MutexCounter: Sendable {
 }
 
 /// A counter that is one `Atomic<Int>`.
-final class AtomicCounter: Sendable {
+final class AtomicCounter: CalibrationCounter {
     private let value = Atomic<Int>(0)
 
     @inline(never)
@@ -102,7 +123,7 @@ final class AtomicCounter: Sendable {
 }
 
 /// A plain `Int` behind an `NSLock`.
-final class LockCounter: @unchecked Sendable {
+final class LockCounter: CalibrationCounter, @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
 

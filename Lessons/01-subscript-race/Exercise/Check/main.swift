@@ -29,10 +29,8 @@ check.require(
 check.require(single.data(forIdentifier: "missing") == nil, "a key never stored has no data")
 
 // Concurrent: every iteration stores a distinct key; afterwards all of them must be there.
-let variant = Variant(
-    name: "exercise",
-    kind: .fixed,
-    summary: "the participant's Storage",
+let variant = ExerciseCheck.variant(
+    of: "Storage",
     makeState: { Storage() },
     operation: { storage, iteration in
         storage.store(Data([UInt8(truncatingIfNeeded: iteration.index)]), forIdentifier: "item-\(iteration.index)")

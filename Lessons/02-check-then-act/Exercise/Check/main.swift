@@ -44,10 +44,8 @@ struct Trial: Sendable {
     let once = Once()
     let work = Executions()
 }
-let variant = Variant(
-    name: "exercise",
-    kind: .fixed,
-    summary: "the participant's Once",
+let variant = ExerciseCheck.variant(
+    of: "Once",
     makeState: { Trial() },
     operation: { trial, iteration in
         trial.once.run { trial.work.execute() }

@@ -57,10 +57,8 @@ struct Trial: Sendable {
     let folder: URL
     var url: URL { folder.appendingPathComponent("counter.txt") }
 }
-let variant = Variant(
-    name: "exercise",
-    kind: .fixed,
-    summary: "the participant's FileCounter",
+let variant = ExerciseCheck.variant(
+    of: "FileCounter",
     makeState: { Trial(folder: try makeFolder()) },
     operation: { trial, _ in try FileCounter(url: trial.url).increment() },
     check: { trial, info in .kept(onDisk(trial.url) ?? 0, of: info.iterations, unit: "increments") },

@@ -71,10 +71,8 @@ struct Trial: Sendable {
     let store: DocumentStore
 }
 let writersPerTrial = 100
-let variant = Variant(
-    name: "exercise",
-    kind: .fixed,
-    summary: "the participant's DocumentStore",
+let variant = ExerciseCheck.variant(
+    of: "DocumentStore",
     makeState: {
         let folder = try makeFolder()
         return Trial(folder: folder, store: DocumentStore(folder: folder))

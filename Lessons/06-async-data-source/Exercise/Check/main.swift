@@ -40,10 +40,8 @@ check.require(
 )
 
 // Concurrent: half the iterations write versions, half take snapshots and check them.
-let variant = Variant(
-    name: "exercise",
-    kind: .fixed,
-    summary: "the participant's Playlist",
+let variant = ExerciseCheck.variant(
+    of: "Playlist",
     makeState: { Playlist() },
     operation: { playlist, iteration in
         if iteration.index.isMultiple(of: 2) {
