@@ -6,7 +6,9 @@
 // compiler sees the same storage around every one.
 import Foundation
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #endif
 
