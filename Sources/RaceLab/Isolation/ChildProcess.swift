@@ -41,8 +41,44 @@ package struct ChildProcess {
         }
     }
 
-    /// The process group of the child running now, for the interrupt handler (0 when none).
-    nonisolated(unsafe) static var runningGroup: pid_t = 0
+    /// The process groups of the children running now, for the interrupt handler to kill.
+    ///
+    /// Children may run side by side (tests, users' suites), so each registers in a slot of its own;
+    /// the slots are atomics made before any signal arrives, so the handler only loads them (no lock,
+    /// no allocation: both are forbidden in a signal handler). More children than slots run
+    /// unregistered: an interrupt then leaves those to end with their parent (`exitWhenOrphaned`).
+    static let runningGroups = RunningGroups(slots: 64)
+
+    /// A fixed table of process-group ids, each in an atomic slot; 0 marks a free slot.
+    final class RunningGroups: Sendable {
+        private let slots: [Slot]
+
+        final class Slot: Sendable {
+            let group = Atomic<Int32>(0)
+        }
+
+        init(slots count: Int) {
+            slots = (0..<count).map { _ in Slot() }
+        }
+
+        /// Records `group`; returns its slot, or nil when every slot is taken.
+        func register(_ group: pid_t) -> Slot? {
+            for slot in slots {
+                if slot.group.compareExchange(expected: 0, desired: group, ordering: .relaxed).exchanged {
+                    return slot
+                }
+            }
+            return nil
+        }
+
+        /// Kills every registered group with `SIGKILL`. Safe in a signal handler.
+        func killAll() {
+            for slot in slots {
+                let group = slot.group.load(ordering: .relaxed)
+                if group > 0 { kill(-group, SIGKILL) }
+            }
+        }
+    }
 
     /// Runs `executable` with `arguments`, waits at most `timeout` seconds, and returns how it ended.
     ///
@@ -83,8 +119,8 @@ package struct ChildProcess {
         } catch let failure as ProcessSpawn.Failure {
             throw LaunchError.spawnFailed(path: executable, errno: failure.code)
         }
-        runningGroup = pid
-        defer { runningGroup = 0 }
+        let slot = runningGroups.register(pid)
+        defer { slot?.group.store(0, ordering: .relaxed) }
 
         let termination = waitForExit(pid, timeout: timeout, clock: clock, started: started, whileWaiting: whileWaiting)
         let wall = (clock.now - started).seconds
@@ -161,13 +197,11 @@ package struct ChildProcess {
         let handler: @convention(c) (Int32) -> Void =
             finishing
             ? { number in
-                let group = ChildProcess.runningGroup
-                if group > 0 { kill(-group, SIGKILL) }
+                ChildProcess.runningGroups.killAll()
                 if ChildProcess.interruption.exchange(number, ordering: .relaxed) != 0 { _exit(128 + number) }
             }
             : { number in
-                let group = ChildProcess.runningGroup
-                if group > 0 { kill(-group, SIGKILL) }
+                ChildProcess.runningGroups.killAll()
                 _exit(128 + number)
             }
         signal(SIGINT, handler)
