@@ -14,6 +14,8 @@ struct SVGChart {
     let title: String
     /// What the y axis measures, for the subtitle.
     var unit = "ns per operation"
+    /// What the x axis counts.
+    var xLabel = "threads (tasks for the actor)"
     /// Panels per row; more panels wrap onto further rows.
     var columns = 3
 
@@ -93,7 +95,7 @@ struct SVGChart {
                 "<text x=\"\(x)\" y=\"\(y0 + plotHeight + 16)\" text-anchor=\"middle\" fill=\"#555\">\(threads)</text>\n"
         }
         svg +=
-            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">threads (tasks for the actor)</text>\n"
+            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">\(escape(xLabel))</text>\n"
         for (index, strategy) in strategies.enumerated() {
             guard let samples = results[strategy] else { continue }
             let points = threadCounts.compactMap { threads in samples[threads].map { (threads, $0) } }

@@ -361,6 +361,7 @@ if options.runsBlob {
     )
     chart.unit = "µs per operation"
     chart.columns = 4
+    chart.xLabel = "threads"
     try chart.render().write(toFile: chartPath, atomically: true, encoding: .utf8)
     written.append(chartPath)
 }
