@@ -200,13 +200,25 @@ func comparison(_ a: [Double], _ b: [Double]) -> String {
     return verdict + String(format: ", median time ratio %.2f", ratio)
 }
 
+/// The load averages measured around the run, and what a load above the core count means.
+let loadNote: String = {
+    guard let loadAtStart, let loadAtEnd else { return "Load average: unknown (getloadavg failed)." }
+    let note = String(
+        format: "Load average (1 min, all processes): %.2f at the start, %.2f at the end",
+        loadAtStart,
+        loadAtEnd
+    )
+    return max(loadAtStart, loadAtEnd) > Double(cores)
+        ? note + "; above \(cores) cores: on average more threads wanted to run than there were cores, "
+            + "so parallel readers here may have waited for one."
+        : note + "."
+}()
+
 var markdown = """
     # RaceLab benchmark: the cost of guarding shared state
 
     Machine: \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString); release build.
-    Total benchmark time: \(String(format: "%.0f", elapsed)) s. Load average (1 min, all processes) at the
-    start \(loadAtStart.map { String(format: "%.2f", $0) } ?? "unknown"), at the end \(loadAtEnd.map { String(format: "%.2f", $0) } ?? "unknown"): \
-    above \(cores), threads here wait for a core, and parallel readers cannot all run at once.
+    Total benchmark time: \(String(format: "%.0f", elapsed)) s. \(loadNote)
 
 
     """
