@@ -116,6 +116,15 @@ struct Sample: Sendable {
         maximum = sorted.last ?? 0
     }
 
+    private init(median: Double, minimum: Double, maximum: Double) {
+        self.median = median
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// The same sample divided by 1,000: microseconds, when it holds nanoseconds.
+    var microseconds: Sample { Sample(median: median / 1e3, minimum: minimum / 1e3, maximum: maximum / 1e3) }
+
     /// The spread as a fraction of the median: `(max − min) / median`.
     var relativeSpread: Double { median > 0 ? (maximum - minimum) / median : 0 }
 }

@@ -1,15 +1,23 @@
 import Foundation
 
-/// Draws the benchmark as an SVG: one panel per mix, threads on x, ns/op on a log-scale y axis,
-/// one line per strategy with min–max bars. Hand-written SVG: no plotting library is available
+/// Draws the benchmark as an SVG: one panel per workload, threads on x, time per operation on a
+/// log-scale y axis, one line per strategy with min–max bars. Hand-written SVG: no plotting library is available
 /// offline, and the format is simple enough.
 struct SVGChart {
-    let mixes: [Mix]
-    let strategies: [Strategy]
+    /// One panel per name.
+    let panels: [String]
+    /// Strategy names, in legend order.
+    let strategies: [String]
     let threadCounts: [Int]
-    /// results[mix index][strategy][threads]
-    let results: [[Strategy: [Int: Sample]]]
+    /// results[panel index][strategy name][threads]; a strategy missing from a panel draws nothing.
+    let results: [[String: [Int: Sample]]]
     let title: String
+    /// What the y axis measures, for the subtitle.
+    var unit = "ns per operation"
+    /// What the x axis counts.
+    var xLabel = "threads (tasks for the actor)"
+    /// Panels per row; more panels wrap onto further rows.
+    var columns = 3
 
     private let panelWidth = 330.0, panelHeight = 280.0
     private let left = 58.0, top = 74.0, bottom = 46.0, gap = 26.0, legendHeight = 70.0
@@ -20,23 +28,27 @@ struct SVGChart {
             .filter { $0 > 0 }
         let low = pow(10, floor(log10(values.min() ?? 1)))
         let high = pow(10, ceil(log10(values.max() ?? 10)))
-        let width = left + Double(mixes.count) * (panelWidth + gap) + 10
-        let height = top + panelHeight + bottom + legendHeight
+        let columnCount = min(columns, panels.count)
+        let rows = (panels.count + columnCount - 1) / columnCount
+        let rowHeight = panelHeight + bottom + 30
+        let width = left + Double(columnCount) * (panelWidth + gap) + 10
+        let height = top + Double(rows) * rowHeight - 30 + legendHeight
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             font-family="Helvetica, Arial, sans-serif" font-size="11">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="20" font-size="14" font-weight="bold">\(escape(title))</text>
-            <text x="\(left)" y="38" fill="#555">ns per operation (wall time ÷ all operations), median of repeated runs; \
+            <text x="\(left)" y="38" fill="#555">\(unit) (wall time ÷ all operations), median of repeated runs; \
             bars span min–max. Lower is better. Log scale.</text>
 
             """
-        for (index, mix) in mixes.enumerated() {
-            let x0 = left + Double(index) * (panelWidth + gap)
-            svg += panel(x0: x0, mix: mix, results: results[index], low: low, high: high)
+        for (index, name) in panels.enumerated() {
+            let x0 = left + Double(index % columnCount) * (panelWidth + gap)
+            let y0 = top + Double(index / columnCount) * rowHeight
+            svg += panel(x0: x0, y0: y0, name: name, results: results[index], low: low, high: high)
         }
         // Legend
-        let legendTop = top + panelHeight + bottom
+        let legendTop = top + Double(rows) * rowHeight - 30
         for (index, strategy) in strategies.enumerated() {
             let column = Double(index % 4)
             let row = Double(index / 4)
@@ -44,13 +56,19 @@ struct SVGChart {
             let y = legendTop + 14 + row * 20
             svg +=
                 "<line x1=\"\(x)\" y1=\"\(y - 4)\" x2=\"\(x + 22)\" y2=\"\(y - 4)\" stroke=\"\(color(index))\" stroke-width=\"2.5\"/>\n"
-            svg += "<text x=\"\(x + 28)\" y=\"\(y)\">\(escape(strategy.rawValue))</text>\n"
+            svg += "<text x=\"\(x + 28)\" y=\"\(y)\">\(escape(strategy))</text>\n"
         }
         return svg + "</svg>\n"
     }
 
-    private func panel(x0: Double, mix: Mix, results: [Strategy: [Int: Sample]], low: Double, high: Double) -> String {
-        let y0 = top
+    private func panel(
+        x0: Double,
+        y0: Double,
+        name: String,
+        results: [String: [Int: Sample]],
+        low: Double,
+        high: Double
+    ) -> String {
         let plotHeight = panelHeight
         func xPosition(_ threads: Int) -> Double {
             let index = Double(threadCounts.firstIndex(of: threads) ?? 0)
@@ -61,7 +79,7 @@ struct SVGChart {
             return y0 + plotHeight * (1 - fraction)
         }
         var svg =
-            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 - 6)\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(mix.name))</text>\n"
+            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 - 6)\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(name))</text>\n"
         svg +=
             "<rect x=\"\(x0)\" y=\"\(y0)\" width=\"\(panelWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
         var decade = low
@@ -77,7 +95,7 @@ struct SVGChart {
                 "<text x=\"\(x)\" y=\"\(y0 + plotHeight + 16)\" text-anchor=\"middle\" fill=\"#555\">\(threads)</text>\n"
         }
         svg +=
-            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">threads (tasks for the actor)</text>\n"
+            "<text x=\"\(x0 + panelWidth / 2)\" y=\"\(y0 + plotHeight + 32)\" text-anchor=\"middle\" fill=\"#555\">\(escape(xLabel))</text>\n"
         for (index, strategy) in strategies.enumerated() {
             guard let samples = results[strategy] else { continue }
             let points = threadCounts.compactMap { threads in samples[threads].map { (threads, $0) } }
