@@ -135,7 +135,7 @@ struct AsyncDataSourceDeadlockTests {
                     state.0.dataSource.update(sync: true) { $0.next() }
                 } else {
                     Race.step("render")
-                    _ = SyncOperationsVariant.render(state.0, cell: 0)
+                    _ = state.0.render(cell: 0)
                 }
             },
             invariant: { _, _ in nil }

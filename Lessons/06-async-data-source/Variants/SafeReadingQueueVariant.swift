@@ -4,7 +4,7 @@ import RaceLab
 /// `safe-reading-queue` (fixed, at a price): updates are assigned inside the UI queue, so UI code may
 /// read `state` as often as it likes within one work item, with no lock.
 enum SafeReadingQueueVariant {
-    final class Trial: Sendable {
+    final class Trial: DataSourceTrial {
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
         let dataSource: SafeReadingQueueDataSource<CollectionState>
@@ -12,44 +12,33 @@ enum SafeReadingQueueVariant {
         init() {
             dataSource = SafeReadingQueueDataSource(initialState: .initial, readingQueue: ui)
         }
+
+        func write(_ iteration: Iteration) {
+            dataSource.update { $0.next() }
+        }
+
+        /// The same reading code as with public properties: five separate reads.
+        func render(cell: Int) -> [Inconsistency] {
+            ui.sync { CollectionReader.auditByRepeatedReads(cell: cell) { dataSource.state } }
+        }
+
+        /// This design has no observers; the UI reads the property directly.
+        func addObserver(_ iteration: Iteration) {
+            read(cell: 0, iteration)
+        }
+
+        func settle() async -> TrialEnd {
+            dataSource.waitUntilIdle()
+            let final = ui.sync { dataSource.state.version }
+            return TrialEnd(finalVersion: final, problems: [], readers: "UI reads without a lock")
+        }
     }
 
-    static let variant = Variant(
+    static let variant = Trial.variant(
         name: "safe-reading-queue",
         kind: .fixed,
         summary:
             "updates assigned inside the UI queue (sync barrier from the data source's queue); the UI reads with no lock "
-            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never, the writer does · deadlock: yes, if the UI syncs to the data source]",
-        makeState: { Trial() },
-        operation: { trial, iteration in
-            switch Role(iteration) {
-            case .writer:
-                trial.dataSource.update { $0.next() }
-            case .reader(let cell):
-                // The same reading code as with public properties: five separate reads.
-                iteration.record(
-                    trial.ui.sync {
-                        CollectionReader.auditByRepeatedReads(cell: cell) { trial.dataSource.state }
-                    }
-                )
-            case .observerAdder:
-                // This design has no observers; the UI reads the property directly.
-                iteration.record(
-                    trial.ui.sync {
-                        CollectionReader.auditByRepeatedReads(cell: 0) { trial.dataSource.state }
-                    }
-                )
-            }
-        },
-        check: { trial, info in
-            trial.dataSource.waitUntilIdle()
-            let final = trial.ui.sync { trial.dataSource.state.version }
-            return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations),
-                finalVersion: final,
-                problems: [],
-                readers: "UI reads without a lock"
-            )
-        }
+            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never, the writer does · deadlock: yes, if the UI syncs to the data source]"
     )
 }
