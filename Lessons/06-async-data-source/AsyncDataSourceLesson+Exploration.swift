@@ -59,13 +59,13 @@ extension AsyncDataSourceLesson {
     }
 
     /// Thread 1 renders cell 0 once with the design's own `render(cell:)`, as `racelab run`'s readers
-    /// do; every other thread runs `update` twice (with the round, 0 then 1). `makeTrial` returns
-    /// once the set-up's own work items have run. `settle`, called
+    /// do; every other thread writes twice with the design's `write(waiting:)`, waiting for its first
+    /// update (where the design can), not for its second. `makeTrial` returns once the set-up's own
+    /// work items have run. `settle`, called
     /// when every thread and work item has finished, returns the final version and what the
     /// observers got wrong.
     static func uiAgainstWriters<Trial: DataSourceTrial>(
         _ makeTrial: @escaping @Sendable () -> Trial,
-        update: @escaping @Sendable (Trial, _ round: Int) -> Void,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
         Exploration(
@@ -79,7 +79,7 @@ extension AsyncDataSourceLesson {
                 } else {
                     for round in 0..<updatesPerWriter {
                         Race.step("update")
-                        update(explored.trial, round)
+                        explored.trial.write(waiting: round == 0)
                     }
                 }
             },
@@ -136,13 +136,11 @@ extension AsyncDataSourceLesson {
 extension AsyncDataSourceLesson {
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial() },
-        update: { trial, _ in trial.dataSource.publishNextVersion() },
         settle: { trial in (trial.dataSource.header.version, []) }
     )
 
     static let atomicPropertyExploration = uiAgainstWriters(
         { settled(AtomicPropertyVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in
             let version = trial.dataSource.state.version
             return (version, trial.observers.problems(finalVersion: version))
@@ -151,7 +149,6 @@ extension AsyncDataSourceLesson {
 
     static let stateObjectExploration = uiAgainstWriters(
         { settled(StateObjectVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -160,18 +157,16 @@ extension AsyncDataSourceLesson {
 
     static let updateWithoutBarrierExploration = uiAgainstWriters(
         { settled(UpdateWithoutBarrierVariant.makeTrial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
 
-    /// The variant's own reader. One writer's first update is synchronous (the caller waits until
-    /// it has been applied), the second asynchronous, as in `racelab run`'s mix.
+    /// One writer's first update is synchronous (the caller waits until it has been applied), the
+    /// second asynchronous, as in `racelab run`'s mix.
     static let syncOperationsExploration = uiAgainstWriters(
         { settled(SyncOperationsVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, round in trial.dataSource.update(sync: round == 0) { $0.next() } },
         settle: { trial in
             let version = trial.dataSource.read { $0.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -181,13 +176,11 @@ extension AsyncDataSourceLesson {
     /// The variant's reader: five separate reads of `state` inside one UI work item.
     static let safeReadingQueueExploration = uiAgainstWriters(
         { SafeReadingQueueVariant.Trial() },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in (trial.ui.sync { trial.dataSource.state.version }, []) }
     )
 
     static let specificQueueObserverExploration = uiAgainstWriters(
         { settled(SpecificQueueObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in
             let version = trial.ui.sync { trial.uiState.state.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -198,7 +191,6 @@ extension AsyncDataSourceLesson {
     /// second read that must not be older.
     static let atomicObserverExploration = uiAgainstWriters(
         { settled(AtomicObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in
             let version = trial.latest.state.version
             return (version, trial.observers.problems(finalVersion: version))
@@ -207,7 +199,6 @@ extension AsyncDataSourceLesson {
 
     static let mutableInsideStateExploration = uiAgainstWriters(
         { settled(MutableInsideStateVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
         settle: { trial in (trial.ui.sync { trial.uiState.state.version }, []) }
     )
 

@@ -13,7 +13,7 @@ enum AtomicObserverVariant {
             latest.add(observer: observers.make(expectsCurrentState: false))
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

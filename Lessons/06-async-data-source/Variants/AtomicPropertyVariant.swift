@@ -14,7 +14,7 @@ enum AtomicPropertyVariant {
             dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

@@ -11,8 +11,9 @@ import RaceLab
 protocol DataSourceTrial: Sendable {
     /// Fresh state for one trial; observers the design needs from the start are added here.
     init()
-    /// A writer: publish the next state. `iteration` is the writer's own (some designs vary by it).
-    func write(_ iteration: Iteration)
+    /// A writer: publish the next state. `waiting`: the writer wants the update applied before it
+    /// goes on ("apply before going on"); a design whose updates cannot be waited for ignores it.
+    func write(waiting: Bool)
     /// The UI reading `cell` with the design's own reading code; what it found wrong.
     func render(cell: Int) -> [Inconsistency]
     /// A reader: records what it found in `iteration`. By default, `render(cell:)`'s findings.
@@ -66,7 +67,8 @@ extension DataSourceTrial {
             operation: { trial, iteration in
                 switch Role(iteration) {
                 case .writer:
-                    trial.write(iteration)
+                    // One writer in two (writers are the even iterations) waits for its update.
+                    trial.write(waiting: iteration.index % 4 == 0)
                 case .reader(let cell):
                     trial.read(cell: cell, iteration)
                 case .observerAdder:

@@ -17,7 +17,7 @@ enum MutableInsideStateVariant {
             dataSource.add(observer: uiState, notifyOnAdded: false)
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

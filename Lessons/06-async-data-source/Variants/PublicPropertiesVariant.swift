@@ -9,7 +9,7 @@ enum PublicPropertiesVariant {
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.publishNextVersion()
         }
 

@@ -13,7 +13,7 @@ enum SafeReadingQueueVariant {
             dataSource = SafeReadingQueueDataSource(initialState: .initial, readingQueue: ui)
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

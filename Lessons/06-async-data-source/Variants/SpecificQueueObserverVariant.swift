@@ -18,7 +18,7 @@ enum SpecificQueueObserverVariant {
             ui.sync { uiState.add(observer: first, notifyOnAdded: false) }
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

@@ -24,7 +24,7 @@ enum StateObjectVariant {
             self.init(updatesAsBarrier: true)
         }
 
-        func write(_ iteration: Iteration) {
+        func write(waiting: Bool) {
             dataSource.update { $0.next() }
         }
 

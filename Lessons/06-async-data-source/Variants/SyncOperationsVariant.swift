@@ -14,9 +14,9 @@ enum SyncOperationsVariant {
             dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
         }
 
-        /// One writer in two waits for its update ("apply before going on"); the rest do not.
-        func write(_ iteration: Iteration) {
-            dataSource.update(sync: iteration.index % 4 == 0) { $0.next() }
+        /// A waiting writer's update is synchronous: it returns once the update has been applied.
+        func write(waiting: Bool) {
+            dataSource.update(sync: waiting) { $0.next() }
         }
 
         /// The UI's render: on the UI queue, one synchronous read block audits a snapshot, a second
