@@ -18,7 +18,7 @@ protocol DataSourceTrial: Sendable {
     func render(cell: Int) -> [Inconsistency]
     /// A reader: records what it found in `iteration`. By default, `render(cell:)`'s findings.
     func read(cell: Int, _ iteration: Iteration)
-    /// An observer added mid-trial (or, in designs without observers, one more read).
+    /// An observer added mid-trial. By default, for designs with no observer to add: one more read.
     func addObserver(_ iteration: Iteration)
     /// Once every iteration has returned: waits for the design's queues, then returns its final
     /// version, what observers (and the UI's final copy) got wrong, and how readers fared.
@@ -31,23 +31,15 @@ struct TrialEnd {
     let problems: [Inconsistency]
     /// A `WaitMeter.bucket`, or a few words on why no reader can wait.
     let readers: String
-
-    /// The end of a trial in which the UI keeps its own copy of the state, sent to it by an observer:
-    /// what `observers` got wrong (if the design has any), and whether the UI's copy ended at
-    /// `finalVersion`. Readers never wait for the copy.
-    static func uiKeepsCopy(finalVersion: Int, uiVersion: Int, observers: ObserverRegistry?) -> TrialEnd {
-        TrialEnd(
-            finalVersion: finalVersion,
-            problems: (observers?.problems(finalVersion: finalVersion) ?? [])
-                + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: finalVersion),
-            readers: "UI reads its own copy, no wait"
-        )
-    }
 }
 
 extension DataSourceTrial {
     func read(cell: Int, _ iteration: Iteration) {
         iteration.record(render(cell: cell))
+    }
+
+    func addObserver(_ iteration: Iteration) {
+        read(cell: 0, iteration)
     }
 
     /// This design as one of the lesson's variants: each iteration plays its `Role`, and the check
@@ -84,6 +76,28 @@ extension DataSourceTrial {
                     readers: end.readers
                 )
             }
+        )
+    }
+}
+
+extension StateDataSource {
+    /// The end of a trial in which the UI keeps its own copy of the state, sent to it by an
+    /// observer. Once every update has run: the final version (`version` of the last state), whether
+    /// the UI's copy (`uiVersion`, read after that) ended there, and what `observers`, if the design
+    /// has any, got wrong. Readers never wait for the copy.
+    func trialEnd(
+        version: (State) -> Int,
+        uiVersion: @autoclosure () -> Int,
+        observers: ObserverRegistry?
+    ) async -> TrialEnd {
+        waitUntilIdle()
+        let final = version(await currentState())
+        let ui = uiVersion()
+        return TrialEnd(
+            finalVersion: final,
+            problems: (observers?.problems(finalVersion: final) ?? [])
+                + TrialOutcome.uiCopy(endedAt: ui, finalVersion: final),
+            readers: "UI reads its own copy, no wait"
         )
     }
 }

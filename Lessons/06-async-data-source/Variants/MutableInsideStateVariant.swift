@@ -4,6 +4,8 @@ import RaceLab
 /// `mutable-inside-state` (buggy): the state-object design, with a state that holds a reference to
 /// a mutable footer. Writers bump that shared footer in place, so the UI's snapshot changes under it.
 enum MutableInsideStateVariant {
+    /// This design has no observers to add: an observer adder reads once more (`DataSourceTrial`'s
+    /// default).
     final class Trial: DataSourceTrial {
         let dataSource: StateDataSource<LeakyState>
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
@@ -26,15 +28,8 @@ enum MutableInsideStateVariant {
             ui.sync { uiState.state.render() }.map { [$0] } ?? []
         }
 
-        /// This design has no observers to add: one more read.
-        func addObserver(_ iteration: Iteration) {
-            read(cell: 0, iteration)
-        }
-
         func settle() async -> TrialEnd {
-            dataSource.waitUntilIdle()
-            let final = await dataSource.currentState().version
-            return .uiKeepsCopy(finalVersion: final, uiVersion: ui.sync { uiState.state.version }, observers: nil)
+            await dataSource.trialEnd(version: \.version, uiVersion: ui.sync { uiState.state.version }, observers: nil)
         }
     }
 

@@ -4,6 +4,8 @@ import RaceLab
 /// `public-properties` (buggy): writers change header, items and footer in barrier blocks; the UI
 /// reads the three public properties one by one and sees states that never existed.
 enum PublicPropertiesVariant {
+    /// This data source tells observers "I changed", not the new state: with nothing to order, an
+    /// observer adder reads once more (`DataSourceTrial`'s default).
     final class Trial: DataSourceTrial {
         let dataSource = PublicPropertiesDataSource()
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
@@ -15,11 +17,6 @@ enum PublicPropertiesVariant {
 
         func render(cell: Int) -> [Inconsistency] {
             ui.sync { dataSource.render(cell: cell) }
-        }
-
-        func addObserver(_ iteration: Iteration) {
-            // This data source tells observers "I changed", not the new state: nothing to order.
-            read(cell: 0, iteration)
         }
 
         func settle() async -> TrialEnd {

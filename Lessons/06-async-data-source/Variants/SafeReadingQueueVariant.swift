@@ -4,6 +4,8 @@ import RaceLab
 /// `safe-reading-queue` (fixed, at a price): updates are assigned inside the UI queue, so UI code may
 /// read `state` as often as it likes within one work item, with no lock.
 enum SafeReadingQueueVariant {
+    /// This design has no observers, the UI reads the property directly: an observer adder reads
+    /// once more (`DataSourceTrial`'s default).
     final class Trial: DataSourceTrial {
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
@@ -20,11 +22,6 @@ enum SafeReadingQueueVariant {
         /// The same reading code as with public properties: five separate reads.
         func render(cell: Int) -> [Inconsistency] {
             ui.sync { CollectionReader.auditByRepeatedReads(cell: cell) { dataSource.state } }
-        }
-
-        /// This design has no observers; the UI reads the property directly.
-        func addObserver(_ iteration: Iteration) {
-            read(cell: 0, iteration)
         }
 
         func settle() async -> TrialEnd {

@@ -32,9 +32,11 @@ enum SpecificQueueObserverVariant {
         }
 
         func settle() async -> TrialEnd {
-            dataSource.waitUntilIdle()
-            let final = await dataSource.currentState().version
-            return .uiKeepsCopy(finalVersion: final, uiVersion: ui.sync { uiState.state.version }, observers: observers)
+            await dataSource.trialEnd(
+                version: \.version,
+                uiVersion: ui.sync { uiState.state.version },
+                observers: observers
+            )
         }
     }
 

@@ -48,10 +48,8 @@ enum StateObjectVariant {
         }
 
         func settle() async -> TrialEnd {
-            dataSource.waitUntilIdle()
-            let final = await dataSource.currentState().version
-            return .uiKeepsCopy(
-                finalVersion: final,
+            await dataSource.trialEnd(
+                version: \.version,
                 uiVersion: ui.sync { component.currentState.version },
                 observers: observers
             )
