@@ -15,182 +15,107 @@ public enum ActorReentrancyLesson {
         ]
     )
 
+    /// Actor reentrancy is no data race: every access is isolated, so TSan has nothing to report and
+    /// the compiler, which checks isolation only, accepts the bug as it accepts the fixes.
+    static let everyAccessIsolated =
+        "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
+
     static let buggyUpdate = variant(
         name: "buggy-update",
         kind: .buggy,
         summary: "updateItem: let items = self.items; await load; self.items = items with one item changed",
+        explored: "call updateItem",
+        because:
+            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call updateItem",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because:
-            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks"
     )
 
     static let buggyReload = variant(
         name: "buggy-reload",
         kind: .buggy,
         summary: "reloadItem: let item = items[i]; await loadUpdates(for: item); items[i] = loaded",
+        explored: "call reloadItem",
+        because:
+            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call reloadItem",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because:
-            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks"
     )
 
     static let mainActorUpdate = variant(
         name: "main-actor-update",
         kind: .buggy,
         summary: "a UI-actor component: var items = await source.items; change one; await the list written back whole",
+        explored: "call updateItem",
+        because: "two isolated reads and writes on two actors: no data race, and isolation is all the compiler checks",
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in
             await CollectionComponent(dataSource: source).updateItem(at: slot, update: update)
         }
-    ).exploring(
-        sameItemExploration(
-            "call updateItem",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in
-                await CollectionComponent(dataSource: source).updateItem(at: slot, update: update)
-            }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "two isolated reads and writes on two actors: no data race, and isolation is all the compiler checks"
     )
 
     static let mainActorOneJob = variant(
         name: "main-actor-one-job",
         kind: .fixed,
         summary: "the UI-actor component hands the change to the source: one synchronous modifyItem job",
+        explored: "call updateItemInOneJob",
+        because: everyAccessIsolated,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in
             await CollectionComponent(dataSource: source).updateItemInOneJob(at: slot, update: update)
         }
-    ).exploring(
-        sameItemExploration(
-            "call updateItemInOneJob",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in
-                await CollectionComponent(dataSource: source).updateItemInOneJob(at: slot, update: update)
-            }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     static let awaitFirst = variant(
         name: "await-first",
         kind: .fixed,
         summary: "await the load first, then read, change and write with no await in between",
+        explored: "call updateItemAfterLoading",
+        because: everyAccessIsolated,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call updateItemAfterLoading",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     static let revalidate = variant(
         name: "revalidate",
         kind: .fixed,
         summary: "after the await, store only if the item read before is still there unchanged; else load again",
+        explored: "call reloadItemRevalidating",
+        because: everyAccessIsolated,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call reloadItemRevalidating",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     static let stateObject = variant(
         name: "state-object",
         kind: .fixed,
         summary: "private state changed only by one synchronous update { state in ... } transform",
+        explored: "call updateItem",
+        because: everyAccessIsolated,
         source: { StateDataSource(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call updateItem",
-            source: { StateDataSource(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     static let sharedLoad = variant(
         name: "in-flight-task",
         kind: .fixed,
         summary: "one stored Task per item: a reload joins the load in flight; store only if the item still exists",
+        explored: "call reloadItem",
+        because: everyAccessIsolated,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
-    ).exploring(
-        sameItemExploration(
-            "call reloadItem",
-            source: { DataSourceActor(items: TrialPlan.initialItems) },
-            apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
-        )
-    )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
     )
 
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
-    /// its own task (the runner joins them before the audit).
+    /// its own task (the runner joins them before the audit). The same `source` and `apply` make its
+    /// exploration (`sameItemExploration`, each task's first step named `explored`); on Linux, TSan
+    /// is silent and the compiler accepts it, for the reason `because` gives.
     static func variant<Source: ItemSource>(
         name: String,
         kind: VariantKind,
         summary: String,
+        explored method: StaticString,
+        because reason: String,
         source: @escaping @Sendable () -> Source,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Variant {
@@ -202,5 +127,7 @@ public enum ActorReentrancyLesson {
             asyncOperation: { trial, iteration in await trial.perform(iteration.index, apply: apply) },
             check: { trial, _ in await trial.audit() }
         )
+        .exploring(sameItemExploration(method, source: source, apply: apply))
+        .expecting(tsan: .silent, compiler: .accepted, on: .linux, because: reason)
     }
 }

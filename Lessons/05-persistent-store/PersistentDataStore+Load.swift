@@ -13,13 +13,7 @@ extension PersistentDataStore {
         transformer: @escaping @Sendable (Data) -> Value?,
         completion: @escaping @Sendable (LoadResult<Value>) -> Void
     ) {
-        let name: String
-        do {
-            name = try InvalidIdentifier.fileName(for: identifier)
-        } catch {
-            deliver(.failed(error), to: completion)
-            return
-        }
+        guard let name = fileName(for: identifier, orDeliver: { .failed($0) }, to: completion) else { return }
         submit(writing: false) {
             let result: LoadResult<Value>
             do {

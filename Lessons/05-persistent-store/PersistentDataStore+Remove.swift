@@ -9,13 +9,7 @@ extension PersistentDataStore {
         forIdentifier identifier: Identifier,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void = { _ in }
     ) {
-        let name: String
-        do {
-            name = try InvalidIdentifier.fileName(for: identifier)
-        } catch {
-            deliver(.failure(error), to: completion)
-            return
-        }
+        guard let name = fileName(for: identifier, orDeliver: { .failure($0) }, to: completion) else { return }
         submit(writing: true) {
             let result = Result { try self.directory.remove(name) }
             self.deliver(result.mapError { $0 as any Error }, to: completion)

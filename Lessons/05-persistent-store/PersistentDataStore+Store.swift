@@ -16,13 +16,7 @@ extension PersistentDataStore {
         identifier: Identifier = UUID().uuidString,
         completion: @escaping @Sendable (StoreResult) -> Void
     ) {
-        let name: String
-        do {
-            name = try InvalidIdentifier.fileName(for: identifier)
-        } catch {
-            deliver(.failed(error), to: completion)
-            return
-        }
+        guard let name = fileName(for: identifier, orDeliver: { .failed($0) }, to: completion) else { return }
         submit(writing: true) {
             guard let data = provider(), !data.isEmpty else {
                 self.deliver(.noData, to: completion)

@@ -90,6 +90,21 @@ public final class PersistentDataStore: Sendable {
         queue.async(flags: flags, execute: work)
     }
 
+    /// The file name `identifier` stands for; nil when it is not a valid name, after handing
+    /// `invalid(error)` to `completion` on the completion queue.
+    func fileName<Outcome: Sendable>(
+        for identifier: Identifier,
+        orDeliver invalid: (InvalidIdentifier) -> Outcome,
+        to completion: @escaping @Sendable (Outcome) -> Void
+    ) -> String? {
+        do {
+            return try InvalidIdentifier.fileName(for: identifier)
+        } catch {
+            deliver(invalid(error), to: completion)
+            return nil
+        }
+    }
+
     /// Hands `result` to `completion` on the completion queue.
     func deliver<Outcome: Sendable>(_ result: Outcome, to completion: @escaping @Sendable (Outcome) -> Void) {
         completionQueue.async { completion(result) }

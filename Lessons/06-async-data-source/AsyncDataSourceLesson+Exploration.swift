@@ -58,14 +58,14 @@ extension AsyncDataSourceLesson {
         (threads > 1 ? threads - 1 : threads) * updatesPerWriter
     }
 
-    /// Thread 1 renders once with `render`; every other thread runs `update` twice (with the round,
-    /// 0 then 1). `makeTrial` returns once the set-up's own work items have run. `settle`, called
+    /// Thread 1 renders cell 0 once with the design's own `render(cell:)`, as `racelab run`'s readers
+    /// do; every other thread writes twice with the design's `write(waiting:)`, waiting for its first
+    /// update (where the design can), not for its second. `makeTrial` returns once the set-up's own
+    /// work items have run. `settle`, called
     /// when every thread and work item has finished, returns the final version and what the
     /// observers got wrong.
-    static func uiAgainstWriters<Trial: Sendable>(
+    static func uiAgainstWriters<Trial: DataSourceTrial>(
         _ makeTrial: @escaping @Sendable () -> Trial,
-        update: @escaping @Sendable (Trial, _ round: Int) -> Void,
-        render: @escaping @Sendable (Trial) -> [Inconsistency],
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
         Exploration(
@@ -75,11 +75,11 @@ extension AsyncDataSourceLesson {
             thread: { explored, index in
                 if index == 1 {
                     Race.step("render")
-                    explored.findings.add(render(explored.trial))
+                    explored.findings.add(explored.trial.render(cell: 0))
                 } else {
                     for round in 0..<updatesPerWriter {
                         Race.step("update")
-                        update(explored.trial, round)
+                        explored.trial.write(waiting: round == 0)
                     }
                 }
             },
@@ -136,15 +136,11 @@ extension AsyncDataSourceLesson {
 extension AsyncDataSourceLesson {
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial() },
-        update: { trial, _ in trial.dataSource.publishNextVersion() },
-        render: { trial in trial.ui.sync { trial.dataSource.render(cell: 0) } },
         settle: { trial in (trial.dataSource.header.version, []) }
     )
 
     static let atomicPropertyExploration = uiAgainstWriters(
         { settled(AtomicPropertyVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in trial.ui.sync { trial.dataSource.render(cell: 0) } },
         settle: { trial in
             let version = trial.dataSource.state.version
             return (version, trial.observers.problems(finalVersion: version))
@@ -153,8 +149,6 @@ extension AsyncDataSourceLesson {
 
     static let stateObjectExploration = uiAgainstWriters(
         { settled(StateObjectVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in trial.ui.sync { trial.component.render(cell: 0) } },
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -162,21 +156,17 @@ extension AsyncDataSourceLesson {
     )
 
     static let updateWithoutBarrierExploration = uiAgainstWriters(
-        { settled(UpdateWithoutBarrierVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in trial.ui.sync { trial.component.render(cell: 0) } },
+        { settled(UpdateWithoutBarrierVariant.makeTrial()) { $0.dataSource.waitUntilIdle() } },
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
 
-    /// The variant's own reader. One writer's first update is synchronous (the caller waits until
-    /// it has been applied), the second asynchronous, as in `racelab run`'s mix.
+    /// One writer's first update is synchronous (the caller waits until it has been applied), the
+    /// second asynchronous, as in `racelab run`'s mix.
     static let syncOperationsExploration = uiAgainstWriters(
         { settled(SyncOperationsVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, round in trial.dataSource.update(sync: round == 0) { $0.next() } },
-        render: { trial in SyncOperationsVariant.render(trial, cell: 0) },
         settle: { trial in
             let version = trial.dataSource.read { $0.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -186,19 +176,11 @@ extension AsyncDataSourceLesson {
     /// The variant's reader: five separate reads of `state` inside one UI work item.
     static let safeReadingQueueExploration = uiAgainstWriters(
         { SafeReadingQueueVariant.Trial() },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in
-            trial.ui.sync { CollectionReader.auditByRepeatedReads(cell: 0) { trial.dataSource.state } }
-        },
         settle: { trial in (trial.ui.sync { trial.dataSource.state.version }, []) }
     )
 
     static let specificQueueObserverExploration = uiAgainstWriters(
         { settled(SpecificQueueObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in
-            trial.ui.sync { CollectionReader.auditByRepeatedReads(cell: 0) { trial.uiState.state } }
-        },
         settle: { trial in
             let version = trial.ui.sync { trial.uiState.state.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -209,16 +191,6 @@ extension AsyncDataSourceLesson {
     /// second read that must not be older.
     static let atomicObserverExploration = uiAgainstWriters(
         { settled(AtomicObserverVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in
-            let snapshot = trial.latest.state
-            var found = CollectionReader.audit(snapshot: snapshot, cell: 0)
-            Race.window("read state again")
-            if let wentBack = Audit.backInTime(earlier: snapshot.version, later: trial.latest.state.version) {
-                found.append(wentBack)
-            }
-            return found
-        },
         settle: { trial in
             let version = trial.latest.state.version
             return (version, trial.observers.problems(finalVersion: version))
@@ -227,8 +199,6 @@ extension AsyncDataSourceLesson {
 
     static let mutableInsideStateExploration = uiAgainstWriters(
         { settled(MutableInsideStateVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        update: { trial, _ in trial.dataSource.update { $0.next() } },
-        render: { trial in trial.ui.sync { trial.uiState.state.render() }.map { [$0] } ?? [] },
         settle: { trial in (trial.ui.sync { trial.uiState.state.version }, []) }
     )
 

@@ -16,14 +16,7 @@ public func assertClean(
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(
-        variant,
-        as: .fixed,
-        workload: workload,
-        seed: seed,
-        noise: noise,
-        function: "assertClean"
-    )
+    let stress = await RaceLabCheck.stress(variant, as: .fixed, workload: workload, seed: seed, noise: noise)
     for failure in stress.failures { XCTFail(failure, file: file, line: line) }
     return stress.report
 }
@@ -38,14 +31,7 @@ public func assertReproduced(
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(
-        variant,
-        as: .buggy,
-        workload: workload,
-        seed: seed,
-        noise: noise,
-        function: "assertReproduced"
-    )
+    let stress = await RaceLabCheck.stress(variant, as: .buggy, workload: workload, seed: seed, noise: noise)
     for failure in stress.failures { XCTFail(failure, file: file, line: line) }
     return stress.report
 }
@@ -58,12 +44,7 @@ public func assertNoFailingSchedule(
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> VariantExploration? {
-    let search = await RaceLabCheck.explore(
-        exploration,
-        options: options,
-        wantFailure: false,
-        function: "assertNoFailingSchedule"
-    )
+    let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: false)
     for failure in search.failures { XCTFail(failure, file: file, line: line) }
     return search.report
 }
@@ -77,12 +58,7 @@ public func assertFailingSchedule(
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> Schedule? {
-    let search = await RaceLabCheck.explore(
-        exploration,
-        options: options,
-        wantFailure: true,
-        function: "assertFailingSchedule"
-    )
+    let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: true)
     for failure in search.failures { XCTFail(failure, file: file, line: line) }
     return search.failingSchedule
 }

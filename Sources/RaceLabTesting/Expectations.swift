@@ -23,14 +23,7 @@ public func expectClean(
     noise: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(
-        variant,
-        as: .fixed,
-        workload: workload,
-        seed: seed,
-        noise: noise,
-        function: "expectClean"
-    )
+    let stress = await RaceLabCheck.stress(variant, as: .fixed, workload: workload, seed: seed, noise: noise)
     record(stress, sourceLocation: sourceLocation)
     return stress.report
 }
@@ -50,14 +43,7 @@ public func expectReproduced(
     noise: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(
-        variant,
-        as: .buggy,
-        workload: workload,
-        seed: seed,
-        noise: noise,
-        function: "expectReproduced"
-    )
+    let stress = await RaceLabCheck.stress(variant, as: .buggy, workload: workload, seed: seed, noise: noise)
     record(stress, sourceLocation: sourceLocation)
     return stress.report
 }
@@ -75,12 +61,7 @@ public func expectNoFailingSchedule(
     options: ExplorationOptions = .init(),
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> VariantExploration? {
-    let search = await RaceLabCheck.explore(
-        exploration,
-        options: options,
-        wantFailure: false,
-        function: "expectNoFailingSchedule"
-    )
+    let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: false)
     record(search, sourceLocation: sourceLocation)
     return search.report
 }
@@ -97,12 +78,7 @@ public func expectFailingSchedule(
     options: ExplorationOptions = .init(),
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Schedule? {
-    let search = await RaceLabCheck.explore(
-        exploration,
-        options: options,
-        wantFailure: true,
-        function: "expectFailingSchedule"
-    )
+    let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: true)
     record(search, sourceLocation: sourceLocation)
     return search.failingSchedule
 }

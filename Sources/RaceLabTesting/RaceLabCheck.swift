@@ -21,8 +21,9 @@ enum RaceLabCheck {
         workload: Workload?,
         seed explicitSeed: UInt64?,
         noise: Bool,
-        function: String
+        caller: String = #function
     ) async -> Stress {
+        let function = checkName(caller)
         var failures: [String] = []
         let seed: UInt64
         do {
@@ -53,6 +54,12 @@ enum RaceLabCheck {
         return Stress(report: report, failures: failures)
     }
 
+    /// The name a failure message gives the check: the calling function's (`expectClean`, say), as
+    /// `#function` spells it without its argument labels.
+    static func checkName(_ function: String) -> String {
+        String(function.prefix { $0 != "(" })
+    }
+
     /// How to run the same noise decisions again.
     static func seedLine(_ seed: UInt64, noise: Bool) -> String {
         guard noise else { return "ran with noise off: a seed cannot pin what the scheduler alone decides" }
@@ -75,8 +82,9 @@ enum RaceLabCheck {
         _ exploration: Exploration,
         options: ExplorationOptions,
         wantFailure: Bool,
-        function: String
+        caller: String = #function
     ) async -> Search {
+        let function = checkName(caller)
         let kind: VariantKind = wantFailure ? .buggy : .fixed
         let heading = "exploration: \(exploration.summary)"
         let pinned: [Schedule]

@@ -28,12 +28,7 @@ struct AsyncDataSourceExplorerTests {
         ]
     )
     func buggyReadersSeeMixedStates(name: String, updateItem: String, broken: String) async throws {
-        let exploration = try Self.exploration(name)
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
-        #expect(report.warning == nil)
-        let failure = try #require(report.failure)
+        let (exploration, failure) = try await Self.exploreExpectingFailure(name)
         guard case .invariantBroken(let what) = failure.outcome else {
             Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
             return
@@ -43,11 +38,7 @@ struct AsyncDataSourceExplorerTests {
         let operations = failure.steps.map(\.operation)
         let render = try #require(operations.firstIndex(of: "render"))
         #expect(operations[(render + 1)...].contains(updateItem))
-        for _ in 0..<20 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
-        }
+        try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
     @Test(
@@ -55,18 +46,9 @@ struct AsyncDataSourceExplorerTests {
         .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
     )
     func updatesWithoutBarrierOverlap() async throws {
-        let exploration = try Self.exploration("update-without-barrier")
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
-        #expect(report.failingSchedules > 0)
-        let failure = try #require(report.failure)
+        let (exploration, failure) = try await Self.exploreExpectingFailure("update-without-barrier")
         #expect(failure.steps.map(\.operation).contains("install state"))
-        for _ in 0..<20 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
-        }
+        try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
     @Test(
@@ -91,6 +73,27 @@ struct AsyncDataSourceExplorerTests {
     )
     func fixedVariantsHaveNoFailingScheduleWithThreeThreads(name: String) async throws {
         try await Self.expectNoFailingSchedule(name, options: .init(threads: 3, preemptions: 1, stallTimeout: 120))
+    }
+
+    /// Explores variant `name` within `options`; expects every schedule searched, no warning, and a
+    /// failing schedule, and returns the exploration with its first failure.
+    static func exploreExpectingFailure(_ name: String) async throws -> (Exploration, ExecutionResult) {
+        let exploration = try Self.exploration(name)
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.warning == nil)
+        #expect(report.failingSchedules > 0)
+        return (exploration, try #require(report.failure))
+    }
+
+    /// Replays `failure`'s schedule 20 times: each replay follows it and ends the same way.
+    static func expectReplaysReproduce(_ failure: ExecutionResult, of exploration: Exploration) async throws {
+        for _ in 0..<20 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
     }
 
     static func expectNoFailingSchedule(_ name: String, options: ExplorationOptions) async throws {
@@ -135,7 +138,7 @@ struct AsyncDataSourceDeadlockTests {
                     state.0.dataSource.update(sync: true) { $0.next() }
                 } else {
                     Race.step("render")
-                    _ = SyncOperationsVariant.render(state.0, cell: 0)
+                    _ = state.0.render(cell: 0)
                 }
             },
             invariant: { _, _ in nil }

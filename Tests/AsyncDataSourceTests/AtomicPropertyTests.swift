@@ -37,16 +37,14 @@ struct AtomicPropertyTests {
     @Test("observers: notify-on-add tells the current state once, then every state in order")
     func observers() {
         let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
-        let early = OrderCheckingObserver(expectsCurrentState: false)
-        dataSource.add(observer: early, notifyOnAdded: false)
-        let late = OrderCheckingObserver(expectsCurrentState: true)
-        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
-            dataSource.update { $0.next() }
-            if index == 500 { dataSource.add(observer: late, notifyOnAdded: true) }
-        }
-        dataSource.waitUntilIdle()
-        #expect(dataSource.state.version == 1_000)
-        #expect(early.toldVersions == Array(1...1_000))
-        #expect(late.problems(finalVersion: 1_000).isEmpty)
+        expectObserversHearEveryState(
+            updates: 1_000,
+            add: { dataSource.add(observer: $0, notifyOnAdded: $1) },
+            update: { _ in dataSource.update { $0.next() } },
+            settledVersion: {
+                dataSource.waitUntilIdle()
+                return dataSource.state.version
+            }
+        )
     }
 }

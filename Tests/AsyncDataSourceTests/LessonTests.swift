@@ -29,13 +29,7 @@ struct LessonTests {
     /// reader checking what it read and every observer checking what it was told.
     @Test("a fixed variant is clean over 20,000 operations with noise", arguments: fixedNames)
     func fixedVariantIsClean(name: String) async throws {
-        let variant = try #require(Self.lesson.variant(named: name))
-        let report = await onOwnThread {
-            StressRunner.run(
-                variant,
-                options: .init(workload: Workload(trials: 20, iterations: 1_000), seed: 6, noise: true)
-            )
-        }
+        let report = try await Self.stress(name, trials: 20, iterations: 1_000)
         #expect(report.operations == 20_000)
         #expect(report.inconsistencies == 0, "\(report.samples)")
         #expect(report.lostWrites == 0)
@@ -53,13 +47,7 @@ struct LessonTests {
         arguments: buggyNames.filter { $0 != "update-without-barrier" }
     )
     func buggyVariantReproduces(name: String) async throws {
-        let variant = try #require(Self.lesson.variant(named: name))
-        let report = await onOwnThread {
-            StressRunner.run(
-                variant,
-                options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true)
-            )
-        }
+        let report = try await Self.stress(name, trials: 10, iterations: 400)
         #expect(report.inconsistencies > 0)
         #expect(report.lostWrites == 0)
         #expect(report.verdict == .reproduced)
@@ -72,14 +60,19 @@ struct LessonTests {
         .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
     )
     func updateWithoutBarrierLosesUpdates() async throws {
-        let variant = try #require(Self.lesson.variant(named: "update-without-barrier"))
-        let report = await onOwnThread {
-            StressRunner.run(
-                variant,
-                options: .init(workload: Workload(trials: 10, iterations: 400), seed: 6, noise: true)
-            )
-        }
+        let report = try await Self.stress("update-without-barrier", trials: 10, iterations: 400)
         #expect(report.lostWrites > 0)
         #expect(report.verdict == .reproduced)
+    }
+
+    /// Variant `name` under the stress runner, on a thread of its own, with seed 6 and noise on.
+    static func stress(_ name: String, trials: Int, iterations: Int) async throws -> VariantReport {
+        let variant = try #require(lesson.variant(named: name))
+        return await onOwnThread {
+            StressRunner.run(
+                variant,
+                options: .init(workload: Workload(trials: trials, iterations: iterations), seed: 6, noise: true)
+            )
+        }
     }
 }

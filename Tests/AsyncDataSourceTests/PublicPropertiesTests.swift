@@ -8,26 +8,14 @@ import Testing
 struct PublicPropertiesTests {
     @Test("a change between reading the header and the items makes the UI show a mixed state")
     func changeBetweenHeaderAndItems() {
-        let dataSource = PublicPropertiesDataSource()
-        let writer = AtWindow("read items") {
-            dataSource.publishNextVersion()
-            dataSource.waitUntilIdle()
-        }
-        let found = Race.$hook.withValue(writer) { dataSource.render(cell: 0) }
-        #expect(writer.fired)
+        let found = renderPublishingAt("read items", cell: 0)
         // Header v0 with 2 items, then the items and footer of v1 (3 items): nobody published that.
         #expect(kinds(found) == [.mixedState])
     }
 
     @Test("a change between the title and the detailed title tears the cell")
     func changeBetweenTheTwoLabels() {
-        let dataSource = PublicPropertiesDataSource()
-        let writer = AtWindow("read detailedTitle") {
-            dataSource.publishNextVersion()
-            dataSource.waitUntilIdle()
-        }
-        let found = Race.$hook.withValue(writer) { dataSource.render(cell: 1) }
-        #expect(writer.fired)
+        let found = renderPublishingAt("read detailedTitle", cell: 1)
         #expect(kinds(found) == [.tornCell])
     }
 
@@ -48,5 +36,18 @@ struct PublicPropertiesTests {
         let items = dataSource.items
         #expect(items.count == dataSource.header.itemCount)
         #expect(Set(items.map(\.version)) == [10])
+    }
+
+    /// The UI's render of `cell`, while a writer publishes the next version and waits for it at
+    /// `window`; expects the writer to have run there.
+    func renderPublishingAt(_ window: String, cell: Int) -> [Inconsistency] {
+        let dataSource = PublicPropertiesDataSource()
+        let writer = AtWindow(window) {
+            dataSource.publishNextVersion()
+            dataSource.waitUntilIdle()
+        }
+        let found = Race.$hook.withValue(writer) { dataSource.render(cell: cell) }
+        #expect(writer.fired)
+        return found
     }
 }

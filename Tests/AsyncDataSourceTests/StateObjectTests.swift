@@ -61,16 +61,14 @@ struct StateObjectTests {
     @Test("updates from many threads at once: none lost, observers hear every state in order")
     func concurrentUpdates() {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
-        let early = OrderCheckingObserver(expectsCurrentState: false)
-        dataSource.add(observer: early, notifyOnAdded: false)
-        let late = OrderCheckingObserver(expectsCurrentState: true)
-        DispatchQueue.concurrentPerform(iterations: 2_000) { index in
-            dataSource.update { $0.next() }
-            if index == 1_000 { dataSource.add(observer: late, notifyOnAdded: true) }
-        }
-        dataSource.waitUntilIdle()
-        #expect(dataSource.settledState().version == 2_000)
-        #expect(early.toldVersions == Array(1...2_000))
-        #expect(late.problems(finalVersion: 2_000).isEmpty)
+        expectObserversHearEveryState(
+            updates: 2_000,
+            add: { dataSource.add(observer: $0, notifyOnAdded: $1) },
+            update: { _ in dataSource.update { $0.next() } },
+            settledVersion: {
+                dataSource.waitUntilIdle()
+                return dataSource.settledState().version
+            }
+        )
     }
 }

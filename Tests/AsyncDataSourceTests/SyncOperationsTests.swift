@@ -57,16 +57,14 @@ struct SyncOperationsTests {
     @Test("observers: notify-on-add tells the current state once, then every state in order")
     func observers() {
         let dataSource = SyncOperationsDataSource(initialState: CollectionState.initial)
-        let early = OrderCheckingObserver(expectsCurrentState: false)
-        dataSource.add(observer: early, notifyOnAdded: false, sync: true)
-        let late = OrderCheckingObserver(expectsCurrentState: true)
-        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
-            dataSource.update(sync: index % 2 == 0) { $0.next() }
-            if index == 500 { dataSource.add(observer: late, notifyOnAdded: true, sync: true) }
-        }
-        dataSource.waitUntilIdle()
-        #expect(dataSource.read { $0.version } == 1_000)
-        #expect(early.toldVersions == Array(1...1_000))
-        #expect(late.problems(finalVersion: 1_000).isEmpty)
+        expectObserversHearEveryState(
+            updates: 1_000,
+            add: { dataSource.add(observer: $0, notifyOnAdded: $1, sync: true) },
+            update: { index in dataSource.update(sync: index % 2 == 0) { $0.next() } },
+            settledVersion: {
+                dataSource.waitUntilIdle()
+                return dataSource.read { $0.version }
+            }
+        )
     }
 }

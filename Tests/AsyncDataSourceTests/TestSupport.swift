@@ -3,6 +3,7 @@ import Foundation
 import RaceLab
 import RaceLabTesting
 import Synchronization
+import Testing
 
 /// The inconsistency kinds in `found`, for compact expectations.
 func kinds(_ found: [Inconsistency]) -> [Inconsistency.Kind] {
@@ -21,4 +22,26 @@ extension StateDataSource {
         done.wait()
         return box.value!
     }
+}
+
+/// `updates` updates from many threads at once, one observer added before them and one added with
+/// notify-on-add half-way. Expects no update lost (`settledVersion`, called after the updates,
+/// waits for the data source), the first observer told every state in order, and the second the
+/// state current when it was added, then every later one in order.
+func expectObserversHearEveryState(
+    updates: Int,
+    add: @Sendable (OrderCheckingObserver, _ notifyOnAdded: Bool) -> Void,
+    update: @Sendable (_ index: Int) -> Void,
+    settledVersion: () -> Int
+) {
+    let early = OrderCheckingObserver(expectsCurrentState: false)
+    add(early, false)
+    let late = OrderCheckingObserver(expectsCurrentState: true)
+    DispatchQueue.concurrentPerform(iterations: updates) { index in
+        update(index)
+        if index == updates / 2 { add(late, true) }
+    }
+    #expect(settledVersion() == updates)
+    #expect(early.toldVersions == Array(1...updates))
+    #expect(late.problems(finalVersion: updates).isEmpty)
 }

@@ -38,13 +38,24 @@ struct RecordLockOwnershipTests {
         open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     }
 
-    @Test("closing any descriptor of the file drops a POSIX record lock mid-claim")
-    func closingAnotherDescriptorDropsProcessLock() throws {
+    /// Claims a fresh counter file with `coordinator` and runs `body` inside the claim, with the
+    /// claimed URL and a probe descriptor opened before the claim (see `lockSeenFromOutside`).
+    /// Returns what the probe sees once the claim has ended.
+    static func insideClaim(
+        of coordinator: some FileAccessCoordinator,
+        _ body: (_ url: URL, _ probe: Int32) -> Void
+    ) throws -> Int32 {
         let folder = try TestFolder()
         defer { folder.remove() }
-        let probe = Self.openLockFile(folder.counter)
+        let probe = openLockFile(folder.counter)
         defer { close(probe) }
-        try ProcessRecordLock().coordinateWriting(at: folder.counter) { url in
+        try coordinator.coordinateWriting(at: folder.counter) { url in body(url, probe) }
+        return lockSeenFromOutside(probe)
+    }
+
+    @Test("closing any descriptor of the file drops a POSIX record lock mid-claim")
+    func closingAnotherDescriptorDropsProcessLock() throws {
+        _ = try Self.insideClaim(of: ProcessRecordLock()) { url, probe in
             #expect(Self.lockSeenFromOutside(probe) == F_WRLCK)
             // Some other code of this process opens and closes the lock file (another storage's
             // claim that finished, a file browser, a backup): the process's lock goes with it.
@@ -55,15 +66,11 @@ struct RecordLockOwnershipTests {
 
     @Test("an OFD lock survives other descriptors of the file being closed")
     func openFileDescriptionLockSurvivesOtherCloses() throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let probe = Self.openLockFile(folder.counter)
-        defer { close(probe) }
-        try OpenFileDescriptionLock().coordinateWriting(at: folder.counter) { url in
+        let afterClaim = try Self.insideClaim(of: OpenFileDescriptionLock()) { url, probe in
             close(Self.openLockFile(url))
             #expect(Self.lockSeenFromOutside(probe) == F_WRLCK)
         }
-        #expect(Self.lockSeenFromOutside(probe) == F_UNLCK)
+        #expect(afterClaim == F_UNLCK)
     }
 
     #endif

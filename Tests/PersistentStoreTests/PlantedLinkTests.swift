@@ -44,6 +44,12 @@ struct PlantedLinkTests {
         func outsideNames() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted()
         }
+
+        /// Nothing outside was created, removed or written: the victim alone, as it was.
+        func expectOutsideUntouched() throws {
+            #expect(try outsideNames() == ["victim"])
+            #expect(try Data(contentsOf: victim) == Data("keep me".utf8))
+        }
     }
 
     /// Opening must throw `StoreError.unexpectedEntry` naming `entry`; returns its description.
@@ -58,31 +64,29 @@ struct PlantedLinkTests {
         #expect("\(error!)".contains("symbolic link"))
     }
 
-    @Test("a .staging link to an outside folder: the store refuses to open, the outside file stays")
-    func stagingLinkIsRefused() throws {
+    /// In a new plot, plants a link at `name` pointing at `target`, expects the store to refuse to
+    /// open, and expects the outside folder untouched.
+    static func expectLinkRefused(_ name: String, to target: (Plot) -> URL) throws {
         let plot = try Plot()
         defer { plot.folder.remove() }
-        try plot.plantLink(".staging", to: plot.outside)
-        try Self.expectRefusal(plot, entry: "documents/.staging")
-        #expect(try plot.outsideNames() == ["victim"])
+        try plot.plantLink(name, to: target(plot))
+        try expectRefusal(plot, entry: "documents/\(name)")
+        try plot.expectOutsideUntouched()
+    }
+
+    @Test("a .staging link to an outside folder: the store refuses to open, the outside file stays")
+    func stagingLinkIsRefused() throws {
+        try Self.expectLinkRefused(".staging", to: \.outside)
     }
 
     @Test("a dangling .lock link: the store refuses to open and creates nothing outside")
     func danglingLockLinkIsRefused() throws {
-        let plot = try Plot()
-        defer { plot.folder.remove() }
-        try plot.plantLink(".lock", to: plot.outside.appendingPathComponent("created"))
-        try Self.expectRefusal(plot, entry: "documents/.lock")
-        #expect(try plot.outsideNames() == ["victim"])
+        try Self.expectLinkRefused(".lock", to: { $0.outside.appendingPathComponent("created") })
     }
 
     @Test("a .lock link to an outside file: the store refuses to open and leaves the file alone")
     func lockLinkToFileIsRefused() throws {
-        let plot = try Plot()
-        defer { plot.folder.remove() }
-        try plot.plantLink(".lock", to: plot.victim)
-        try Self.expectRefusal(plot, entry: "documents/.lock")
-        #expect(try Data(contentsOf: plot.victim) == Data("keep me".utf8))
+        try Self.expectLinkRefused(".lock", to: \.victim)
     }
 
     @Test("a store folder that is itself a link is refused")
@@ -91,7 +95,7 @@ struct PlantedLinkTests {
         defer { plot.folder.remove() }
         try FileManager.default.createSymbolicLink(atPath: plot.documents.path, withDestinationPath: plot.outside.path)
         try Self.expectRefusal(plot, entry: "documents")
-        #expect(try plot.outsideNames() == ["victim"])
+        try plot.expectOutsideUntouched()
     }
 
     @Test("a store in a parent folder that does not exist fails, and creates nothing")

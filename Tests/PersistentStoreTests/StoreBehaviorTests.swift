@@ -8,47 +8,43 @@ import Testing
 struct StoreBehaviorTests {
     @Test("stored data loads back, and removal makes it not found")
     func roundTrip() async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder)
-        let stored = await store.storeData({ Data("hello".utf8) }, identifier: "greeting")
-        #expect(stored.identifier == "greeting")
-        let loaded = await store.loadData(forIdentifier: "greeting") { String(decoding: $0, as: UTF8.self) }
-        #expect(loaded.value == "hello")
-        #expect(try await store.removeData(forIdentifier: "greeting"))
-        #expect(try await store.removeData(forIdentifier: "greeting") == false)
-        #expect(await store.loadData(forIdentifier: "greeting") { $0 }.isNotFound)
+        try await withStore { (store) async throws in
+            let stored = await store.storeData({ Data("hello".utf8) }, identifier: "greeting")
+            #expect(stored.identifier == "greeting")
+            let loaded = await store.loadData(forIdentifier: "greeting") { String(decoding: $0, as: UTF8.self) }
+            #expect(loaded.value == "hello")
+            #expect(try await store.removeData(forIdentifier: "greeting"))
+            #expect(try await store.removeData(forIdentifier: "greeting") == false)
+            #expect(await store.loadData(forIdentifier: "greeting") { $0 }.isNotFound)
+        }
     }
 
     @Test("without an identifier, a store gets a new UUID")
     func defaultIdentifier() async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder)
-        let first = try #require(await store.storeData({ Data([1]) }).identifier)
-        let second = try #require(await store.storeData({ Data([2]) }).identifier)
-        #expect(UUID(uuidString: first) != nil)
-        #expect(first != second)
-        #expect(await store.loadData(forIdentifier: second) { $0 }.value == Data([2]))
+        try await withStore { store in
+            let first = try #require(await store.storeData({ Data([1]) }).identifier)
+            let second = try #require(await store.storeData({ Data([2]) }).identifier)
+            #expect(UUID(uuidString: first) != nil)
+            #expect(first != second)
+            #expect(await store.loadData(forIdentifier: second) { $0 }.value == Data([2]))
+        }
     }
 
     @Test("a provider with nothing to store gives noData and writes nothing", arguments: [nil, Data()])
     func noData(data: Data?) async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder)
-        #expect(await store.storeData({ data }, identifier: "empty").isNoData)
-        #expect(await store.loadData(forIdentifier: "empty") { $0 }.isNotFound)
+        try await withStore { store in
+            #expect(await store.storeData({ data }, identifier: "empty").isNoData)
+            #expect(await store.loadData(forIdentifier: "empty") { $0 }.isNotFound)
+        }
     }
 
     @Test("a transformer that cannot make a value is a failure, not a missing file")
     func transformerFailure() async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder)
-        _ = await store.storeData({ Data([0xFF, 0xFE]) }, identifier: "binary")
-        let loaded: LoadResult<Int> = await store.loadData(forIdentifier: "binary") { _ in nil }
-        #expect(loaded.error.map { "\($0)" }?.contains("transformer") == true)
+        try await withStore { store in
+            _ = await store.storeData({ Data([0xFF, 0xFE]) }, identifier: "binary")
+            let loaded: LoadResult<Int> = await store.loadData(forIdentifier: "binary") { _ in nil }
+            #expect(loaded.error.map { "\($0)" }?.contains("transformer") == true)
+        }
     }
 
     @Test("every completion runs on the queue the caller chose")

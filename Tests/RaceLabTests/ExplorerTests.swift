@@ -27,36 +27,37 @@ struct ExplorerTests {
         )
     }
 
+    /// Each thread runs `increment` once on a shared counter; the invariant: no increment lost.
+    static func counterExploration(
+        _ summary: String,
+        increment: @escaping @Sendable (Shared) -> Void
+    ) -> Exploration {
+        Exploration(
+            summary: summary + "; invariant: counter == threads",
+            makeState: { Shared() },
+            thread: { shared, _ in increment(shared) },
+            invariant: { shared, threads in
+                shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)"
+            }
+        )
+    }
+
     /// counter += 1 as a read, a window and a write: the lost update.
-    static let lostUpdate = Exploration(
-        summary: "each thread increments a counter; invariant: counter == threads",
-        makeState: { Shared() },
-        thread: { shared, _ in
-            Race.step("read counter")
+    static let lostUpdate = counterExploration("each thread increments a counter") { shared in
+        Race.step("read counter")
+        let value = shared.counter
+        Race.window("write counter")
+        shared.counter = value + 1
+    }
+
+    /// counter += 1 under a lock: no schedule loses an increment.
+    static let lockedIncrement = counterExploration("each thread increments a counter under a lock") { shared in
+        shared.first.withLock {
             let value = shared.counter
             Race.window("write counter")
             shared.counter = value + 1
-        },
-        invariant: { shared, threads in
-            shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)"
         }
-    )
-
-    /// counter += 1 under a lock: no schedule loses an increment.
-    static let lockedIncrement = Exploration(
-        summary: "each thread increments a counter under a lock; invariant: counter == threads",
-        makeState: { Shared() },
-        thread: { shared, _ in
-            shared.first.withLock {
-                let value = shared.counter
-                Race.window("write counter")
-                shared.counter = value + 1
-            }
-        },
-        invariant: { shared, threads in
-            shared.counter == threads ? nil : "counter is \(shared.counter), expected \(threads)"
-        }
-    )
+    }
 
     /// Two locks taken in opposite orders.
     static let lockOrder = Exploration(

@@ -3,7 +3,7 @@ import RaceLab
 /// `atomic-observer` (fixed for snapshots): an observer keeps the latest state behind a lock; readers
 /// on any thread take one snapshot from it and use only that.
 enum AtomicObserverVariant {
-    final class Trial: Sendable {
+    final class Trial: DataSourceTrial {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
         let latest = AtomicStateObserver(state: CollectionState.initial)
         let observers = ObserverRegistry()
@@ -12,41 +12,42 @@ enum AtomicObserverVariant {
             dataSource.add(observer: latest, notifyOnAdded: false)
             latest.add(observer: observers.make(expectsCurrentState: false))
         }
+
+        func write(waiting: Bool) {
+            dataSource.update { $0.next() }
+        }
+
+        /// Reads from the caller's own thread: no UI queue needed.
+        func render(cell: Int) -> [Inconsistency] {
+            let snapshot = latest.state
+            var found = CollectionReader.audit(snapshot: snapshot, cell: cell)
+            Race.window("read state again")
+            if let wentBack = Audit.backInTime(earlier: snapshot.version, later: latest.state.version) {
+                found.append(wentBack)
+            }
+            return found
+        }
+
+        func addObserver(_ iteration: Iteration) {
+            latest.add(observer: observers.make(expectsCurrentState: false))
+        }
+
+        func settle() async -> TrialEnd {
+            dataSource.waitUntilIdle()
+            let final = await dataSource.currentState().version
+            return TrialEnd(
+                finalVersion: final,
+                problems: observers.problems(finalVersion: final)
+                    + TrialOutcome.uiCopy(endedAt: latest.state.version, finalVersion: final),
+                readers: latest.readerWaits.bucket
+            )
+        }
     }
 
-    static let variant = Variant(
+    static let variant = Trial.variant(
         name: "atomic-observer",
         kind: .fixed,
         summary: "an observer keeps the latest state behind a lock; readers on any thread take one snapshot "
-            + "[snapshot: yes · two reads: no, never older · reader waits: lock · deadlock: no]",
-        makeState: { Trial() },
-        operation: { trial, iteration in
-            switch Role(iteration) {
-            case .writer:
-                trial.dataSource.update { $0.next() }
-            case .reader(let cell):
-                // Read from the iteration's own thread: no UI queue needed.
-                let snapshot = trial.latest.state
-                var found = CollectionReader.audit(snapshot: snapshot, cell: cell)
-                Race.window("read state again")
-                if let wentBack = Audit.backInTime(earlier: snapshot.version, later: trial.latest.state.version) {
-                    found.append(wentBack)
-                }
-                iteration.record(found)
-            case .observerAdder:
-                trial.latest.add(observer: trial.observers.make(expectsCurrentState: false))
-            }
-        },
-        check: { trial, info in
-            trial.dataSource.waitUntilIdle()
-            let final = await trial.dataSource.currentState().version
-            return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations),
-                finalVersion: final,
-                problems: trial.observers.problems(finalVersion: final)
-                    + TrialOutcome.uiCopy(endedAt: trial.latest.state.version, finalVersion: final),
-                readers: trial.latest.readerWaits.bucket
-            )
-        }
+            + "[snapshot: yes · two reads: no, never older · reader waits: lock · deadlock: no]"
     )
 }

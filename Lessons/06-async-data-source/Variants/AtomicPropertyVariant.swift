@@ -4,7 +4,7 @@ import RaceLab
 /// `atomic-property` (buggy for two reads): `state` behind a lock. One read is a whole state, but the
 /// article's `cellForItemAt` reads `state` twice, and an update between the reads tears the cell.
 enum AtomicPropertyVariant {
-    final class Trial: Sendable {
+    final class Trial: DataSourceTrial {
         let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
@@ -13,34 +13,35 @@ enum AtomicPropertyVariant {
         init() {
             dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
         }
+
+        func write(waiting: Bool) {
+            dataSource.update { $0.next() }
+        }
+
+        func render(cell: Int) -> [Inconsistency] {
+            ui.sync { dataSource.render(cell: cell) }
+        }
+
+        func addObserver(_ iteration: Iteration) {
+            dataSource.add(observer: observers.make(expectsCurrentState: true), notifyOnAdded: true)
+        }
+
+        func settle() async -> TrialEnd {
+            dataSource.waitUntilIdle()
+            let final = dataSource.state.version
+            return TrialEnd(
+                finalVersion: final,
+                problems: observers.problems(finalVersion: final),
+                readers: dataSource.readerWaits.bucket
+            )
+        }
     }
 
-    static let variant = Variant(
+    static let variant = Trial.variant(
         name: "atomic-property",
         kind: .buggy,
         summary: "state behind a lock, read from the UI: each read whole, but cellForItemAt reads it twice "
-            + "[snapshot: yes · two reads: no · reader waits: lock · deadlock: no]",
-        makeState: { Trial() },
-        operation: { trial, iteration in
-            switch Role(iteration) {
-            case .writer:
-                trial.dataSource.update { $0.next() }
-            case .reader(let cell):
-                iteration.record(trial.ui.sync { trial.dataSource.render(cell: cell) })
-            case .observerAdder:
-                trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true)
-            }
-        },
-        check: { trial, info in
-            trial.dataSource.waitUntilIdle()
-            let final = trial.dataSource.state.version
-            return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations),
-                finalVersion: final,
-                problems: trial.observers.problems(finalVersion: final),
-                readers: trial.dataSource.readerWaits.bucket
-            )
-        }
+            + "[snapshot: yes · two reads: no · reader waits: lock · deadlock: no]"
     )
 }
 

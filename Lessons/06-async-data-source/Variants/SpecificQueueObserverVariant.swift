@@ -4,7 +4,7 @@ import RaceLab
 /// `specific-queue-observer` (fixed): the article's final design. An observer keeps the latest state
 /// on the UI queue; the UI reads it there, as often as it likes, with no lock and no wait.
 enum SpecificQueueObserverVariant {
-    final class Trial: Sendable {
+    final class Trial: DataSourceTrial {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
@@ -17,40 +17,33 @@ enum SpecificQueueObserverVariant {
             let first = observers.make(expectsCurrentState: false)
             ui.sync { uiState.add(observer: first, notifyOnAdded: false) }
         }
+
+        func write(waiting: Bool) {
+            dataSource.update { $0.next() }
+        }
+
+        func render(cell: Int) -> [Inconsistency] {
+            ui.sync { CollectionReader.auditByRepeatedReads(cell: cell) { uiState.state } }
+        }
+
+        func addObserver(_ iteration: Iteration) {
+            let observer = observers.make(expectsCurrentState: true)
+            ui.async { self.uiState.add(observer: observer, notifyOnAdded: true) }
+        }
+
+        func settle() async -> TrialEnd {
+            await dataSource.trialEnd(
+                version: \.version,
+                uiVersion: ui.sync { uiState.state.version },
+                observers: observers
+            )
+        }
     }
 
-    static let variant = Variant(
+    static let variant = Trial.variant(
         name: "specific-queue-observer",
         kind: .fixed,
         summary: "an observer carries each state to the UI queue; the UI reads it there, no lock "
-            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never · deadlock: no]",
-        makeState: { Trial() },
-        operation: { trial, iteration in
-            switch Role(iteration) {
-            case .writer:
-                trial.dataSource.update { $0.next() }
-            case .reader(let cell):
-                iteration.record(
-                    trial.ui.sync {
-                        CollectionReader.auditByRepeatedReads(cell: cell) { trial.uiState.state }
-                    }
-                )
-            case .observerAdder:
-                let observer = trial.observers.make(expectsCurrentState: true)
-                trial.ui.async { trial.uiState.add(observer: observer, notifyOnAdded: true) }
-            }
-        },
-        check: { trial, info in
-            trial.dataSource.waitUntilIdle()
-            let final = await trial.dataSource.currentState().version
-            let uiVersion = trial.ui.sync { trial.uiState.state.version }
-            return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations),
-                finalVersion: final,
-                problems: trial.observers.problems(finalVersion: final)
-                    + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
-                readers: "UI reads its own copy, no wait"
-            )
-        }
+            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never · deadlock: no]"
     )
 }

@@ -4,53 +4,62 @@ import RaceLab
 /// `state-object` (fixed): one immutable state replaced whole in a barrier; the UI keeps the copy it
 /// was sent, other readers get snapshots from `read { }`.
 enum StateObjectVariant {
-    final class Trial: Sendable {
-        let dataSource = StateDataSource(initialState: CollectionState.initial)
+    final class Trial: DataSourceTrial {
+        let dataSource: StateDataSource<CollectionState>
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
         let component: CollectionComponent
         let observers = ObserverRegistry()
 
-        init() {
+        /// - Parameter updatesAsBarrier: false for `update-without-barrier`, the same design with the
+        ///   article's last `update`.
+        init(updatesAsBarrier: Bool) {
+            dataSource = StateDataSource(initialState: CollectionState.initial, updatesAsBarrier: updatesAsBarrier)
             component = CollectionComponent(queue: ui, state: .initial)
             dataSource.add(observer: component, notifyOnAdded: false)
             dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
         }
+
+        convenience init() {
+            self.init(updatesAsBarrier: true)
+        }
+
+        func write(waiting: Bool) {
+            dataSource.update { $0.next() }
+        }
+
+        func render(cell: Int) -> [Inconsistency] {
+            ui.sync { component.render(cell: cell) }
+        }
+
+        func read(cell: Int, _ iteration: Iteration) {
+            if Role(iteration).usesSecondPath {
+                // A reader off the UI queue asks for a snapshot and gets it later, asynchronously.
+                dataSource.read { state in
+                    iteration.record(CollectionReader.audit(snapshot: state, cell: cell))
+                }
+            } else {
+                iteration.record(render(cell: cell))
+            }
+        }
+
+        func addObserver(_ iteration: Iteration) {
+            dataSource.add(observer: observers.make(expectsCurrentState: true), notifyOnAdded: true)
+        }
+
+        func settle() async -> TrialEnd {
+            await dataSource.trialEnd(
+                version: \.version,
+                uiVersion: ui.sync { component.currentState.version },
+                observers: observers
+            )
+        }
     }
 
-    static let variant = Variant(
+    static let variant = Trial.variant(
         name: "state-object",
         kind: .fixed,
         summary: "private immutable State replaced whole in a barrier update; the UI keeps the copy it is sent "
-            + "[snapshot: yes · two reads: yes on the UI copy · reader waits: never · deadlock: no]",
-        makeState: { Trial() },
-        operation: { trial, iteration in
-            let role = Role(iteration)
-            switch role {
-            case .writer:
-                trial.dataSource.update { $0.next() }
-            case .reader(let cell) where role.usesSecondPath:
-                // A reader off the UI queue asks for a snapshot and gets it later, asynchronously.
-                trial.dataSource.read { state in
-                    iteration.record(CollectionReader.audit(snapshot: state, cell: cell))
-                }
-            case .reader(let cell):
-                iteration.record(trial.ui.sync { trial.component.render(cell: cell) })
-            case .observerAdder:
-                trial.dataSource.add(observer: trial.observers.make(expectsCurrentState: true), notifyOnAdded: true)
-            }
-        },
-        check: { trial, info in
-            trial.dataSource.waitUntilIdle()
-            let final = await trial.dataSource.currentState().version
-            let uiVersion = trial.ui.sync { trial.component.currentState.version }
-            return TrialOutcome.observation(
-                updates: Role.updates(in: info.iterations),
-                finalVersion: final,
-                problems: trial.observers.problems(finalVersion: final)
-                    + TrialOutcome.uiCopy(endedAt: uiVersion, finalVersion: final),
-                readers: "UI reads its own copy, no wait"
-            )
-        }
+            + "[snapshot: yes · two reads: yes on the UI copy · reader waits: never · deadlock: no]"
     )
 }

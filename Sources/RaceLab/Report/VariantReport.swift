@@ -30,18 +30,21 @@ public struct VariantReport: Sendable, Codable, Equatable {
     /// Errors, summed over trials: thrown by setup, operations or checks, recorded with
     /// `Iteration.recordError`, or counted by a check in `Observation.errors`.
     public var errors: Int
+    // What happened to the variant's process. A report made in the process that ran the trials
+    // (`StressRunner`) leaves these at their defaults, a process that ended on its own; the parent
+    // (`IsolatedRun`) fills them in.
     /// The variant's process died before reporting.
-    public var crashed: Bool
+    public var crashed: Bool = false
     /// The signal that killed it, when it died from one.
-    public var signal: Int?
+    public var signal: Int? = nil
     /// Its exit status, when it exited non-zero instead.
-    public var exitStatus: Int?
+    public var exitStatus: Int? = nil
     /// The watchdog killed it.
-    public var timedOut: Bool
+    public var timedOut: Bool = false
     /// The watchdog's limit, in seconds.
-    public var timeoutSeconds: Double?
+    public var timeoutSeconds: Double? = nil
     /// The last lines the process wrote to stderr, when it crashed or timed out.
-    public var stderrTail: [String]
+    public var stderrTail: [String] = []
     public var histogram: [HistogramRow]
     /// The first few inconsistency and error messages, as the variant described them.
     public var samples: [String]
