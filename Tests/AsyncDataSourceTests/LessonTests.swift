@@ -1,4 +1,5 @@
 import AsyncDataSource
+import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
@@ -54,16 +55,27 @@ struct LessonTests {
     }
 
     /// Measured on the 2-core machine (debug, noise on): 40 of 40 trials anomalous in each of three
-    /// default runs, 71–99 lost updates per trial; 23 of 40 with noise off.
+    /// default runs, 71–99 lost updates per trial; 23 of 40 with noise off. The race on `state` can
+    /// also kill the process (`crashMeansReproduced`), so the run is in a process of its own: it
+    /// exits with `reproducedStatus` when the runner saw lost updates, and a signal is the bug too.
     @Test(
-        "update-without-barrier loses updates and misleads observers",
+        "update-without-barrier loses updates and misleads observers (or dies of the race)",
         .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
     )
     func updateWithoutBarrierLosesUpdates() async throws {
-        let report = try await Self.stress("update-without-barrier", trials: 10, iterations: 400)
-        #expect(report.lostWrites > 0)
-        #expect(report.verdict == .reproduced)
+        let result = await #expect(processExitsWith: .failure) {
+            let report = try await LessonTests.stress("update-without-barrier", trials: 10, iterations: 400)
+            exit(report.lostWrites > 0 && report.verdict == .reproduced ? LessonTests.reproducedStatus : EXIT_SUCCESS)
+        }
+        guard let status = result?.exitStatus else { return }
+        switch status {
+        case .exitCode(let code): #expect(code == Self.reproducedStatus, "the runner saw no lost update")
+        case .signal: break  // the data race on `state` corrupted memory: crashMeansReproduced
+        @unknown default: Issue.record("unexpected exit: \(status)")
+        }
     }
+
+    static let reproducedStatus: Int32 = 42
 
     /// Variant `name` under the stress runner, on a thread of its own, with seed 6 and noise on.
     static func stress(_ name: String, trials: Int, iterations: Int) async throws -> VariantReport {
