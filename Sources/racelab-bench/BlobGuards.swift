@@ -188,45 +188,30 @@ func measureBlob(
     seed: UInt64
 ) -> Duration {
     let shared = strategy.makeGuard(makeBlob(bytes: workload.bytes, fill: 0xFF))
-    let ready = DispatchSemaphore(value: 0)
-    let go = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for thread in 0..<threads {
-        done.enter()
-        Thread {
-            var random = SplitMix64(seed: SplitMix64.derive(seed, thread))
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: workload.bytes, alignment: 64)
-            defer { buffer.deallocate() }
-            buffer.initializeMemory(as: UInt8.self, repeating: 0)
-            let own = [
-                makeBlob(bytes: workload.bytes, fill: UInt8(2 * thread)),
-                makeBlob(bytes: workload.bytes, fill: UInt8(2 * thread + 1)),
-            ]
-            var sink = 0
-            ready.signal()
-            go.wait()
-            for index in 0..<operationsPerThread {
-                if Int(random.next() % 100) < workload.writePercent {
-                    shared.store(own[index & 1])
+    return timeThreads(threads, drain: shared.drain) { thread, waitForStart in
+        var random = SplitMix64(seed: SplitMix64.derive(seed, thread))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: workload.bytes, alignment: 64)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        let own = [
+            makeBlob(bytes: workload.bytes, fill: UInt8(2 * thread)),
+            makeBlob(bytes: workload.bytes, fill: UInt8(2 * thread + 1)),
+        ]
+        var sink = 0
+        waitForStart()
+        for index in 0..<operationsPerThread {
+            if Int(random.next() % 100) < workload.writePercent {
+                shared.store(own[index & 1])
+            } else {
+                if workload.copyUnderGuard {
+                    shared.copy(into: buffer)
                 } else {
-                    if workload.copyUnderGuard {
-                        shared.copy(into: buffer)
-                    } else {
-                        shared.load().copyAll(into: buffer)
-                    }
-                    precondition(buffer[0] == buffer[workload.bytes - 1], "a read copied no whole blob")
-                    sink &+= Int(buffer[0])
+                    shared.load().copyAll(into: buffer)
                 }
+                precondition(buffer[0] == buffer[workload.bytes - 1], "a read copied no whole blob")
+                sink &+= Int(buffer[0])
             }
-            _ = blackHole(sink)
-            done.leave()
-        }.start()
+        }
+        _ = blackHole(sink)
     }
-    for _ in 0..<threads { ready.wait() }
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<threads { go.signal() }
-    done.wait()
-    shared.drain()
-    return clock.now - start
 }

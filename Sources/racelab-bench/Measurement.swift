@@ -24,24 +24,39 @@ func measure(_ strategy: Strategy, mix: Mix, threads: Int, operationsPerThread: 
     guard let counter = strategy.makeGuard() else {
         return measureActor(mix: mix, tasks: threads, operationsPerTask: operationsPerThread, seed: seed)
     }
+    return timeThreads(threads, drain: counter.drain) { thread, waitForStart in
+        var random = SplitMix64(seed: SplitMix64.derive(seed, thread))
+        var sink = 0
+        waitForStart()
+        for _ in 0..<operationsPerThread {
+            if Int(random.next() % 100) < mix.writePercent {
+                counter.increment()
+            } else {
+                sink &+= counter.read()
+            }
+        }
+        _ = blackHole(sink)
+    }
+}
+
+/// Runs `threads` real threads (not `concurrentPerform`, which would run only one per core) and
+/// returns the wall time from their release by a start gate until the last `body` returned and
+/// `drain` ran. Each `body` calls `waitForStart` once, after its own set-up, which is not timed.
+func timeThreads(
+    _ threads: Int,
+    drain: () -> Void,
+    _ body: @escaping @Sendable (_ thread: Int, _ waitForStart: () -> Void) -> Void
+) -> Duration {
     let ready = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     for thread in 0..<threads {
         done.enter()
         Thread {
-            var random = SplitMix64(seed: SplitMix64.derive(seed, thread))
-            var sink = 0
-            ready.signal()
-            go.wait()
-            for _ in 0..<operationsPerThread {
-                if Int(random.next() % 100) < mix.writePercent {
-                    counter.increment()
-                } else {
-                    sink &+= counter.read()
-                }
+            body(thread) {
+                ready.signal()
+                go.wait()
             }
-            _ = blackHole(sink)
             done.leave()
         }.start()
     }
@@ -50,7 +65,7 @@ func measure(_ strategy: Strategy, mix: Mix, threads: Int, operationsPerThread: 
     let start = clock.now
     for _ in 0..<threads { go.signal() }
     done.wait()
-    counter.drain()
+    drain()
     return clock.now - start
 }
 
