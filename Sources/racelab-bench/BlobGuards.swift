@@ -77,35 +77,14 @@ final class NSLockBlob: BlobGuard, @unchecked Sendable {
 
 /// A `pthread_rwlock_t`: shared for reads (readers copy in parallel), exclusive for writes.
 final class ReadWriteLockBlob: BlobGuard, @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    private let lock = ReadWriteLock()
     private var value: Data
 
-    init(_ initial: Data) {
-        value = initial
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: pthread_rwlock_t())
-        precondition(pthread_rwlock_init(lock, nil) == 0, "pthread_rwlock_init failed")
-    }
+    init(_ initial: Data) { value = initial }
 
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
-    }
-
-    private func reading<T>(_ body: () -> T) -> T {
-        precondition(pthread_rwlock_rdlock(lock) == 0, "pthread_rwlock_rdlock failed")
-        defer { pthread_rwlock_unlock(lock) }
-        return body()
-    }
-
-    func copy(into buffer: UnsafeMutableRawBufferPointer) { reading { value.copyAll(into: buffer) } }
-    func load() -> Data { reading { value } }
-
-    func store(_ blob: Data) {
-        precondition(pthread_rwlock_wrlock(lock) == 0, "pthread_rwlock_wrlock failed")
-        value = blob
-        pthread_rwlock_unlock(lock)
-    }
+    func copy(into buffer: UnsafeMutableRawBufferPointer) { lock.reading { value.copyAll(into: buffer) } }
+    func load() -> Data { lock.reading { value } }
+    func store(_ blob: Data) { lock.writing { value = blob } }
 }
 
 /// `Synchronization.Mutex` (a futex on Linux).

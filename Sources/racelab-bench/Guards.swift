@@ -52,10 +52,9 @@ final class NSLockGuard: CounterGuard, @unchecked Sendable {
     }
 }
 
-/// A `pthread_rwlock_t`: shared for reads, exclusive for writes.
-final class ReadWriteLockGuard: CounterGuard, @unchecked Sendable {
+/// A `pthread_rwlock_t` in memory of its own (a lock must not move), for the guards of both workloads.
+final class ReadWriteLock: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-    private var value = 0
 
     init() {
         lock = .allocate(capacity: 1)
@@ -68,17 +67,28 @@ final class ReadWriteLockGuard: CounterGuard, @unchecked Sendable {
         lock.deallocate()
     }
 
-    func read() -> Int {
-        pthread_rwlock_rdlock(lock)
+    /// Runs `body` holding the lock shared with other readers.
+    func reading<T>(_ body: () -> T) -> T {
+        precondition(pthread_rwlock_rdlock(lock) == 0, "pthread_rwlock_rdlock failed")
         defer { pthread_rwlock_unlock(lock) }
-        return value
+        return body()
     }
 
-    func increment() {
-        pthread_rwlock_wrlock(lock)
-        value += 1
-        pthread_rwlock_unlock(lock)
+    /// Runs `body` holding the lock alone.
+    func writing<T>(_ body: () -> T) -> T {
+        precondition(pthread_rwlock_wrlock(lock) == 0, "pthread_rwlock_wrlock failed")
+        defer { pthread_rwlock_unlock(lock) }
+        return body()
     }
+}
+
+/// A `pthread_rwlock_t`: shared for reads, exclusive for writes.
+final class ReadWriteLockGuard: CounterGuard, @unchecked Sendable {
+    private let lock = ReadWriteLock()
+    private var value = 0
+
+    func read() -> Int { lock.reading { value } }
+    func increment() { lock.writing { value += 1 } }
 }
 
 /// `Synchronization.Mutex` (a futex on Linux).
