@@ -348,20 +348,25 @@ try FileManager.default.createDirectory(atPath: options.output, withIntermediate
 let markdownPath = options.output + "/results.md"
 try markdown.write(toFile: markdownPath, atomically: true, encoding: .utf8)
 var written = [markdownPath]
+/// Writes `chart` as `name` in the output folder.
+@MainActor func write(_ chart: SVGChart, as name: String) throws {
+    let path = options.output + "/" + name
+    try chart.render().write(toFile: path, atomically: true, encoding: .utf8)
+    written.append(path)
+}
 if options.runsCounter {
-    let chartPath = options.output + "/chart.svg"
-    let chart = SVGChart(
-        panels: Mix.all.map(\.name),
-        strategies: Strategy.allCases.map(\.rawValue),
-        threadCounts: options.threadCounts,
-        results: results.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) },
-        title: "Guarding one shared Int: ns per operation on \(cores) cores"
+    try write(
+        SVGChart(
+            panels: Mix.all.map(\.name),
+            strategies: Strategy.allCases.map(\.rawValue),
+            threadCounts: options.threadCounts,
+            results: results.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) },
+            title: "Guarding one shared Int: ns per operation on \(cores) cores"
+        ),
+        as: "chart.svg"
     )
-    try chart.render().write(toFile: chartPath, atomically: true, encoding: .utf8)
-    written.append(chartPath)
 }
 if options.runsBlob {
-    let chartPath = options.output + "/blob-chart.svg"
     var chart = SVGChart(
         panels: BlobWorkload.all.map(\.name),
         strategies: BlobStrategy.allCases.map(\.rawValue),
@@ -374,8 +379,7 @@ if options.runsBlob {
     chart.unit = "µs per operation"
     chart.columns = 4
     chart.xLabel = "threads"
-    try chart.render().write(toFile: chartPath, atomically: true, encoding: .utf8)
-    written.append(chartPath)
+    try write(chart, as: "blob-chart.svg")
 }
 print(markdown)
 print("wrote " + written.joined(separator: ", "))
