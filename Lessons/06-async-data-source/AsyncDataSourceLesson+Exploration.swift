@@ -77,15 +77,48 @@ extension AsyncDataSourceLesson {
                     Race.step("render")
                     explored.findings.add(explored.trial.render(cell: 0))
                 } else {
-                    for round in 0..<updatesPerWriter {
-                        Race.step("update")
-                        explored.trial.write(waiting: round == 0)
-                    }
+                    publish(explored.trial)
                 }
             },
             invariant: { explored, threads in
                 let (version, problems) = settle(explored.trial)
                 return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
+            }
+        )
+    }
+
+    /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where
+    /// the design can), not for the second.
+    private static func publish(_ trial: some DataSourceTrial) {
+        for round in 0..<updatesPerWriter {
+            Race.step("update")
+            trial.write(waiting: round == 0)
+        }
+    }
+
+    /// Thread 1 adds an observer with notify-on-add to the UI-queue observer of `makeTrial`'s trial
+    /// (from its own thread in `observer-on-main-queue`, on the UI queue in the fix); every other
+    /// thread publishes the next state twice. The observer must hear the UI's state once, then every
+    /// later one, in order.
+    static func observerAddedAgainstWriters(
+        _ makeTrial: @escaping @Sendable () -> SpecificQueueObserverVariant.Trial
+    ) -> Exploration {
+        Exploration(
+            summary: "thread 1 adds an observer with notify-on-add, the others each publish the next state twice; "
+                + "invariant: every observer told each state once, in order, and no update lost",
+            makeState: { settled(makeTrial()) { $0.dataSource.waitUntilIdle() } },
+            thread: { trial, index in
+                if index == 1 {
+                    Race.step("add observer")
+                    trial.addObserver()
+                } else {
+                    publish(trial)
+                }
+            },
+            invariant: { trial, threads in
+                let version = trial.ui.sync { trial.uiState.state.version }
+                let problems = trial.observers.problems(finalVersion: version)
+                return verdict(Findings(), problems, version: version, updates: updates(among: threads))
             }
         )
     }
@@ -186,6 +219,8 @@ extension AsyncDataSourceLesson {
             return (version, trial.observers.problems(finalVersion: version))
         }
     )
+
+    static let observerOnMainQueueExploration = observerAddedAgainstWriters(ObserverOnMainQueueVariant.makeTrial)
 
     /// The reader is `racelab run`'s, from the variant's operation: one snapshot, audited, then a
     /// second read that must not be older.

@@ -65,6 +65,13 @@ public enum AsyncDataSourceLesson {
                 on: .linux,
                 because: "the observer's var is set only on the UI queue, which the compiler does not know about"
             ),
+            ObserverOnMainQueueVariant.variant.exploring(observerOnMainQueueExploration).expecting(
+                tsan: .reported,
+                compiler: .rejected,
+                on: .linux,
+                because:
+                    "observers appended on the caller's thread while the UI queue iterates them: a data race; the class is refused as written"
+            ),
             AtomicObserverVariant.variant.exploring(atomicObserverExploration).expecting(
                 tsan: .silent,
                 compiler: .rejected,

@@ -52,6 +52,29 @@ struct AsyncDataSourceExplorerTests {
     }
 
     @Test(
+        "an observer added from the caller's thread, the article's way, is told a state twice",
+        .racesOnPurpose("observer-on-main-queue appends to an array the UI queue iterates: a data race")
+    )
+    func observerAddedOnCallersThreadHearsAStateTwice() async throws {
+        let (exploration, failure) = try await Self.exploreExpectingFailure("observer-on-main-queue")
+        guard case .invariantBroken(let what) = failure.outcome else {
+            Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
+            return
+        }
+        #expect(what.hasPrefix("an observer saw observer order"), "\(what)")
+        #expect(failure.steps.map(\.operation).contains("tell current state"))
+        try await Self.expectReplaysReproduce(failure, of: exploration)
+    }
+
+    @Test("the fix, an observer added on the UI queue against the same writers, has no failing schedule")
+    func observerAddedOnUIQueueHearsEveryStateOnce() async throws {
+        try await Self.expectNoFailingSchedule(
+            AsyncDataSourceLesson.observerAddedAgainstWriters { SpecificQueueObserverVariant.Trial() },
+            options: Self.options
+        )
+    }
+
+    @Test(
         "no schedule of 2 threads within 2 preemptions misleads the UI of a fixed variant",
         arguments: [
             "state-object", "actor-state", "sync-operations", "safe-reading-queue",
@@ -97,7 +120,11 @@ struct AsyncDataSourceExplorerTests {
     }
 
     static func expectNoFailingSchedule(_ name: String, options: ExplorationOptions) async throws {
-        let report = try await Explorer.explore(Self.exploration(name), options: options)
+        try await expectNoFailingSchedule(Self.exploration(name), options: options)
+    }
+
+    static func expectNoFailingSchedule(_ exploration: Exploration, options: ExplorationOptions) async throws {
+        let report = try await Explorer.explore(exploration, options: options)
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.warning == nil)

@@ -46,4 +46,16 @@ public final class SpecificQueueStateObserver<State: Sendable>: StateObserver, @
         observers.append(observer)
         if notifyOnAdded { observer.dataSourceChanged(storedState) }
     }
+
+    /// The article's `observerOnMainQueue(with:)`, kept for the lesson's `observer-on-main-queue`
+    /// variant: appends `observer` and tells it the current state on the *caller's* thread, with
+    /// nothing confining either to `queue`. `add(observer:notifyOnAdded:)` called on `queue` is the fix.
+    func addOnCallersThread(observer: any StateObserver<State>) {
+        // hazard (observer-on-main-queue): the list is appended here while `queue` iterates it in
+        // `dataSourceChanged`, a data race on the array; and a state delivered between the append and
+        // the read below reaches the new observer twice, once from each thread.
+        observers.append(observer)
+        Race.window("tell current state")
+        observer.dataSourceChanged(storedState)
+    }
 }

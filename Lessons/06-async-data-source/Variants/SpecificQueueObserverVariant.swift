@@ -10,8 +10,14 @@ enum SpecificQueueObserverVariant {
         let ui = RaceQueue(label: "racelab.ui")
         let uiState: SpecificQueueStateObserver<CollectionState>
         let observers = ObserverRegistry()
+        /// Whether observers added mid-trial are added on the UI queue (the fix) or, as the article's
+        /// `observerOnMainQueue(with:)` does, on the caller's thread (`observer-on-main-queue`).
+        let addsObserversOnUIQueue: Bool
 
-        init() {
+        /// - Parameter addsObserversOnUIQueue: false for `observer-on-main-queue`, the same design
+        ///   with the article's way of adding an observer.
+        init(addsObserversOnUIQueue: Bool) {
+            self.addsObserversOnUIQueue = addsObserversOnUIQueue
             uiState = SpecificQueueStateObserver(queue: ui, state: .initial)
             dataSource.add(observer: uiState, notifyOnAdded: false)
             let first = observers.make(expectsCurrentState: false)
@@ -26,9 +32,22 @@ enum SpecificQueueObserverVariant {
             ui.sync { CollectionReader.auditByRepeatedReads(cell: cell) { uiState.state } }
         }
 
+        convenience init() {
+            self.init(addsObserversOnUIQueue: true)
+        }
+
         func addObserver(_ iteration: Iteration) {
+            addObserver()
+        }
+
+        /// Adds an observer that must be told the UI's current state once, then every later one.
+        func addObserver() {
             let observer = observers.make(expectsCurrentState: true)
-            ui.async { self.uiState.add(observer: observer, notifyOnAdded: true) }
+            if addsObserversOnUIQueue {
+                ui.async { self.uiState.add(observer: observer, notifyOnAdded: true) }
+            } else {
+                uiState.addOnCallersThread(observer: observer)
+            }
         }
 
         func settle() async -> TrialEnd {

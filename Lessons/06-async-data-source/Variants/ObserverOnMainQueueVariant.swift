@@ -1,0 +1,28 @@
+import RaceLab
+
+/// `observer-on-main-queue` (buggy): `specific-queue-observer` with the article's
+/// `observerOnMainQueue(with:)`, which appends the new observer to the UI-queue observer's list and
+/// tells it that observer's state on the caller's thread, while the UI queue delivers states and
+/// iterates the same list. Everything else is the fixed design, so the trial is
+/// `specific-queue-observer`'s, made with `addsObserversOnUIQueue: false`; that variant is the fix.
+enum ObserverOnMainQueueVariant {
+    static func makeTrial() -> SpecificQueueObserverVariant.Trial {
+        SpecificQueueObserverVariant.Trial(addsObserversOnUIQueue: false)
+    }
+
+    /// The append races with the UI queue's iteration of the array and the read of the state with
+    /// its replacement: data races on reference-counted storage, which can kill the process with a
+    /// signal. That crash is this bug too, so an isolated run counts it as reproduced.
+    static let variant: Variant = {
+        var variant = SpecificQueueObserverVariant.Trial.variant(
+            name: "observer-on-main-queue",
+            kind: .buggy,
+            summary: "specific-queue-observer with the article's observerOnMainQueue(with:): observers appended "
+                + "and told the state on the caller's thread while the UI queue iterates them; one is told a "
+                + "state twice, and the array is raced",
+            makeTrial: makeTrial
+        )
+        variant.crashMeansReproduced = true
+        return variant
+    }()
+}
