@@ -72,8 +72,8 @@ struct LessonTests {
         )
     }
 
-    /// Measured on the 2-core machine (debug, noise on, an earlier draft of the same code): the order
-    /// bug in 26 and 31 of 40 trials of two default runs, SIGSEGV in a third. In a process of its own
+    /// Measured on the 2-core machine (debug, noise on): 20 default runs, 18 with the order bug in 28
+    /// to 37 of 40 trials, 2 killed by a signal. In a process of its own
     /// for the same reason as `update-without-barrier`: the append races with the UI queue's iteration
     /// of the array, and the process can die of it (`crashMeansReproduced`).
     @Test(
