@@ -30,4 +30,9 @@ public final class FixedStorage: @unchecked Sendable {
     public var numberOfItems: Int {
         queue.sync { contents.count }
     }
+
+    /// The stored identifiers, sorted (what `racelab play 1` shows between steps).
+    public var identifiers: [String] {
+        queue.sync { contents.keys.sorted() }
+    }
 }

@@ -40,4 +40,9 @@ public final class Storage: @unchecked Sendable {
     public var numberOfItems: Int {
         contents.count
     }
+
+    /// The stored identifiers, sorted (what `racelab play 1` shows between steps).
+    public var identifiers: [String] {
+        contents.keys.sorted()
+    }
 }

@@ -7,6 +7,7 @@ extension SubscriptRaceLesson {
     protocol KeyStore: Sendable {
         func store(_ data: Data, forIdentifier id: String)
         var numberOfItems: Int { get }
+        var identifiers: [String] { get }
     }
 
     /// Each logical thread stores one distinct key; afterwards every key must be there.
@@ -17,6 +18,9 @@ extension SubscriptRaceLesson {
     /// steps of their own, because a concurrent queue runs barriers in the order they were submitted
     /// and every later `queue.sync` (the next get, the final count) waits for them. So the order of
     /// the steps alone decides what the store holds, and a schedule replays exactly.
+    ///
+    /// The state shown between steps is the store's keys, read through its own `queue.sync`: no
+    /// scheduling point is inside a work item, so a paused thread never holds the queue.
     static func storeOneKeyEach<Store: KeyStore>(_ makeStore: @escaping @Sendable () -> Store) -> Exploration {
         Exploration(
             summary: "each thread stores one key; invariant: every key is present",
@@ -25,7 +29,8 @@ extension SubscriptRaceLesson {
             invariant: { store, threads in
                 let kept = store.numberOfItems
                 return kept == threads ? nil : "kept \(kept) of \(threads) keys"
-            }
+            },
+            describeState: { store in "store holds [" + store.identifiers.joined(separator: ", ") + "]" }
         )
     }
 }

@@ -8,13 +8,23 @@ import RaceLab
 /// the actor, while the method is suspended: exactly where another call can run on the actor. In
 /// `in-flight-task` the shared load is a `RaceTask`: a thread of its own (`load task`), which the
 /// callers wait for at `await load task`.
+///
+/// Between steps (`racelab play 3`, `explore --html`) it shows item 0's updates and the updates the
+/// calls reported applied, read with `snapshot()` on the actor. That read waits for the actor, so
+/// only a variant none of whose threads pauses while running on the actor can show it
+/// (`showsState`): `in-flight-task` cannot, because `await load task` pauses inside the method.
 extension ActorReentrancyLesson {
     static func sameItemExploration<Source: ItemSource>(
         _ method: StaticString,
         source: @escaping @Sendable () -> Source,
+        showsState: Bool = true,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Exploration {
-        Exploration(
+        let describe: (@Sendable (SameItemTrial<Source>) async -> String)? = { trial in
+            let updates = await trial.source.snapshot().items.first?.updates ?? []
+            return "item 0 has updates \(updates); calls reported applied \(trial.ledger.entries.keys.sorted())"
+        }
+        return Exploration(
             summary:
                 "two tasks each add one update to item 0; invariant: item 0 has every update a call reported applied",
             makeState: { SameItemTrial(source: source()) },
@@ -30,7 +40,8 @@ extension ActorReentrancyLesson {
                 let reported = trial.ledger.entries.keys.sorted()
                 let missing = reported.filter { !updates.contains($0) }
                 return missing.isEmpty ? nil : "item 0 has updates \(updates); lost \(missing)"
-            }
+            },
+            describeState: showsState ? describe : nil
         )
     }
 }

@@ -102,6 +102,7 @@ public enum ActorReentrancyLesson {
         summary: "one stored Task per item: a reload joins the load in flight; store only if the item still exists",
         explored: "call reloadItem",
         because: everyAccessIsolated,
+        showsState: false,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
     )
@@ -109,13 +110,15 @@ public enum ActorReentrancyLesson {
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit). The same `source` and `apply` make its
     /// exploration (`sameItemExploration`, each task's first step named `explored`); on Linux, TSan
-    /// is silent and the compiler accepts it, for the reason `because` gives.
+    /// is silent and the compiler accepts it, for the reason `because` gives; `showsState` as in
+    /// `sameItemExploration`.
     static func variant<Source: ItemSource>(
         name: String,
         kind: VariantKind,
         summary: String,
         explored method: StaticString,
         because reason: String,
+        showsState: Bool = true,
         source: @escaping @Sendable () -> Source,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Variant {
@@ -127,7 +130,7 @@ public enum ActorReentrancyLesson {
             asyncOperation: { trial, iteration in await trial.perform(iteration.index, apply: apply) },
             check: { trial, _ in await trial.audit() }
         )
-        .exploring(sameItemExploration(method, source: source, apply: apply))
+        .exploring(sameItemExploration(method, source: source, showsState: showsState, apply: apply))
         .expecting(tsan: .silent, compiler: .accepted, on: .linux, because: reason)
     }
 }

@@ -37,6 +37,8 @@ struct ArgumentParser {
             return try parseMatrix(rest)
         case "explore":
             return try parseExplore(rest)
+        case "play":
+            return try parsePlay(rest)
         case IsolatedRun.childCommand:
             return try parseChild(rest)
         case WorkerProcess.command:
@@ -160,17 +162,7 @@ struct ArgumentParser {
         guard let lessonIdentifier else { throw reader.error("which lesson? give a number or a slug") }
         let lesson = try self.lesson(lessonIdentifier, reader: reader)
         request.lesson = lesson.number
-        let explorable = lesson.variants.filter { $0.exploration != nil }.map(\.name)
-        if explorable.isEmpty { throw reader.error("lesson \(lesson.number) has no explorable variant yet") }
-        if let variant = request.variant {
-            try checkVariant(variant, of: lesson, reader: reader)
-            guard explorable.contains(variant) else {
-                throw reader.error(
-                    "variant \(quoted(variant)) has no exploration; explorable variants are: "
-                        + explorable.joined(separator: ", ")
-                )
-            }
-        }
+        let explorable = try explorableVariants(of: lesson, checking: request.variant, reader: reader)
         if let replay = request.replay {
             // A replay runs the one schedule it names: search options would be ignored, silently.
             for option in ["--strategy", "--schedules", "--seed", "--preemptions"] where reader.wasGiven(option) {
@@ -195,6 +187,51 @@ struct ArgumentParser {
             request.variant = explorable[0]
         }
         return .explore(request)
+    }
+
+    /// `play <lesson> [--variant NAME] [--threads K]`: one explorable variant, by default the
+    /// lesson's first buggy one.
+    private func parsePlay(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
+        var request = PlayRequest(lesson: 0, variant: "")
+        var variant: String?
+        var lessonIdentifier: String?
+        var reader = OptionReader(arguments, command: .play)
+        while let argument = try reader.next() {
+            switch argument {
+            case "-h", "--help": return .help(.play)
+            case "--variant": variant = try reader.value(for: argument)
+            case "--threads": request.threads = try reader.integer(argument, in: 1...PlayRequest.maximumThreads)
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: false)
+            }
+        }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number or a slug") }
+        let lesson = try self.lesson(lessonIdentifier, reader: reader)
+        let explorable = try explorableVariants(of: lesson, checking: variant, reader: reader)
+        request.lesson = lesson.number
+        request.variant =
+            variant ?? lesson.variants.first { $0.kind == .buggy && $0.exploration != nil }?.name ?? explorable[0]
+        return .play(request)
+    }
+
+    /// The names of `lesson`'s explorable variants; refuses a lesson without one, and a `variant`
+    /// that is unknown or not explorable.
+    private func explorableVariants(
+        of lesson: Lesson,
+        checking variant: String?,
+        reader: OptionReader
+    ) throws(UsageError) -> [String] {
+        let explorable = lesson.variants.filter { $0.exploration != nil }.map(\.name)
+        if explorable.isEmpty { throw reader.error("lesson \(lesson.number) has no explorable variant yet") }
+        if let variant {
+            try checkVariant(variant, of: lesson, reader: reader)
+            guard explorable.contains(variant) else {
+                throw reader.error(
+                    "variant \(quoted(variant)) has no exploration; explorable variants are: "
+                        + explorable.joined(separator: ", ")
+                )
+            }
+        }
+        return explorable
     }
 
     /// `_run-variant <lesson> <variant> [options]`, as `IsolatedRun` starts a child.

@@ -32,3 +32,14 @@ struct ExploreRequest: Equatable {
     static let maximumSchedules = 10_000_000
     static let maximumSteps = 10_000_000
 }
+
+/// What `play` was asked to do.
+struct PlayRequest: Equatable {
+    var lesson: Int
+    var variant: String
+    /// Logical threads; nil for the exploration's default.
+    var threads: Int?
+
+    /// A person chooses every step: more threads than this is no game.
+    static let maximumThreads = 8
+}

@@ -22,6 +22,7 @@ struct HelpText {
           power <lesson>       Measure how often each buggy variant shows its bug, by strategy.
           matrix [lesson]      Which tool catches which bug: the runner, ThreadSanitizer, Swift 6.
           explore <lesson>     Search thread schedules for one that breaks a variant; replay it.
+          play <lesson>        Be the scheduler: choose each step and try to break a variant.
           help [command]       Show this help, or a command's.
 
         OPTIONS:
@@ -59,6 +60,7 @@ struct HelpText {
                 .variant(default: "every explorable variant"), .strategy, .threads, .preemptions, .schedules,
                 .explorerSeed, .steps, .replay, .json(replacing: "text"),
             ]
+        case .play: [.variant(default: "the lesson's first buggy one"), .threads]
         case .help: []
         }
     }
@@ -73,7 +75,7 @@ struct HelpText {
         case .list: arguments = ""
         case .run, .power: arguments = " <lesson|all>"
         case .matrix: arguments = " [<lesson|all>]"
-        case .explore: arguments = " <lesson>"
+        case .explore, .play: arguments = " <lesson>"
         case .help: arguments = " [command]"
         }
         let options = Self.options(command).map { " [\($0.usage)]" }.joined()
@@ -179,6 +181,33 @@ struct HelpText {
 
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
             and no fixed variant has one; 1 otherwise; 2 for bad usage.
+            """
+        case .play:
+            """
+            \(tool) play: be the scheduler of a variant's threads, and try to break it.
+
+            \(usage(.play))
+
+            Runs the variant's real code on a few logical threads, as explore does, but you choose
+            which thread runs at each scheduling point. Before each choice it shows every thread
+            with the operation it is about to perform, the steps so far as a timeline and, where
+            the lesson provides it, the shared state. At the end: whether the invariant broke, the
+            whole timeline and its replay string (explore --replay accepts it). For a fixed variant
+            it also says how many schedules the explorer checked without breaking it.
+
+            Type a thread number to run that thread to its next scheduling point, or:
+              u  undo the last step      h  hint: the next step of a shortest failing schedule
+              r  restart                 q  quit                 ?  this list
+            Input is plain lines, so a pipe can play too; colours only on a terminal, never with
+            NO_COLOR set.
+
+            ARGUMENTS:
+              <lesson>             A lesson number or slug.
+
+            \(optionsSection(.play))
+
+            Exit status: 0 when the game ended (by q or end of input); 3 when the variant could not
+            be set up; 2 for bad usage.
             """
         case .help:
             """

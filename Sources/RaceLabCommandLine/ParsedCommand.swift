@@ -22,6 +22,8 @@ enum ParsedCommand: Equatable {
     case matrix(MatrixRequest)
     /// Run variants under the schedule explorer, or replay one schedule.
     case explore(ExploreRequest)
+    /// Let a person be the scheduler of one variant's exploration.
+    case play(PlayRequest)
     /// The hidden command `WorkerProcess` uses to run one of a lesson's workers in a process of its own.
     case runWorker(lesson: Int, worker: String, parent: Int32, arguments: [String])
 }

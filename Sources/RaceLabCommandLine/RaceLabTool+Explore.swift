@@ -21,7 +21,12 @@ extension RaceLabTool {
                         + exploration.summary
                     print(
                         entry.text(heading: heading) { replay in
-                            "\(name) explore \(lesson.number) --variant \(entry.variant) --replay \(replay)"
+                            Self.replayCommand(
+                                tool: name,
+                                lesson: lesson.number,
+                                variant: entry.variant,
+                                replay: replay
+                            )
                         }
                     )
                 }

@@ -81,6 +81,8 @@ public struct RaceLabTool: Sendable {
             return matrix(request)
         case .explore(let request):
             return explore(request)
+        case .play(let request):
+            return play(request)
         case let .runWorker(lessonNumber, workerName, parent, arguments):
             return runWorker(lessonNumber, workerName, parent: parent, arguments)
         }

@@ -20,5 +20,6 @@ enum CommandName: String, CaseIterable {
     case power
     case matrix
     case explore
+    case play
     case help
 }

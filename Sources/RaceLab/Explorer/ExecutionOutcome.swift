@@ -70,6 +70,9 @@ public struct ExecutionResult: Sendable {
     public let outcome: ExecutionOutcome
     /// Threads started while it ran, beyond the program's own (`schedule.threads`).
     public var spawned: [SpawnedThread] = []
+    /// The shared state before the first step and after each step, as the exploration describes
+    /// it (`describeState`); empty unless it was asked for and the exploration can describe it.
+    public var states: [String] = []
 
     /// Every logical thread that took part: the program's own and the spawned ones.
     public var threadCount: Int { schedule.threads + spawned.count }

@@ -19,6 +19,8 @@ public struct Exploration: Sendable {
     public let summary: String
     /// Threads used when `--threads` is not given.
     public let defaultThreads: Int
+    /// Whether it can show its shared state between steps (`describeState`).
+    public let describesState: Bool
 
     let makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
 
@@ -28,22 +30,33 @@ public struct Exploration: Sendable {
     ///   - invariant: runs after every thread finished; returns nil when the state is correct, otherwise
     ///     one line saying what broke (shown as the failure).
     ///   - tearDown: releases what `makeState` acquired.
+    ///   - describeState: the shared state in one short line (`contents: [item-0]`), shown by
+    ///     `racelab play` before each decision and in `explore --html` after each step. Called only
+    ///     between steps, while every logical thread is paused at a scheduling point, from a thread
+    ///     that is none of them; it must not wait for anything a paused thread may hold (a lock it
+    ///     took, an actor it runs on), or it waits forever. Nil (the default) when there is nothing
+    ///     cheap and safe to show.
     public init<State: Sendable>(
         summary: String,
         defaultThreads: Int = 2,
         makeState: @escaping @Sendable () throws -> State,
         thread: @escaping @Sendable (State, Int) throws -> Void,
         invariant: @escaping @Sendable (State, Int) -> String?,
-        tearDown: @escaping @Sendable (State) -> Void = { _ in }
+        tearDown: @escaping @Sendable (State) -> Void = { _ in },
+        describeState: (@Sendable (State) -> String)? = nil
     ) {
         self.summary = summary
         self.defaultThreads = defaultThreads
+        self.describesState = describeState != nil
         self.makeProgram = { threads in
             let state = try makeState()
+            var describe: (@Sendable () -> String)?
+            if let describeState { describe = { describeState(state) } }
             return ExplorableProgram(
                 threads: (0..<threads).map { index in { try thread(state, index) } },
                 invariant: { invariant(state, threads) },
-                tearDown: { tearDown(state) }
+                tearDown: { tearDown(state) },
+                describeState: describe
             )
         }
     }
@@ -65,7 +78,8 @@ extension Exploration {
         makeState: @escaping @Sendable () throws -> State,
         asyncThread: @escaping @Sendable (State, Int) async throws -> Void,
         invariant: @escaping @Sendable (State, Int) async -> String?,
-        tearDown: @escaping @Sendable (State) -> Void = { _ in }
+        tearDown: @escaping @Sendable (State) -> Void = { _ in },
+        describeState: (@Sendable (State) async -> String)? = nil
     ) {
         self.init(
             summary: summary,
@@ -79,7 +93,10 @@ extension Exploration {
                 }
             },
             invariant: { state, threads in blockingWait { await invariant(state, threads) } },
-            tearDown: tearDown
+            tearDown: tearDown,
+            describeState: describeState.map { describe in
+                { @Sendable (state: State) -> String in blockingWait { await describe(state) } }
+            }
         )
     }
 }
@@ -89,6 +106,7 @@ struct ExplorableProgram: Sendable {
     let threads: [@Sendable () throws -> Void]
     let invariant: @Sendable () -> String?
     let tearDown: @Sendable () -> Void
+    var describeState: (@Sendable () -> String)? = nil
 }
 
 extension Variant {

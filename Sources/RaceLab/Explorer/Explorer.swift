@@ -11,6 +11,16 @@ public enum Explorer {
         _ exploration: Exploration,
         options: ExplorationOptions = .init()
     ) throws -> ExplorationReport {
+        try explore(exploration, options: options, after: [])
+    }
+
+    /// Searches the schedules that begin with `prefix` (a thread id per decision): `racelab play`'s
+    /// hint, from where the player stands.
+    public static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions = .init(),
+        after prefix: [Int]
+    ) throws -> ExplorationReport {
         let threads = options.threads ?? exploration.defaultThreads
         let start = DispatchTime.now().uptimeNanoseconds
         var schedules = 0
@@ -21,7 +31,8 @@ public enum Explorer {
         var exhaustive = false
         var firstFailure: (schedule: Int, seconds: Double)?
 
-        let strategy = options.makeStrategy(threads: threads)
+        let made = options.makeStrategy(threads: threads)
+        let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
 
         while schedules < options.scheduleLimit {
             let program = try exploration.makeProgram(threads)
@@ -73,10 +84,14 @@ public enum Explorer {
 
     /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program
     /// (a thread it names could not run at that point, or the program needed more decisions).
+    ///
+    /// - Parameter describingStates: also record the state after each step in `result.states`
+    ///   (when the exploration has a `describeState`).
     public static func replay(
         _ exploration: Exploration,
         schedule: Schedule,
-        options: ExplorationOptions = .init()
+        options: ExplorationOptions = .init(),
+        describingStates: Bool = false
     ) throws -> (result: ExecutionResult, diverged: Bool) {
         let program = try exploration.makeProgram(schedule.threads)
         let strategy = ReplayStrategy(schedule)
@@ -84,7 +99,8 @@ public enum Explorer {
             program,
             strategy: strategy,
             stepBound: options.stepBound,
-            stallTimeout: options.stallTimeout
+            stallTimeout: options.stallTimeout,
+            states: describingStates ? StateLog() : nil
         )
         return (result, strategy.diverged || result.schedule != schedule)
     }

@@ -20,6 +20,7 @@ final class ControlledExecution: @unchecked Sendable {
     private var running: Int?
     private let state: ExecutionState
     private var errors: [Int: String] = [:]
+    private var stateLog: StateLog?
 
     private init(threads: Int) {
         state = ExecutionState(threads: threads)
@@ -30,14 +31,19 @@ final class ControlledExecution: @unchecked Sendable {
     /// - Parameters:
     ///   - stepBound: more steps than this is reported as a livelock.
     ///   - stallTimeout: seconds a running thread may take to reach its next point.
+    ///   - states: when given (and the program can describe its state), receives the state before
+    ///     the first decision and after every step, while every thread is paused.
     static func run(
         _ program: ExplorableProgram,
         strategy: any SchedulingStrategy,
         stepBound: Int,
-        stallTimeout: Double
+        stallTimeout: Double,
+        states: StateLog? = nil
     ) -> ExecutionResult {
         let execution = ControlledExecution(threads: program.threads.count)
-        let result = execution.drive(program, strategy: strategy, stepBound: stepBound, stallTimeout: stallTimeout)
+        execution.stateLog = program.describeState == nil ? nil : states
+        var result = execution.drive(program, strategy: strategy, stepBound: stepBound, stallTimeout: stallTimeout)
+        result.states = execution.stateLog?.states ?? []
         if case .stuck = result.outcome {} else { program.tearDown() }
         return result
     }
@@ -82,6 +88,7 @@ final class ControlledExecution: @unchecked Sendable {
         }
         var current: Int?
         while true {
+            describeState(program)
             let unfinished = (0..<state.threadCount).filter { !state.isFinished($0) }
             if unfinished.isEmpty { break }
             let enabled = unfinished.filter(state.canProceed)
@@ -130,6 +137,17 @@ final class ControlledExecution: @unchecked Sendable {
     }
 
     // MARK: - Controller side (condition held)
+
+    /// Records the program's state in the log, if there is one: called between steps, with every
+    /// thread paused. The condition is released meanwhile, as for the invariant, so that describing
+    /// may wait for work outside the explorer (a queue's barrier, an actor's job).
+    private func describeState(_ program: ExplorableProgram) {
+        guard let stateLog, let describe = program.describeState else { return }
+        condition.unlock()
+        let line = describe()
+        condition.lock()
+        stateLog.states.append(line)
+    }
 
     /// Waits until the running thread gives the baton back; false on timeout.
     private func awaitBaton(timeout: Double) -> Bool {
@@ -204,4 +222,12 @@ final class ControlledExecution: @unchecked Sendable {
         errors[index] = String(describing: error)
         condition.unlock()
     }
+}
+
+/// The states of one execution, as its program describes them (`Exploration`'s `describeState`):
+/// the first before any step, then one after each step (the last one also after a step that ended
+/// the execution, before the invariant ran).
+final class StateLog: @unchecked Sendable {
+    /// Only touched by the controller's thread (and by a strategy it calls).
+    var states: [String] = []
 }

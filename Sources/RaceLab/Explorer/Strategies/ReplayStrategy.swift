@@ -15,8 +15,7 @@ final class ReplayStrategy: SchedulingStrategy {
             if enabled.contains(choices[step]) { return choices[step] }
             diverged = true
         }
-        if let current = decision.current, enabled.contains(current) { return current }
-        return enabled[0]
+        return decision.nonPreemptive
     }
 
     func endExecution(_ result: ExecutionResult) -> Bool {

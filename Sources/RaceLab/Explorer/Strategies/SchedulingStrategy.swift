@@ -40,6 +40,13 @@ struct SchedulingDecision {
     let step: Int
     /// By thread id: the point each thread is paused at; nil for a finished thread.
     let pending: [(any SchedulingPoint)?]
+
+    /// The choice that preempts nobody: the thread that ran the previous step if it can go on,
+    /// otherwise the lowest enabled one.
+    var nonPreemptive: Int {
+        if let current, enabled.contains(current) { return current }
+        return enabled[0]
+    }
 }
 
 extension ExplorationOptions {

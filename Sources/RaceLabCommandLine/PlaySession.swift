@@ -1,0 +1,298 @@
+import Foundation
+import RaceLab
+
+/// `racelab play`: a person is the scheduler of one variant's exploration, step by step.
+///
+/// Plain lines in, plain lines out: it reads stdin with `readLine`, so a pipe can play it and a
+/// test can check the transcript. When stdin is not a terminal, each line read is echoed after its
+/// prompt, so that the transcript reads like the session it was.
+///
+/// An undo, a restart and a hint all end the execution in progress (its threads are paused inside
+/// real code, which cannot be rolled back) and run the program again, replaying the steps to keep:
+/// the same schedule makes the same execution.
+final class PlaySession {
+    private let tool: String
+    private let lesson: Lesson
+    private let variant: Variant
+    private let exploration: Exploration
+    private let threads: Int
+    private let style: TerminalStyle
+    private let echo = isatty(STDIN_FILENO) != 1
+    /// Whether the next decision is shown in full (not after a hint or a refused line).
+    private var showNext = true
+
+    /// What the player asked for besides running a thread.
+    private enum Command {
+        case undo, restart, hint, quit
+    }
+
+    /// One line of input, read.
+    private enum Input {
+        case thread(Int)
+        case command(Command)
+        /// End of input.
+        case end
+        /// A line that was refused, with the reason already printed.
+        case refused
+    }
+
+    init(tool: String, lesson: Lesson, variant: Variant, exploration: Exploration, threads: Int?) {
+        self.tool = tool
+        self.lesson = lesson
+        self.variant = variant
+        self.exploration = exploration
+        self.threads = threads ?? exploration.defaultThreads
+        style = .standardOutput
+    }
+
+    /// Plays until the player quits or input ends.
+    /// - Throws: what the exploration's set-up threw.
+    func run() throws -> ExitCode {
+        print(
+            style.bold("lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]")
+                + ": \(exploration.summary)"
+        )
+        print(
+            "You are the scheduler. At each step, type the number of the thread to run next; "
+                + "? lists the other commands."
+        )
+        var prefix: [Int] = []
+        while true {
+            var command: Command?
+            let played = try Explorer.play(exploration, threads: threads, prefix: prefix) { decision in
+                if self.showNext { self.show(decision) }
+                self.showNext = true
+                while true {
+                    switch self.read(decision) {
+                    case .thread(let thread): return .run(thread)
+                    case .command(let asked):
+                        command = asked
+                        return .stop
+                    case .end:
+                        command = .quit
+                        return .stop
+                    case .refused:
+                        continue
+                    }
+                }
+            }
+            let kept = played.steps.map(\.thread)
+            if played.diverged {
+                print("The program did not replay the same steps (it is not deterministic); starting over.")
+                prefix = []
+                continue
+            }
+            switch command {
+            case .undo: prefix = Array(kept.dropLast())
+            case .restart: prefix = []
+            case .hint:
+                try hint(after: kept)
+                prefix = kept
+                showNext = false
+            case .quit: return .success
+            case nil:
+                try showEnd(played.result)
+                guard let next = afterEnd(played.result) else { return .success }
+                prefix = next
+            }
+        }
+    }
+
+    // MARK: - Showing
+
+    private func show(_ decision: PlayDecision) {
+        print("")
+        var heading = "step \(decision.steps.count + 1)"
+        if let state = decision.state { heading += "   " + style.dim("state: ") + state }
+        print(style.bold(heading))
+        for thread in decision.threads {
+            let name = "  thread \(thread.id)"
+            switch (thread.next, thread.canRun) {
+            case (let next?, true): print(style.bold(name) + "  next: \(next)")
+            case (let next?, false): print(name + "  waits at: \(next) (cannot run now)")
+            case (nil, _): print(name + "  finished")
+            }
+        }
+        if !decision.steps.isEmpty {
+            print("  so far:")
+            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  "))
+        }
+    }
+
+    private func showEnd(_ result: ExecutionResult) throws {
+        print("")
+        let threadCount = result.threadCount
+        switch result.outcome {
+        case .passed: print(style.green("The invariant held") + " after " + counted(result.steps.count, "step") + ".")
+        case .invariantBroken(let what):
+            print(style.red("The invariant broke: \(what)") + " (" + counted(result.steps.count, "step") + ").")
+        default: print(style.red("The execution failed: \(result.outcome.summary)") + ".")
+        }
+        if let state = result.states.last { print("  state at the end: \(state)") }
+        print(TimelineText.render(result.steps, threads: threadCount, indent: "  "))
+        for thread in result.spawned { print("  \(thread)") }
+        print(
+            "replay: "
+                + RaceLabTool.replayCommand(
+                    tool: tool,
+                    lesson: lesson.number,
+                    variant: variant.name,
+                    replay: result.schedule.replayString
+                )
+        )
+        try verdict(after: result)
+    }
+
+    /// What the explorer says about the variant, after a play: it checks every schedule within the
+    /// default bound, so that a fixed variant's "you could not break it" is a measured claim.
+    private func verdict(after result: ExecutionResult) throws {
+        if variant.kind == .buggy && result.outcome.isFailure {
+            print(style.green("You broke it.") + " That is the interleaving the lesson is about.")
+            return
+        }
+        let report = try Explorer.explore(exploration, options: ExplorationOptions(threads: threads))
+        let bound = "at most \(report.preemptions) preemptions, " + counted(report.threads, "thread")
+        if report.failure == nil {
+            let scope = report.exhaustive ? "checked all \(report.schedules)" : "checked \(report.schedules), not all"
+            print("No schedule within the bound (\(bound)) breaks it: the explorer \(scope).")
+        } else {
+            print(
+                "The explorer finds \(report.failingSchedules) failing among \(report.schedules) schedules "
+                    + "(\(bound)): r to try again, h for a hint on the way."
+            )
+        }
+    }
+
+    /// After the end: what to replay next, or nil to quit.
+    private func afterEnd(_ result: ExecutionResult) -> [Int]? {
+        let choices = result.schedule.choices
+        while true {
+            prompt("r play again, u undo the last step, q quit")
+            guard let line = readLine() else {
+                print("")
+                return nil
+            }
+            if echo { print(line) }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "r": return []
+            case "u": return Array(choices.dropLast())
+            case "q": return nil
+            case "?": printCommands()
+            default: print("The execution is over: type r, u or q.")
+            }
+        }
+    }
+
+    private func hint(after prefix: [Int]) throws {
+        let report = try Explorer.explore(
+            exploration,
+            options: ExplorationOptions(threads: threads, schedules: Self.hintSchedules),
+            after: prefix
+        )
+        let searched =
+            report.exhaustive
+            ? "the explorer checked all \(report.schedules)" : "the explorer checked \(report.schedules)"
+        guard let failure = report.failure, failure.steps.count > prefix.count else {
+            print(
+                "hint: no schedule from here breaks it within \(report.preemptions) more preemptions "
+                    + "(\(searched)); u undoes a step."
+            )
+            return
+        }
+        let next = failure.steps[prefix.count]
+        print(
+            "hint: run thread \(next.thread) (\(next.operation)): a shortest failing schedule from here takes "
+                + counted(failure.steps.count - prefix.count, "more step") + " (\(searched))."
+        )
+    }
+
+    /// Schedules a hint searches at most: enough for every lesson's default threads, quick to run.
+    static let hintSchedules = 20_000
+
+    // MARK: - Reading
+
+    private func read(_ decision: PlayDecision) -> Input {
+        let runnable = decision.runnable
+        let choices = runnable.map(String.init).joined(separator: ", ")
+        prompt("run which thread? (\(choices); u h r q ?)")
+        guard let line = readLine() else {
+            print("")
+            print("End of input: the game ends here.")
+            return .end
+        }
+        if echo { print(line) }
+        let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+        if let thread = Int(text) {
+            if runnable.contains(thread) { return .thread(thread) }
+            if let waiting = decision.threads.first(where: { $0.id == thread }) {
+                let why = waiting.next.map { "it waits at \($0)" } ?? "it has finished"
+                print("Thread \(thread) cannot run now (\(why)); type one of \(choices).")
+            } else {
+                print("There is no thread \(thread); type one of \(choices).")
+            }
+            return .refused
+        }
+        switch text {
+        case "u" where decision.steps.isEmpty:
+            print("Nothing to undo: no step has run yet.")
+        case "u": return .command(.undo)
+        case "h": return .command(.hint)
+        case "r": return .command(.restart)
+        case "q": return .command(.quit)
+        case "?": printCommands()
+        case "": print("Type a thread number (\(choices)), or ? for the commands.")
+        default: print("Unknown command '\(line)': type a thread number (\(choices)), u, h, r, q or ?.")
+        }
+        return .refused
+    }
+
+    private func printCommands() {
+        print(
+            """
+              <number>  run that thread to its next scheduling point
+              u         undo the last step
+              h         hint: the next step of a shortest failing schedule from here
+              r         restart from the first step
+              q         quit
+              ?         this list
+            """
+        )
+    }
+
+    private func prompt(_ text: String) {
+        print(style.bold(text) + " > ", terminator: "")
+        fflush(nil)  // every output stream; `stdout` itself is not concurrency-safe to name
+    }
+
+    private func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)" + (count == 1 ? "" : "s")
+    }
+}
+
+extension RaceLabTool {
+    /// `play`: runs a `PlaySession` on the request's variant.
+    func play(_ request: PlayRequest) -> ExitCode {
+        guard let lesson = lessons.first(where: { $0.number == request.lesson }),
+            let variant = lesson.variant(named: request.variant),
+            let exploration = variant.exploration
+        else { return .usage }
+        do {
+            let session = PlaySession(
+                tool: name,
+                lesson: lesson,
+                variant: variant,
+                exploration: exploration,
+                threads: request.threads
+            )
+            return try session.run()
+        } catch {
+            printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
+            return .error
+        }
+    }
+
+    /// The command line that replays `replay` (a replay string) on one variant.
+    static func replayCommand(tool: String, lesson: Int, variant: String, replay: String) -> String {
+        "\(tool) explore \(lesson) --variant \(variant) --replay \(replay)"
+    }
+}
