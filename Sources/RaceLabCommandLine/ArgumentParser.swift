@@ -153,6 +153,8 @@ struct ArgumentParser {
             case "--seed": request.seed = try reader.seed(argument)
             case "--replay":
                 request.replay = try reader.schedule(argument, maximumThreads: ExploreRequest.maximumThreads)
+            case "--html": request.html = try reader.outputFile(argument)
+            case "--trace": request.trace = try reader.outputFile(argument)
             case "--json":
                 try reader.flag(argument)
                 request.json = true

@@ -14,6 +14,10 @@ struct ExploreRequest: Equatable {
     var replay: Schedule?
     var stepBound: Int = 1_000
     var json: Bool = false
+    /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
+    var html: String?
+    /// Also write them as Chrome Trace Event JSON, for Perfetto (`--trace FILE`).
+    var trace: String?
 
     var options: ExplorationOptions {
         ExplorationOptions(

@@ -58,7 +58,7 @@ struct HelpText {
         case .explore:
             [
                 .variant(default: "every explorable variant"), .strategy, .threads, .preemptions, .schedules,
-                .explorerSeed, .steps, .replay, .json(replacing: "text"),
+                .explorerSeed, .steps, .replay, .json(replacing: "text"), .html(of: "the failing schedules"), .trace,
             ]
         case .play: [.variant(default: "the lesson's first buggy one"), .threads]
         case .help: []

@@ -133,6 +133,16 @@ extension OptionHelp {
 
     static let steps = OptionHelp("--steps N", "Step bound: longer executions are reported as livelock (1000).")
 
+    static func html(of what: String) -> OptionHelp {
+        OptionHelp("--html FILE", "Also draw \(what) as one self-contained HTML page.")
+    }
+
+    static let trace = OptionHelp(
+        "--trace FILE",
+        "Also write the failing schedules as Chrome Trace Event JSON",
+        "(opens in Perfetto): one track per thread, one slice per step."
+    )
+
     static let replay = OptionHelp(
         "--replay SCHEDULE",
         "Run exactly this schedule (a replay string from a report)."

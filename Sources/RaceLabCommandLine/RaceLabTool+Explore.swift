@@ -9,12 +9,23 @@ extension RaceLabTool {
             variant.exploration != nil && (request.variant == nil || request.variant == variant.name)
         }
         var entries: [VariantExploration] = []
+        var pictures: [SchedulePicture] = []
         for variant in variants {
             do {
                 guard let entry = try VariantExploration.run(variant, options: request.options, replay: request.replay),
                     let exploration = variant.exploration
                 else { continue }
                 entries.append(entry)
+                if request.html != nil || request.trace != nil {
+                    pictures.append(
+                        try picture(
+                            of: entry,
+                            exploration: exploration,
+                            lesson: lesson.number,
+                            options: request.options
+                        )
+                    )
+                }
                 if !request.json {
                     let heading =
                         "lesson \(lesson.number) (\(lesson.slug)), variant \(entry.variant) [\(entry.kind.rawValue)]: "
@@ -36,12 +47,54 @@ extension RaceLabTool {
                 return .error
             }
         }
+        let title = "lesson \(lesson.number) (\(lesson.slug)): \(lesson.title)"
+        if let html = request.html,
+            !writeFile(html, what: "the HTML page", { ScheduleHTML.render(title: title, pictures: pictures) })
+        {
+            return .error
+        }
+        if let trace = request.trace, !writeFile(trace, what: "the trace", { try ScheduleTrace.render(pictures) }) {
+            return .error
+        }
         if request.json {
             let document = ExploreDocument(tool: name, lesson: lesson.number, slug: lesson.slug, variants: entries)
             let printed = printJSON(document, what: "exploration")
             if printed != .success { return printed }
         }
         return entries.allSatisfy(\.asExpected) ? .success : .unexpectedVerdict
+    }
+}
+
+extension RaceLabTool {
+    /// The picture of one explored variant: its failing schedule replayed once more, so that the
+    /// state after each step is known where the exploration describes it.
+    func picture(
+        of entry: VariantExploration,
+        exploration: Exploration,
+        lesson: Int,
+        options: ExplorationOptions
+    ) throws -> SchedulePicture {
+        var states: [String] = []
+        if let failure = entry.failure, exploration.describesState,
+            let schedule = Schedule(replayString: failure.replay)
+        {
+            let (result, diverged) = try Explorer.replay(
+                exploration,
+                schedule: schedule,
+                options: options,
+                describingStates: true
+            )
+            // A replay that went elsewhere would show the states of another execution.
+            if !diverged && result.steps == failure.steps { states = result.states }
+        }
+        return SchedulePicture(
+            entry,
+            invariant: exploration.summary,
+            states: states,
+            replayCommand: entry.failure.map {
+                Self.replayCommand(tool: name, lesson: lesson, variant: entry.variant, replay: $0.replay)
+            }
+        )
     }
 }
 

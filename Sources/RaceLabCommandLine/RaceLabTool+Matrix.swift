@@ -115,11 +115,17 @@ extension RaceLabTool {
 
     /// Writes `document` to `path`; says so on stderr and returns false when it cannot.
     func writeJUnit(_ document: JUnitDocument, to path: String) -> Bool {
+        writeFile(path, what: "JUnit XML") { document.xml() }
+    }
+
+    /// Writes the text `make` returns to `path`; says so on stderr and returns false when it cannot
+    /// (a failed write is an error of the machine, never a verdict).
+    func writeFile(_ path: String, what: String, _ make: () throws -> String) -> Bool {
         do {
-            try document.write(to: path)
+            try Data(try make().utf8).write(to: URL(fileURLWithPath: path))
             return true
         } catch {
-            printError("\(name): error: cannot write JUnit XML to \(quoted(path)): \(error)")
+            printError("\(name): error: cannot write \(what) to \(quoted(path)): \(error)")
             return false
         }
     }

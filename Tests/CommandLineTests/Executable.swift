@@ -38,8 +38,10 @@ struct Executable {
         try run(arguments)
     }
 
-    /// - Parameter environment: variables set for the run, on top of this process's.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// - Parameters:
+    ///   - environment: variables set for the run, on top of this process's.
+    ///   - input: what the process reads on stdin, then end of input; nil leaves stdin as it is.
+    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = Self.productsFolder.appendingPathComponent(name)
         process.arguments = arguments
@@ -55,6 +57,11 @@ struct Executable {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
+        if let input {
+            let inputFile = folder.appendingPathComponent("in")
+            try Data(input.utf8).write(to: inputFile)
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        }
         try process.run()
         process.waitUntilExit()
         return Output(

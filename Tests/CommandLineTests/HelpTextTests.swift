@@ -22,7 +22,7 @@ struct HelpTextTests {
 
     @Test("each command's help, the same from 'help <command>' and '<command> --help'")
     func commands() throws {
-        for command in ["list", "run", "power", "matrix", "explore", "help"] {
+        for command in ["list", "run", "power", "matrix", "explore", "play", "help"] {
             let expected = try Self.expected("help-\(command).txt")
             let output = try Executable.racelab.run("help", command)
             #expect(output.status == 0)
@@ -49,7 +49,7 @@ struct HelpTextTests {
 
     @Test("each usage line, printed under an error, is the one in the command's help")
     func usageUnderErrors() throws {
-        for command in ["run", "power", "matrix", "explore", "list"] {
+        for command in ["run", "power", "matrix", "explore", "play", "list"] {
             let output = try Executable.racelab.run(command, "--no-such-option")
             #expect(output.status == 2)
             let usage = try #require(output.stderr.split(separator: "\n").last.map(String.init))

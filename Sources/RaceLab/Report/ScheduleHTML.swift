@@ -1,0 +1,145 @@
+/// `racelab explore --html`: one self-contained HTML page of a lesson's explored variants.
+///
+/// Everything is inline (CSS and a few lines of script, no font, image or URL), so the file works
+/// from a USB stick on a projector with no network. Each failing schedule is a table with one
+/// column per thread, the state after each step where the exploration describes it, the last step
+/// (after which the failure showed) marked, the invariant and the replay command. The script only
+/// adds a step-through: the page is complete without it (printed, or with scripts off).
+public enum ScheduleHTML {
+    /// - Parameters:
+    ///   - title: the page's heading (the lesson).
+    ///   - pictures: one per variant, in order.
+    public static func render(title: String, pictures: [SchedulePicture]) -> String {
+        var html = [
+            "<!DOCTYPE html>",
+            "<html lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\">",
+            "<title>RaceLab: \(xmlEscaped(title))</title>",
+            "<style>\(style)</style>",
+            "</head>",
+            "<body>",
+            "<h1>\(xmlEscaped(title))</h1>",
+            "<p class=\"help\">Each failing schedule below runs top to bottom, one column per thread. "
+                + "Press <kbd>s</kbd> (or the button) to step through it; <kbd>&#8594;</kbd> shows the next step.</p>",
+        ]
+        for (index, picture) in pictures.enumerated() {
+            html += section(picture, id: index)
+        }
+        html += ["<script>\(script)</script>", "</body>", "</html>"]
+        return html.joined(separator: "\n") + "\n"
+    }
+
+    private static func section(_ picture: SchedulePicture, id: Int) -> [String] {
+        let verdictClass = picture.verdict == "FOUND" || picture.verdict == "REPRODUCED" || picture.verdict == "CLEAN"
+        var lines = [
+            "<section class=\"variant\" id=\"variant-\(id)\">",
+            "<h2>variant \(xmlEscaped(picture.variant)) <span class=\"kind\">[\(picture.kind.rawValue)]</span> "
+                + "<span class=\"verdict \(verdictClass ? "expected" : "unexpected")\">\(xmlEscaped(picture.verdict))</span></h2>",
+            "<p class=\"invariant\">\(xmlEscaped(picture.invariant))</p>",
+            "<p class=\"figures\">\(xmlEscaped(picture.figures))</p>",
+        ]
+        guard let failure = picture.failure else {
+            lines += ["<p class=\"outcome clean\">No failing schedule.</p>", "</section>"]
+            return lines
+        }
+        let showsState = !picture.states.isEmpty
+        lines.append("<p class=\"outcome\">\(xmlEscaped(failure.message))</p>")
+        lines.append("<button type=\"button\" class=\"step-through\">step through</button>")
+        lines.append("<table class=\"timeline\">")
+        let headers =
+            ["step"] + picture.threadNames + (showsState ? ["state after the step"] : [])
+        lines.append("<thead><tr>" + headers.map { "<th>\(xmlEscaped($0))</th>" }.joined() + "</tr></thead>")
+        lines.append("<tbody>")
+        if showsState {
+            let blanks = String(repeating: "<td></td>", count: picture.threadNames.count)
+            lines.append(
+                "<tr class=\"initial\"><td>start</td>\(blanks)<td class=\"state\">\(xmlEscaped(picture.states[0]))</td></tr>"
+            )
+        }
+        for (index, step) in failure.steps.enumerated() {
+            let last = index == failure.steps.count - 1
+            var cells = "<td class=\"number\">\(index + 1)\(last ? " <span class=\"mark\">failure</span>" : "")</td>"
+            for thread in picture.threadNames.indices {
+                cells +=
+                    thread == step.thread
+                    ? "<td class=\"op thread-\(thread % 6)\">\(xmlEscaped(step.operation))</td>" : "<td></td>"
+            }
+            if showsState { cells += "<td class=\"state\">\(xmlEscaped(picture.state(after: index) ?? ""))</td>" }
+            lines.append("<tr class=\"step\(last ? " failing" : "")\" data-step=\"\(index + 1)\">\(cells)</tr>")
+        }
+        lines.append("</tbody>")
+        lines.append("</table>")
+        lines.append(
+            "<p class=\"failing-note\">The failure showed after step \(failure.steps.count), the last one: "
+                + "\(xmlEscaped(failure.message)).</p>"
+        )
+        if let deadlock = failure.deadlock {
+            lines.append("<ul class=\"deadlock\">")
+            lines += deadlock.map { "<li>\(xmlEscaped($0.description))</li>" }
+            lines.append("</ul>")
+        }
+        lines.append(
+            "<p class=\"replay\">replay: <code>\(xmlEscaped(picture.replayCommand ?? failure.replay))</code></p>"
+        )
+        lines.append("</section>")
+        return lines
+    }
+
+    private static let style = """
+        body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em; color: #1d1d1f; }
+        h1 { font-size: 1.6em; }
+        h2 { font-size: 1.3em; margin-top: 2em; }
+        .kind { color: #6e6e73; font-weight: normal; }
+        .verdict { padding: 0.1em 0.5em; border-radius: 0.3em; color: white; font-size: 0.8em; }
+        .verdict.expected { background: #2e7d32; }
+        .verdict.unexpected { background: #c62828; }
+        .invariant { font-style: italic; }
+        .figures, .help { color: #6e6e73; }
+        .outcome { font-weight: bold; color: #c62828; }
+        .outcome.clean { color: #2e7d32; }
+        table.timeline { border-collapse: collapse; margin: 1em 0; font-family: Menlo, Consolas, monospace; }
+        .timeline th, .timeline td { border: 1px solid #d2d2d7; padding: 0.35em 0.8em; text-align: left; }
+        .timeline th { background: #f5f5f7; }
+        .timeline td.number { text-align: right; color: #6e6e73; }
+        .timeline td.op { font-weight: bold; }
+        .thread-0 { background: #e3f2fd; } .thread-1 { background: #fff3e0; } .thread-2 { background: #e8f5e9; }
+        .thread-3 { background: #f3e5f5; } .thread-4 { background: #e0f7fa; } .thread-5 { background: #fbe9e7; }
+        .timeline td.state { color: #424245; }
+        tr.failing td { border-top: 3px solid #c62828; border-bottom: 3px solid #c62828; }
+        tr.failing td.op { background: #ffcdd2; }
+        .mark { color: #c62828; font-weight: bold; }
+        tr.hidden { visibility: hidden; }
+        code { background: #f5f5f7; padding: 0.2em 0.4em; }
+        button { font-size: 1em; }
+        """
+
+    /// Step-through: hides a section's steps, then shows one more per press.
+    private static let script = """
+        (function () {
+          var current = null;
+          function rows(section) { return section.querySelectorAll("tr.step"); }
+          function start(section) {
+            current = section;
+            rows(section).forEach(function (row) { row.classList.add("hidden"); });
+          }
+          function next() {
+            if (!current) { return; }
+            var hidden = current.querySelector("tr.step.hidden");
+            if (hidden) { hidden.classList.remove("hidden"); }
+          }
+          document.querySelectorAll("button.step-through").forEach(function (button) {
+            button.addEventListener("click", function () { start(button.closest("section")); });
+          });
+          document.addEventListener("keydown", function (event) {
+            if (event.key === "s") {
+              var first = document.querySelector("button.step-through");
+              if (first) { start(current || first.closest("section")); }
+            } else if (event.key === "ArrowRight" || event.key === " ") {
+              next();
+              event.preventDefault();
+            }
+          });
+        })();
+        """
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import RaceLabCommandLine
+
+/// `racelab play` end to end: the built binary, driven over stdin, its transcript checked.
+@Suite("racelab play: the participant is the scheduler")
+struct PlayCommandLineTests {
+    /// Plays lesson `lesson` with `input` on stdin.
+    static func play(_ arguments: [String], input: String) throws -> Executable.Output {
+        try Executable.racelab.run(["play"] + arguments, input: input)
+    }
+
+    /// The replay string of the last `replay:` line of `text`.
+    static func replayString(_ text: String) throws -> String {
+        let line = try #require(text.split(separator: "\n").last { $0.contains("replay: ") })
+        return try #require(line.split(separator: " ").last.map(String.init))
+    }
+
+    @Test("lesson 1: the four steps explore prints break the invariant, and play prints the same replay string")
+    func lessonOneScheduleBreaksIt() throws {
+        let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        let replay = try Self.replayString(explored.stdout)
+        let choices = try #require(replay.split(separator: ":").last).split(separator: ".")
+        #expect(choices.count == 4)
+        let output = try Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (4 steps)."))
+        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay \(replay)"))
+        // The shared state is shown between steps: after both gets and one set, one key is stored.
+        #expect(output.stdout.contains("step 4   state: store holds [item-"))
+        // Piped, the transcript has no colour codes.
+        #expect(!output.stdout.contains("\u{1B}["))
+    }
+
+    @Test("a schedule that keeps the invariant: the buggy variant's end says the explorer finds failing ones")
+    func passingPlayOfBuggyVariant() throws {
+        let output = try Self.play(["1"], input: "0\n0\n1\n1\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("The invariant held after 4 steps."))
+        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:0.0.1.1"))
+        #expect(output.stdout.contains("The explorer finds 4 failing among 6 schedules"))
+    }
+
+    @Test("the fixed store: after a play, the explorer's count of schedules that do not break it")
+    func fixedVariantEnd() throws {
+        let output = try Self.play(["1", "--variant", "fixed"], input: "1\n0\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("The invariant held after 2 steps."))
+        #expect(
+            output.stdout.contains(
+                "No schedule within the bound (at most 2 preemptions, 2 threads) breaks it: the explorer checked all 2."
+            )
+        )
+    }
+
+    @Test("undo takes back the last step: the game shows step 1 again and the replay string leaves the step out")
+    func undo() throws {
+        let output = try Self.play(["1"], input: "u\n0\nu\n1\n0\n1\n0\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("> u\nNothing to undo: no step has run yet.\n"))
+        let stepOnes = output.stdout.components(separatedBy: "\nstep 1   ").count - 1
+        #expect(stepOnes == 2)
+        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:1.0.1.0"))
+        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys"))
+    }
+
+    @Test("following every hint breaks the invariant; where nothing can, the hint says so")
+    func hints() throws {
+        let output = try Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nq\n")
+        let hints = output.stdout.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
+        #expect(
+            hints == [
+                "hint: run thread 0 (get contents): a shortest failing schedule from here takes 4 more steps (the explorer checked all 6).",
+                "hint: run thread 1 (get contents): a shortest failing schedule from here takes 3 more steps (the explorer checked all 3).",
+                "hint: run thread 1 (set contents): a shortest failing schedule from here takes 2 more steps (the explorer checked all 2).",
+                "hint: run thread 0 (set contents): a shortest failing schedule from here takes 1 more step (the explorer checked all 1).",
+            ]
+        )
+        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (4 steps)."))
+        // Thread 0 stored its key before thread 1 read the store: no order of the rest loses a key.
+        let safe = try Self.play(["1"], input: "0\n0\nh\nq\n")
+        #expect(
+            safe.stdout.contains(
+                "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked all 1)"
+            )
+        )
+    }
+
+    @Test("bad input gets one line and the prompt again; end of input ends the game cleanly")
+    func badInput() throws {
+        let output = try Self.play(["1"], input: "9\nx\n\n0\n0\n1\n")
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+        let prompt = "run which thread? (0, 1; u h r q ?) > "
+        #expect(output.stdout.contains("\(prompt)9\nThere is no thread 9; type one of 0, 1.\n\(prompt)x\n"))
+        #expect(
+            output.stdout.contains(
+                "\(prompt)x\nUnknown command 'x': type a thread number (0, 1), u, h, r, q or ?.\n\(prompt)\n"
+            )
+        )
+        #expect(output.stdout.contains("Thread 0 cannot run now (it has finished); type one of 1.\n"))
+        #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
+    }
+
+    @Test("lesson 3: the actor's lost update, with the item's updates shown between steps")
+    func lessonThree() throws {
+        let output = try Self.play(["3", "--variant", "buggy-update"], input: "0\n1\n0\n1\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
+        #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
+        #expect(output.stdout.contains("replay: racelab explore 3 --variant buggy-update --replay 2:0.1.0.1"))
+    }
+
+    @Test(
+        "bad play usage is refused with one line and exit 2",
+        arguments: [
+            (["play"], "which lesson? give a number or a slug"),
+            (["play", "1", "--variant", "nope"], "lesson 1 has no variant 'nope'; its variants are:"),
+            (["play", "1", "--threads", "9"], "--threads must be an integer from 1 to 8, got '9'"),
+            (["play", "1", "--json"], "unknown option '--json'"),
+        ]
+    )
+    func badUsage(arguments: [String], message: String) throws {
+        let output = try Executable.racelab.run(arguments, input: "")
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.contains("racelab: error: \(message)"))
+    }
+}
