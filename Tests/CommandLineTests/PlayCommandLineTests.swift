@@ -90,7 +90,7 @@ struct PlayCommandLineTests {
 
     @Test("bad input gets one line and the prompt again; end of input ends the game cleanly")
     func badInput() throws {
-        let output = try Self.play(["1"], input: "9\nx\n\n0\n0\n1\n")
+        let output = try Self.play(["1"], input: "9\nx\n\n0\n0\n0\n")
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
         let prompt = "run which thread? (0, 1; u h r q ?) > "
@@ -127,5 +127,72 @@ struct PlayCommandLineTests {
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("racelab: error: \(message)"))
+    }
+}
+
+/// `racelab explore --html` and `--trace`: the failing schedule as a page and as a trace.
+@Suite("racelab explore draws the failing schedule")
+struct SchedulePictureCommandLineTests {
+    /// Runs `explore` on `arguments` with `--html` and `--trace` into a scratch folder; returns the
+    /// output and both files' text.
+    static func explore(_ arguments: [String]) throws -> (Executable.Output, html: String, trace: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-picture-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = folder.appendingPathComponent("schedule.html")
+        let trace = folder.appendingPathComponent("schedule.json")
+        let output = try Executable.racelab.run(
+            ["explore"] + arguments + ["--html", html.path, "--trace", trace.path]
+        )
+        return (
+            output, try String(contentsOf: html, encoding: .utf8), try String(contentsOf: trace, encoding: .utf8)
+        )
+    }
+
+    @Test("lesson 1's page: no external URL, every step, the failing step marked, the states and the replay")
+    func lessonOnePage() throws {
+        let (output, html, _) = try Self.explore(["1", "--variant", "buggy"])
+        #expect(output.status == 0)
+        for scheme in ["http:", "https:", "//", "src=", "@import", "url("] {
+            #expect(!html.contains(scheme), "\(scheme)")
+        }
+        let rows = html.split(separator: "\n").filter { $0.hasPrefix("<tr class=\"step") }
+        #expect(rows.count == 4)
+        #expect(rows.filter { $0.contains("get contents") }.count == 2)
+        #expect(rows.filter { $0.contains("set contents") }.count == 2)
+        #expect(rows.filter { $0.contains("class=\"step failing\"") }.count == 1)
+        #expect(rows.last?.contains("class=\"step failing\" data-step=\"4\"") == true)
+        #expect(html.contains("<th>thread 0</th><th>thread 1</th><th>state after the step</th>"))
+        #expect(html.contains("store holds [item-"))
+        #expect(html.contains("invariant: every key is present"))
+        let replay = try PlayCommandLineTests.replayString(output.stdout)
+        #expect(html.contains("racelab explore 1 --variant buggy --replay \(replay)"))
+    }
+
+    @Test("the trace is valid JSON: one named track per thread, one slice per step")
+    func lessonThreeTrace() throws {
+        let (output, _, trace) = try Self.explore(["3", "--variant", "buggy-update"])
+        #expect(output.status == 0)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(trace.utf8)) as? [String: Any]
+        )
+        let events = try #require(document["traceEvents"] as? [[String: Any]])
+        let names = events.filter { $0["name"] as? String == "thread_name" }
+        let named = names.compactMap { ($0["tid"] as? Int, ($0["args"] as? [String: String])?["name"]) }
+        #expect(named.map(\.0) == [0, 1])
+        #expect(named.map(\.1) == ["thread 0", "thread 1"])
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        #expect(slices.count == 4)
+        #expect(Set(slices.compactMap { $0["tid"] as? Int }) == [0, 1])
+        #expect(slices.allSatisfy { ($0["name"] as? String).map { !$0.isEmpty } ?? false })
+    }
+
+    @Test("a fixed variant's page says no schedule failed, and its trace has no track")
+    func fixedVariant() throws {
+        let (output, html, trace) = try Self.explore(["1", "--variant", "fixed"])
+        #expect(output.status == 0)
+        #expect(html.contains("No failing schedule."))
+        #expect(!html.contains("<tr class=\"step"))
+        #expect(!trace.contains("thread_name"))
     }
 }
