@@ -84,6 +84,7 @@ struct ArgumentParser {
                 try reader.flag(argument)
                 request.json = true
             case "--junit" where command == .run: request.junit = try reader.outputFile(argument)
+            case "--html" where command == .run: request.html = try reader.outputFile(argument)
             default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
             }
         }

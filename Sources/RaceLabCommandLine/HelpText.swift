@@ -44,6 +44,7 @@ struct HelpText {
             [
                 .variant(default: "every variant of the lesson"), .trials, .iterations, .noiseSeed, .noise,
                 .timeout(default: RunRequest.defaultTimeout), .json(replacing: "text (schema in README.md)"), .junit,
+                .html(of: "the report, histograms as bars,"),
             ]
         case .power:
             [

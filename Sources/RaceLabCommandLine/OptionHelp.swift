@@ -134,7 +134,7 @@ extension OptionHelp {
     static let steps = OptionHelp("--steps N", "Step bound: longer executions are reported as livelock (1000).")
 
     static func html(of what: String) -> OptionHelp {
-        OptionHelp("--html FILE", "Also draw \(what) as one self-contained HTML page.")
+        OptionHelp("--html FILE", "Also write \(what) as one", "self-contained HTML page (inline CSS, no URL).")
     }
 
     static let trace = OptionHelp(

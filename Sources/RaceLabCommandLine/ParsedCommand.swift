@@ -41,6 +41,8 @@ struct RunRequest: Equatable {
     var json: Bool = false
     /// Also write the report as JUnit XML to this file (`--junit FILE`).
     var junit: String?
+    /// Also write the report as a self-contained HTML page (`--html FILE`, `run` only).
+    var html: String?
 
     /// Seconds a variant's process may run before the watchdog kills it.
     static let defaultTimeout: Double = 120

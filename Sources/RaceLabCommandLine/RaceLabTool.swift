@@ -224,6 +224,9 @@ public struct RaceLabTool: Sendable {
             if printed != .success { return printed }
         }
         if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .error }
+        if let html = request.html, !writeFile(html, what: "the HTML report", { RunHTML.render(report) }) {
+            return .error
+        }
         if let signal { return ExitCode(rawValue: 128 + signal) ?? .error }
         return Self.exitCode(for: report)
     }

@@ -196,3 +196,41 @@ struct SchedulePictureCommandLineTests {
         #expect(!trace.contains("thread_name"))
     }
 }
+
+/// `racelab run --html`: the run report as a page, its histograms as bars.
+@Suite("racelab run --html draws the report")
+struct RunPageCommandLineTests {
+    @Test("lesson 1's buggy store: one bar per histogram row, as long as its share; no external URL")
+    func lessonOneReport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-run-page-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("run.html")
+        let output = try Executable.racelab.run(
+            ["run", "1", "--variant", "buggy", "--trials", "20", "--seed", "7", "--json", "--html", page.path]
+        )
+        #expect(output.status == 0)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for scheme in ["http:", "https:", "src=", "url("] {
+            #expect(!html.contains(scheme), "\(scheme)")
+        }
+        // The page and the JSON report are the same run: each histogram row is one bar whose
+        // length is its share of the trials (14em for all of them).
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        )
+        let lessons = try #require(report["lessons"] as? [[String: Any]])
+        let variant = try #require((lessons.first?["variants"] as? [[String: Any]])?.first)
+        let rows = try #require(variant["histogram"] as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        let bars = html.split(separator: "\n").filter { $0.contains("<div class=\"bar ") }
+        #expect(bars.count == rows.count)
+        for row in rows {
+            let outcome = try #require(row["outcome"] as? String)
+            let frequency = try #require(row["frequency"] as? Double)
+            let width = String(format: "%.2f", max(0.1, frequency * 14))
+            #expect(bars.contains { $0.contains("<code>\(outcome)</code>") && $0.contains("width: \(width)em") })
+        }
+        #expect(html.contains("REPRODUCED"))
+    }
+}

@@ -10,32 +10,22 @@ public enum ScheduleHTML {
     ///   - title: the page's heading (the lesson).
     ///   - pictures: one per variant, in order.
     public static func render(title: String, pictures: [SchedulePicture]) -> String {
-        var html = [
-            "<!DOCTYPE html>",
-            "<html lang=\"en\">",
-            "<head>",
-            "<meta charset=\"utf-8\">",
-            "<title>RaceLab: \(xmlEscaped(title))</title>",
-            "<style>\(style)</style>",
-            "</head>",
-            "<body>",
-            "<h1>\(xmlEscaped(title))</h1>",
+        var body = [
             "<p class=\"help\">Each failing schedule below runs top to bottom, one column per thread. "
-                + "Press <kbd>s</kbd> (or the button) to step through it; <kbd>&#8594;</kbd> shows the next step.</p>",
+                + "Press <kbd>s</kbd> (or the button) to step through it; <kbd>&#8594;</kbd> shows the next step.</p>"
         ]
         for (index, picture) in pictures.enumerated() {
-            html += section(picture, id: index)
+            body += section(picture, id: index)
         }
-        html += ["<script>\(script)</script>", "</body>", "</html>"]
-        return html.joined(separator: "\n") + "\n"
+        return HTMLPage.document(title: title, style: style, body: body, script: script)
     }
 
     private static func section(_ picture: SchedulePicture, id: Int) -> [String] {
-        let verdictClass = picture.verdict == "FOUND" || picture.verdict == "REPRODUCED" || picture.verdict == "CLEAN"
+        let expected = ["FOUND", "REPRODUCED", "CLEAN"].contains(picture.verdict)
         var lines = [
             "<section class=\"variant\" id=\"variant-\(id)\">",
             "<h2>variant \(xmlEscaped(picture.variant)) <span class=\"kind\">[\(picture.kind.rawValue)]</span> "
-                + "<span class=\"verdict \(verdictClass ? "expected" : "unexpected")\">\(xmlEscaped(picture.verdict))</span></h2>",
+                + HTMLPage.verdict(picture.verdict, expected: expected) + "</h2>",
             "<p class=\"invariant\">\(xmlEscaped(picture.invariant))</p>",
             "<p class=\"figures\">\(xmlEscaped(picture.figures))</p>",
         ]
@@ -87,20 +77,10 @@ public enum ScheduleHTML {
     }
 
     private static let style = """
-        body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em; color: #1d1d1f; }
-        h1 { font-size: 1.6em; }
-        h2 { font-size: 1.3em; margin-top: 2em; }
-        .kind { color: #6e6e73; font-weight: normal; }
-        .verdict { padding: 0.1em 0.5em; border-radius: 0.3em; color: white; font-size: 0.8em; }
-        .verdict.expected { background: #2e7d32; }
-        .verdict.unexpected { background: #c62828; }
         .invariant { font-style: italic; }
-        .figures, .help { color: #6e6e73; }
         .outcome { font-weight: bold; color: #c62828; }
         .outcome.clean { color: #2e7d32; }
-        table.timeline { border-collapse: collapse; margin: 1em 0; font-family: Menlo, Consolas, monospace; }
-        .timeline th, .timeline td { border: 1px solid #d2d2d7; padding: 0.35em 0.8em; text-align: left; }
-        .timeline th { background: #f5f5f7; }
+        table.timeline { font-family: Menlo, Consolas, monospace; }
         .timeline td.number { text-align: right; color: #6e6e73; }
         .timeline td.op { font-weight: bold; }
         .thread-0 { background: #e3f2fd; } .thread-1 { background: #fff3e0; } .thread-2 { background: #e8f5e9; }
@@ -110,7 +90,6 @@ public enum ScheduleHTML {
         tr.failing td.op { background: #ffcdd2; }
         .mark { color: #c62828; font-weight: bold; }
         tr.hidden { visibility: hidden; }
-        code { background: #f5f5f7; padding: 0.2em 0.4em; }
         button { font-size: 1em; }
         """
 

@@ -1,0 +1,44 @@
+/// The frame of RaceLab's HTML pages (`explore --html`, `run --html`): one self-contained file,
+/// CSS and script inline, no font, image or URL, so that it opens from a USB stick on a projector
+/// with no network.
+enum HTMLPage {
+    /// A whole page: `body` lines inside the shared frame, with the page's own `style` after the
+    /// shared one, and `script` (if any) at the end.
+    static func document(title: String, style: String, body: [String], script: String? = nil) -> String {
+        var lines = [
+            "<!DOCTYPE html>",
+            "<html lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\">",
+            "<title>RaceLab: \(xmlEscaped(title))</title>",
+            "<style>\n\(sharedStyle)\n\(style)\n</style>",
+            "</head>",
+            "<body>",
+            "<h1>\(xmlEscaped(title))</h1>",
+        ]
+        lines += body
+        if let script { lines.append("<script>\n\(script)\n</script>") }
+        lines += ["</body>", "</html>"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A verdict badge: green when the verdict is the one the variant's kind calls for, red otherwise.
+    static func verdict(_ label: String, expected: Bool) -> String {
+        "<span class=\"verdict \(expected ? "expected" : "unexpected")\">\(xmlEscaped(label))</span>"
+    }
+
+    private static let sharedStyle = """
+        body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em; color: #1d1d1f; }
+        h1 { font-size: 1.6em; }
+        h2 { font-size: 1.3em; margin-top: 2em; }
+        .kind { color: #6e6e73; font-weight: normal; }
+        .verdict { padding: 0.1em 0.5em; border-radius: 0.3em; color: white; font-size: 0.8em; }
+        .verdict.expected { background: #2e7d32; }
+        .verdict.unexpected { background: #c62828; }
+        .figures, .help { color: #6e6e73; }
+        table { border-collapse: collapse; margin: 1em 0; }
+        th, td { border: 1px solid #d2d2d7; padding: 0.35em 0.8em; text-align: left; }
+        th { background: #f5f5f7; }
+        code { background: #f5f5f7; padding: 0.2em 0.4em; }
+        """
+}

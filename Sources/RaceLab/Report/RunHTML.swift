@@ -1,0 +1,71 @@
+import Foundation
+
+/// `racelab run --html`: the run report as one self-contained HTML page (see `HTMLPage`), each
+/// variant's outcome histogram drawn as bars: one bar per outcome, as long as its share of the
+/// trials, red where only a bug can end that way.
+public enum RunHTML {
+    public static func render(_ report: RunReport) -> String {
+        var body = [
+            "<p class=\"figures\">seed \(report.seed) · noise \(report.noise ? "on" : "off") · "
+                + "each variant in its own process"
+                + (report.interrupted.map { " · interrupted by \(xmlEscaped($0))" } ?? "") + "</p>"
+        ]
+        for lesson in report.lessons {
+            body.append("<h2>lesson \(lesson.number) (\(xmlEscaped(lesson.slug))): \(xmlEscaped(lesson.title))</h2>")
+            for variant in lesson.variants {
+                body += section(variant)
+            }
+        }
+        return HTMLPage.document(title: "\(report.tool) run", style: style, body: body)
+    }
+
+    private static func section(_ variant: VariantReport) -> [String] {
+        var lines = [
+            "<section class=\"variant\">",
+            "<h3>\(xmlEscaped(variant.name)) <span class=\"kind\">[\(variant.kind.rawValue)]</span> "
+                + HTMLPage.verdict(variant.verdict.label, expected: variant.passed) + "</h3>",
+            "<p>\(xmlEscaped(variant.summary))</p>",
+            "<p class=\"figures\">\(variant.trials) trials × \(variant.iterations) iterations · "
+                + "anomalous trials \(variant.anomalousTrials) · lost writes \(variant.lostWrites) · "
+                + "duplicates \(variant.duplicates) · inconsistencies \(variant.inconsistencies)"
+                + (variant.errors > 0 ? " · errors \(variant.errors) (not evidence of the bug)" : "")
+                + String(format: " · %.2f s", variant.wallSeconds) + "</p>",
+        ]
+        if !variant.histogram.isEmpty {
+            lines.append("<table class=\"histogram\">")
+            lines.append("<thead><tr><th>outcome</th><th>trials</th><th>share</th><th>meaning</th></tr></thead>")
+            lines.append("<tbody>")
+            for row in variant.histogram {
+                // 14em is every trial; the shortest bar stays visible.
+                let width = String(format: "%.2f", max(0.1, row.frequency * 14))
+                lines.append(
+                    "<tr class=\"\(row.expectation.rawValue)\"><td><code>\(xmlEscaped(row.outcome))</code></td>"
+                        + "<td class=\"number\">\(row.samples)</td>"
+                        + "<td class=\"bar\"><div class=\"bar \(row.expectation.rawValue)\" style=\"width: \(width)em\">"
+                        + "</div><span>\(String(format: "%.1f%%", row.frequency * 100))</span></td>"
+                        + "<td>\(xmlEscaped(row.meaning)) (\(row.expectation.rawValue))</td></tr>"
+                )
+            }
+            lines += ["</tbody>", "</table>"]
+        }
+        lines.append(
+            "<p class=\"reason\">\(xmlEscaped(variant.verdict.label)): \(xmlEscaped(variant.verdictReason))</p>"
+        )
+        if !variant.stderrTail.isEmpty {
+            lines.append("<pre>\(xmlEscaped(variant.stderrTail.joined(separator: "\n")))</pre>")
+        }
+        lines.append("</section>")
+        return lines
+    }
+
+    private static let style = """
+        h3 { font-size: 1.1em; margin-top: 1.5em; }
+        td.number { text-align: right; }
+        td.bar { width: 20em; }
+        div.bar { display: inline-block; height: 1em; vertical-align: middle; margin-right: 0.5em; }
+        div.bar.acceptable { background: #2e7d32; }
+        div.bar.forbidden { background: #c62828; }
+        div.bar.error { background: #9e9e9e; }
+        tr.forbidden td:first-child { font-weight: bold; color: #c62828; }
+        """
+}
