@@ -10,7 +10,7 @@ TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo \
-	format lint lint-workflows
+	format lint lint-workflows screenshots
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -107,6 +107,9 @@ tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (
 
 # The formatter ships with the toolchain (`swift format`); its rules are in .swift-format.
 FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Plugins
+
+screenshots: release ## Render explore --html and run --html pages to PNGs in .build/screenshots (headless Chromium)
+	Scripts/screenshots
 
 format: ## Format every Swift file in place (swift format, rules in .swift-format)
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
