@@ -125,7 +125,7 @@ extension RaceLabTool {
             try Data(try make().utf8).write(to: URL(fileURLWithPath: path))
             return true
         } catch {
-            printError("\(name): error: cannot write \(what) to \(quoted(path)): \(error)")
+            printError("\(name): error: cannot write \(what) to \(quoted(path)): \(describeError(error))")
             return false
         }
     }

@@ -12,8 +12,12 @@ struct TerminalStyle {
 
     /// The style for stdout in this process's environment.
     static var standardOutput: TerminalStyle {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return TerminalStyle(enabled: isatty(STDOUT_FILENO) == 1 && !noColor)
+        TerminalStyle(enabled: colours(terminal: isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment))
+    }
+
+    /// Whether to colour output that goes to a terminal (`terminal`) or not, in `environment`.
+    static func colours(terminal: Bool, _ environment: [String: String]) -> Bool {
+        terminal && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
     func bold(_ text: String) -> String { paint(text, "1") }

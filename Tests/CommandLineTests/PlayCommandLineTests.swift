@@ -114,6 +114,19 @@ struct PlayCommandLineTests {
     }
 
     @Test(
+        "colours only on a terminal, and never with NO_COLOR set to anything but the empty string",
+        arguments: [
+            (true, [:], true), (true, ["NO_COLOR": "1"], false), (true, ["NO_COLOR": ""], true),
+            (false, [:], false), (false, ["NO_COLOR": "1"], false),
+        ] as [(Bool, [String: String], Bool)]
+    )
+    func colourRule(terminal: Bool, environment: [String: String], coloured: Bool) {
+        #expect(TerminalStyle.colours(terminal: terminal, environment) == coloured)
+        let style = TerminalStyle(enabled: coloured)
+        #expect(style.red("broke").contains("\u{1B}[") == coloured)
+    }
+
+    @Test(
         "bad play usage is refused with one line and exit 2",
         arguments: [
             (["play"], "which lesson? give a number or a slug"),
@@ -185,6 +198,18 @@ struct SchedulePictureCommandLineTests {
         #expect(slices.count == 4)
         #expect(Set(slices.compactMap { $0["tid"] as? Int }) == [0, 1])
         #expect(slices.allSatisfy { ($0["name"] as? String).map { !$0.isEmpty } ?? false })
+    }
+
+    @Test(
+        "a page or trace that cannot be written (a full disk) is an error, exit 3, in one line",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"),
+        arguments: [("--html", "the HTML page"), ("--trace", "the trace")]
+    )
+    func fullDisk(option: String, what: String) throws {
+        let output = try Executable.racelab.run(["explore", "1", "--variant", "buggy", option, "/dev/full"])
+        #expect(output.status == 3)
+        #expect(output.stderr.hasPrefix("racelab: error: cannot write \(what) to '/dev/full': "))
+        #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("a fixed variant's page says no schedule failed, and its trace has no track")
