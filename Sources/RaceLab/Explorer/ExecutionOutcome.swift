@@ -27,7 +27,7 @@ public enum ExecutionOutcome: Equatable, Sendable {
             "deadlock: " + positions.map(\.description).joined(separator: "; ")
         case .stepBoundExceeded(let bound): "livelock: more than \(bound) steps without finishing"
         case let .stuck(thread, after, seconds):
-            "thread \(thread) ran \(Int(seconds)) s after '\(after)' without reaching a scheduling point"
+            "thread \(thread) ran \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s after '\(after)' without reaching a scheduling point"
         }
     }
 
@@ -73,6 +73,12 @@ public struct ExecutionResult: Sendable {
     /// The shared state before the first step and after each step, as the exploration describes
     /// it (`describeState`); empty unless it was asked for and the exploration can describe it.
     public var states: [String] = []
+    /// For a `stuck` outcome: the likely reason and the fix.
+    public var stall: StallDiagnosis?
+    /// The program's threads that finished without reaching a scheduling point: they ran as set-up.
+    public var unscheduledThreads: [Int] = []
+    /// Decisions at which more than one thread could go on: 0 means no other schedule exists.
+    public var branchingDecisions = 0
 
     /// Every logical thread that took part: the program's own and the spawned ones.
     public var threadCount: Int { schedule.threads + spawned.count }

@@ -22,11 +22,14 @@ public struct ExplorationReport: Sendable {
     public var pctSteps: Int? = nil
     /// pct only: n, the most logical threads an execution had (the program's and those it started).
     public var pctThreads: Int? = nil
-    /// Something that makes the figures less than they seem (nondeterminism, a stuck thread).
+    /// Something that makes the figures less than they seem (nondeterminism, a stuck thread, threads
+    /// that were never interleaved), one warning a line.
     public let warning: String?
     /// Set when exploration stopped because a thread got stuck outside the explorer's control: the
     /// figures are then inconclusive, whatever they say.
     public let abandoned: String?
+    /// With `abandoned`: why the thread got stuck, likely, and what to change.
+    public var stall: StallDiagnosis? = nil
 
     /// Failing executions per execution run.
     public var hitRate: Double {

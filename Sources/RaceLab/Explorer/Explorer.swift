@@ -28,6 +28,10 @@ public enum Explorer {
         var shortest: ExecutionResult?
         var warning: String?
         var abandoned: String?
+        var stall: StallDiagnosis?
+        // Threads that ran as set-up in every execution, and the most decisions any execution had.
+        var unscheduled: Set<Int>?
+        var branching = 0
         var exhaustive = false
         var firstFailure: (schedule: Int, seconds: Double)?
 
@@ -47,9 +51,12 @@ public enum Explorer {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
                 // something the explorer does not model, or the cooperative pool is exhausted).
                 abandoned = result.outcome.summary
+                stall = result.stall
                 warning = "a thread got stuck outside the explorer's control; exploration stopped"
                 break
             }
+            unscheduled = (unscheduled ?? Set(result.unscheduledThreads)).intersection(result.unscheduledThreads)
+            branching = max(branching, result.branchingDecisions)
             if result.outcome.isFailure {
                 failing += 1
                 if firstFailure == nil {
@@ -73,13 +80,48 @@ public enum Explorer {
             failingSchedules: failing,
             failure: shortest,
             elapsedSeconds: elapsed,
-            warning: warning ?? strategy.warning,
+            warning: joinedWarnings(
+                warning ?? strategy.warning,
+                abandoned == nil ? nothingExplored(threads, unscheduled, branching) : nil
+            ),
             abandoned: abandoned
         )
+        report.stall = stall
         strategy.annotate(&report)
         report.firstFailingSchedule = firstFailure?.schedule
         report.secondsToFirstFailure = firstFailure?.seconds
         return report
+    }
+
+    /// Warnings, one a line; nil when there is none.
+    private static func joinedWarnings(_ warnings: String?...) -> String? {
+        let lines = warnings.compactMap { $0 }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// The warning for an exploration in which nothing, or less than the program, was interleaved:
+    /// threads that ran as set-up in every execution (`unscheduled`), and a search in which no
+    /// decision ever had two threads to choose from (`branching` 0, so every execution was the same).
+    static func nothingExplored(_ threads: Int, _ unscheduled: Set<Int>?, _ branching: Int) -> String? {
+        let idle = (unscheduled ?? []).sorted()
+        let names = idle.map { "thread \($0)" }.joined(separator: ", ")
+        let why =
+            "each ran as set-up, alone and to its end, before the next thread started: mark where it touches "
+            + "shared state (Race.window, Race.step) or use RaceLock, RaceQueue or RaceTask there"
+        var lines: [String] = []
+        if branching == 0 {
+            let reason =
+                threads == 1
+                ? "the program has one thread (--threads)"
+                : idle.isEmpty
+                    ? "no two threads could ever go on at the same point (each ran alone: check that they "
+                        + "share the state, and that locks are not held across their whole bodies)"
+                    : "\(names) finished without reaching a scheduling point; \(why)"
+            lines.append("nothing was explored: there is one schedule only, because \(reason)")
+        } else if !idle.isEmpty {
+            lines.append("\(names) finished without reaching a scheduling point; \(why)")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program

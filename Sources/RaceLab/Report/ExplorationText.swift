@@ -28,10 +28,13 @@ extension VariantExploration {
             }
             if let seed { setting += ", seed \(seed)" }
             lines.append(setting)
+            // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
             let scope =
                 exhaustive
                 ? " (every schedule within the bound)"
-                : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+                : inconclusive
+                    ? " (stopped: a thread got stuck)"
+                    : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
             lines.append(
                 "  " + counted(schedules, "schedule")
                     + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
@@ -45,7 +48,8 @@ extension VariantExploration {
                 lines.append("  measured hit rate " + percent(hitRate))
             }
         }
-        if let warning { lines.append("  warning: \(warning)") }
+        for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
+        for line in stall?.lines ?? [] { lines.append("  \(line)") }
         if let failure {
             lines.append("")
             lines.append("  FAILING SCHEDULE (" + counted(failure.steps.count, "step") + "): \(failure.message)")

@@ -46,6 +46,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var warning: String?
     /// The explorer lost control of a thread: no verdict.
     public var inconclusive = false
+    /// With `inconclusive`: which thread got stuck, where, the likely cause and the fix.
+    public var stall: StallDiagnosis?
     /// A buggy variant should fail, a fixed one should not.
     public var asExpected: Bool
 
@@ -75,6 +77,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         failure = report.failure.map(Self.failure)
         warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
         inconclusive = report.abandoned != nil
+        stall = report.stall
         asExpected = !inconclusive && (kind == .buggy) == (report.failure != nil)
     }
 
@@ -100,6 +103,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         if case .stuck = result.outcome {
             inconclusive = true
             warning = result.outcome.summary
+            stall = result.stall
         }
         if diverged { warning = "the schedule did not fit this variant; the run went on without preemptions" }
         asExpected = !diverged && !inconclusive && (kind == .buggy) == result.outcome.isFailure

@@ -19,6 +19,8 @@ final class ControlledExecution: @unchecked Sendable {
     /// The thread allowed to run; nil while the controller decides.
     private var running: Int?
     private let state: ExecutionState
+    /// What each thread did, to explain a stall or an exploration that explored nothing.
+    private let trace = ThreadTrace()
     private var errors: [Int: String] = [:]
     private var stateLog: StateLog?
 
@@ -57,13 +59,18 @@ final class ControlledExecution: @unchecked Sendable {
         let count = program.threads.count
         var choices: [Int] = []
         var steps: [ScheduleStep] = []
+        var branching = 0
         func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
-            ExecutionResult(
+            var result = ExecutionResult(
                 schedule: Schedule(threads: count, choices: choices),
                 steps: steps,
                 outcome: outcome,
                 spawned: state.spawned
             )
+            if case .stuck(let thread, _, _) = outcome { result.stall = diagnoseStall(of: thread) }
+            result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) == 0 }
+            result.branchingDecisions = branching
+            return result
         }
         strategy.beginExecution()
         condition.lock()
@@ -114,6 +121,7 @@ final class ControlledExecution: @unchecked Sendable {
                 pending: state.pending
             )
             let chosen = strategy.choose(decision)
+            if enabled.count > 1 { branching += 1 }
             guard let point = state.resume(chosen) else {
                 preconditionFailure("the strategy chose thread \(chosen), which is not paused")
             }
@@ -178,6 +186,21 @@ final class ControlledExecution: @unchecked Sendable {
         }
     }
 
+    /// Why `thread` is stuck, from the trace, the paused threads and one sample of its real thread.
+    private func diagnoseStall(of thread: Int) -> StallDiagnosis {
+        let paused = (0..<state.threadCount).compactMap { other -> (thread: Int, point: String)? in
+            guard other != thread, !state.isFinished(other), let point = state.pending[other] else { return nil }
+            return (other, point.name)
+        }
+        let record = trace.records[thread]
+        return StallDiagnosis.diagnose(
+            thread: thread,
+            record: record,
+            activity: record?.thread?.sample() ?? .unknown,
+            paused: paused
+        )
+    }
+
     private func awaitsUnfinished(_ index: Int) -> Bool {
         guard let awaited = state.pending[index]?.awaitedThread else { return false }
         return !state.isFinished(awaited)
@@ -189,6 +212,7 @@ final class ControlledExecution: @unchecked Sendable {
     func awaitTurn(_ index: Int) {
         condition.lock()
         while running != index { condition.wait() }
+        trace.resumed(index)
         condition.unlock()
     }
 
@@ -197,9 +221,11 @@ final class ControlledExecution: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         state.pause(index, at: point)
+        trace.paused(index, at: point.name)
         running = nil
         condition.broadcast()
         while running != index { condition.wait() }
+        trace.resumed(index)
     }
 
     /// Runs `body` on the state under the lock: a model update between two points.
