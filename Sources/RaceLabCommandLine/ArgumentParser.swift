@@ -135,9 +135,10 @@ struct ArgumentParser {
         return .matrix(request)
     }
 
-    /// `explore <lesson> [options]`: one lesson's explorable variants, or one of them.
+    /// `explore <lesson|all> [options]`: one lesson's explorable variants, or one of them, or every
+    /// lesson's.
     private func parseExplore(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        var request = ExploreRequest(lesson: 0)
+        var request = ExploreRequest(lessons: [])
         var lessonIdentifier: String?
         var reader = OptionReader(arguments, command: .explore)
         while let argument = try reader.next() {
@@ -151,6 +152,7 @@ struct ArgumentParser {
             case "--schedules":
                 request.schedules = try reader.integer(argument, in: 1...ExploreRequest.maximumSchedules)
             case "--steps": request.stepBound = try reader.integer(argument, in: 1...ExploreRequest.maximumSteps)
+            case "--stall": request.stall = try reader.seconds(argument)
             case "--seed": request.seed = try reader.seed(argument)
             case "--replay":
                 request.replay = try reader.schedule(argument, maximumThreads: ExploreRequest.maximumThreads)
@@ -159,12 +161,21 @@ struct ArgumentParser {
             case "--json":
                 try reader.flag(argument)
                 request.json = true
-            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: false)
+            default: try takeLesson(argument, into: &lessonIdentifier, reader: reader, all: true)
             }
         }
-        guard let lessonIdentifier else { throw reader.error("which lesson? give a number or a slug") }
+        guard let lessonIdentifier else { throw reader.error("which lesson? give a number, a slug or 'all'") }
+        if lessonIdentifier == "all" {
+            for option in ["--variant", "--replay", "--html", "--trace"] where reader.wasGiven(option) {
+                throw reader.error("\(option) needs a single lesson, not 'all'")
+            }
+            request.lessons = lessons.filter { $0.variants.contains { $0.exploration != nil } }.map(\.number)
+            if request.lessons.isEmpty { throw reader.error("no lesson has an explorable variant yet") }
+            request.all = true
+            return .explore(request)
+        }
         let lesson = try self.lesson(lessonIdentifier, reader: reader)
-        request.lesson = lesson.number
+        request.lessons = [lesson.number]
         let explorable = try explorableVariants(of: lesson, checking: request.variant, reader: reader)
         if let replay = request.replay {
             // A replay runs the one schedule it names: search options would be ignored, silently.

@@ -2,7 +2,11 @@ import RaceLab
 
 /// What `explore` was asked to do.
 struct ExploreRequest: Equatable {
-    var lesson: Int
+    /// The lessons to explore, in order: the one named, or every lesson with an explorable variant
+    /// ('all').
+    var lessons: [Int]
+    /// Whether the lessons are 'all' (then `--json` prints the lessons' document, however many).
+    var all = false
     /// Only this variant; nil for every variant of the lesson that has an exploration.
     var variant: String?
     var strategy: ExplorationOptions.Strategy = .dfs
@@ -13,11 +17,21 @@ struct ExploreRequest: Equatable {
     /// Run exactly this schedule instead of searching.
     var replay: Schedule?
     var stepBound: Int = 1_000
+    /// Seconds a thread may run between two scheduling points before it is reported stuck.
+    var stall: Double = ExplorationOptions().stallTimeout
     var json: Bool = false
     /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
     var html: String?
     /// Also write them as Chrome Trace Event JSON, for Perfetto (`--trace FILE`).
     var trace: String?
+
+    init(lessons: [Int]) {
+        self.lessons = lessons
+    }
+
+    init(lesson: Int) {
+        self.init(lessons: [lesson])
+    }
 
     var options: ExplorationOptions {
         ExplorationOptions(
@@ -26,7 +40,8 @@ struct ExploreRequest: Equatable {
             preemptions: preemptions,
             schedules: schedules,
             seed: seed,
-            stepBound: stepBound
+            stepBound: stepBound,
+            stallTimeout: stall
         )
     }
 

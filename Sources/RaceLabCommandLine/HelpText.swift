@@ -59,7 +59,8 @@ struct HelpText {
         case .explore:
             [
                 .variant(default: "every explorable variant"), .strategy, .threads, .preemptions, .schedules,
-                .explorerSeed, .steps, .replay, .json(replacing: "text"), .html(of: "the failing schedules"), .trace,
+                .explorerSeed, .steps, .stall, .replay, .json(replacing: "text"), .html(of: "the failing schedules"),
+                .trace,
             ]
         case .play: [.variant(default: "the lesson's first buggy one"), .threads]
         case .help: []
@@ -76,7 +77,8 @@ struct HelpText {
         case .list: arguments = ""
         case .run, .power: arguments = " <lesson|all>"
         case .matrix: arguments = " [<lesson|all>]"
-        case .explore, .play: arguments = " <lesson>"
+        case .explore: arguments = " <lesson|all>"
+        case .play: arguments = " <lesson>"
         case .help: arguments = " [command]"
         }
         let options = Self.options(command).map { " [\($0.usage)]" }.joined()
@@ -170,13 +172,18 @@ struct HelpText {
             Runs the variant's real code on a few logical threads, one at a time under a controlled
             scheduler. Threads switch only at scheduling points: the race windows the lesson marks
             (Race.window), the synchronization steps it marks (Race.step), and the operations of
-            RaceLock, RaceQueue (sync, async, barriers), RaceTask and Race.handOff. Work items,
+            RaceLock, RaceRecursiveLock, RaceQueue (sync, async, barriers), RaceTask, RaceLockFile
+            (file locks, with the kernel's owners) and Race.handOff. Work items,
             callbacks and tasks the code starts are threads of their own, numbered after the
             program's. A failing schedule is printed as a timeline, one column per thread, with a
-            replay string; a deadlock with where each thread waits.
+            replay string; a deadlock with where each thread waits. A thread that reaches no
+            scheduling point within the stall limit is reported stuck, with its last point, what
+            it was seen doing, the likely cause and the fix; an exploration in which threads never
+            interleave warns that nothing was explored, and why.
 
             ARGUMENTS:
-              <lesson>             A lesson number or slug.
+              <lesson>             A lesson number or slug, or 'all' (every lesson with an
+                                   explorable variant).
 
             \(optionsSection(.explore))
 

@@ -143,6 +143,12 @@ extension OptionHelp {
         "(opens in Perfetto): one track per thread, one slice per step."
     )
 
+    static let stall = OptionHelp(
+        "--stall S",
+        "Seconds a thread may run without reaching a scheduling point",
+        "before it is reported stuck, 0.1 to 604800 (default: \(formatSeconds(ExplorationOptions().stallTimeout)))."
+    )
+
     static let replay = OptionHelp(
         "--replay SCHEDULE",
         "Run exactly this schedule (a replay string from a report)."

@@ -4,7 +4,22 @@ import RaceLab
 /// `explore`: run a lesson's variants under the schedule explorer and print the failing schedule.
 extension RaceLabTool {
     func explore(_ request: ExploreRequest) -> ExitCode {
-        guard let lesson = lessons.first(where: { $0.number == request.lesson }) else { return .usage }
+        // 'all': one lesson after the other, as `run all` does (--html and --trace need one lesson).
+        if request.all {
+            var explored: [ExploreLesson] = []
+            for number in request.lessons {
+                var one = request
+                one.lessons = [number]
+                guard let entries = exploreLesson(one) else { return .error }
+                explored.append(entries)
+            }
+            if request.json {
+                let printed = printJSON(ExploreAllDocument(tool: name, lessons: explored), what: "exploration")
+                if printed != .success { return printed }
+            }
+            return explored.allSatisfy { $0.variants.allSatisfy(\.asExpected) } ? .success : .unexpectedVerdict
+        }
+        guard let lesson = lessons.first(where: { $0.number == request.lessons[0] }) else { return .usage }
         let variants = lesson.variants.filter { variant in
             variant.exploration != nil && (request.variant == nil || request.variant == variant.name)
         }
@@ -26,21 +41,7 @@ extension RaceLabTool {
                         )
                     )
                 }
-                if !request.json {
-                    let heading =
-                        "lesson \(lesson.number) (\(lesson.slug)), variant \(entry.variant) [\(entry.kind.rawValue)]: "
-                        + exploration.summary
-                    print(
-                        entry.text(heading: heading) { replay in
-                            Self.replayCommand(
-                                tool: name,
-                                lesson: lesson.number,
-                                variant: entry.variant,
-                                replay: replay
-                            )
-                        }
-                    )
-                }
+                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary)) }
             } catch {
                 // A failed setup is an error of the machine, not a verdict on the variant.
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
@@ -66,6 +67,35 @@ extension RaceLabTool {
 }
 
 extension RaceLabTool {
+    /// Explores one lesson of `explore all`, printing its text unless `--json`; nil when a variant
+    /// could not be set up (said on stderr).
+    private func exploreLesson(_ request: ExploreRequest) -> ExploreLesson? {
+        guard let lesson = lessons.first(where: { $0.number == request.lessons[0] }) else { return nil }
+        var entries: [VariantExploration] = []
+        for variant in lesson.variants where variant.exploration != nil {
+            do {
+                guard let entry = try VariantExploration.run(variant, options: request.options),
+                    let exploration = variant.exploration
+                else { continue }
+                entries.append(entry)
+                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary)) }
+            } catch {
+                printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
+                return nil
+            }
+        }
+        return ExploreLesson(lesson: lesson.number, slug: lesson.slug, variants: entries)
+    }
+
+    /// One variant's exploration as `explore` prints it: the heading, the report, the verdict.
+    func text(of entry: VariantExploration, lesson: Lesson, summary: String) -> String {
+        let heading =
+            "lesson \(lesson.number) (\(lesson.slug)), variant \(entry.variant) [\(entry.kind.rawValue)]: " + summary
+        return entry.text(heading: heading) { replay in
+            Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, replay: replay)
+        }
+    }
+
     /// The picture of one explored variant: its failing schedule replayed once more, so that the
     /// state after each step is known where the exploration describes it.
     func picture(
@@ -105,4 +135,18 @@ struct ExploreDocument: Encodable {
     var lesson: Int
     var slug: String
     var variants: [VariantExploration]
+}
+
+/// One lesson's explorations, as `explore all --json` lists them.
+struct ExploreLesson: Encodable {
+    var lesson: Int
+    var slug: String
+    var variants: [VariantExploration]
+}
+
+/// The JSON document `explore all --json` prints.
+struct ExploreAllDocument: Encodable {
+    var tool: String
+    var command = "explore"
+    var lessons: [ExploreLesson]
 }
