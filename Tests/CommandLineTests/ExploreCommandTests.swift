@@ -46,10 +46,31 @@ struct ExploreCommandTests {
         #expect(try parser.parse(["explore", "--help"]) == .help(.explore))
     }
 
+    @Test("'all' explores every lesson that has an explorable variant; --stall sets the stall limit")
+    func parsesAllAndStall() throws {
+        var expected = ExploreRequest(lessons: [1])
+        expected.stall = 0.5
+        #expect(try parser.parse(["explore", "all", "--stall", "0.5"]) == .explore(expected))
+        #expect(expected.options.stallTimeout == 0.5)
+        #expect(ExploreRequest(lesson: 1).options.stallTimeout == ExplorationOptions().stallTimeout)
+        let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
+        #expect(tool.run(["explore", "all", "--json"]) == .success)
+    }
+
     @Test(
         "bad explore input is refused with one line",
         arguments: [
-            (["explore"], "which lesson? give a number or a slug"),
+            (["explore"], "which lesson? give a number, a slug or 'all'"),
+            (["explore", "all", "--variant", "clean"], "--variant needs a single lesson, not 'all'"),
+            (["explore", "all", "--replay", "2:0.1"], "--replay needs a single lesson, not 'all'"),
+            (
+                ["explore", "1", "--stall", "0"],
+                "--stall must be a number of seconds from 0.1 to 604800 (7 days), got '0'"
+            ),
+            (
+                ["explore", "1", "--stall", "ten"],
+                "--stall must be a number of seconds from 0.1 to 604800 (7 days), got 'ten'"
+            ),
             (["explore", "1", "--strategy", "bfs"], "--strategy must be dfs, pct or random, got 'bfs'"),
             (["explore", "1", "--threads", "0"], "--threads must be an integer from 1 to 16, got '0'"),
             (["explore", "1", "--replay", "2:0.x"], "--replay needs a replay string like '2:0.1.0.1', got '2:0.x'"),

@@ -107,7 +107,9 @@ extension StallDiagnosis {
                 "put a Race.step inside the loop (or wait with RaceLock/RaceQueue), or raise the stall "
                     + "limit (--stall) if the work is merely long"
             )
-        case .lockWait: waiting = "blocked waiting on a lock, condition or semaphore (futex)"  // portable: names Linux's wait
+        case .lockWait:
+            // portable: names the wait Linux reports; only Linux samples it
+            waiting = "blocked waiting on a lock, condition or semaphore (futex)"
         case .otherCall(let number): waiting = "blocked in system call \(number)"
         case .unknown: waiting = nil
         }
