@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+import RaceLab
 
 /// A coordinator built on open-file-description locks, `fcntl(F_OFD_SETLKW)`: the same call as
 /// `ProcessRecordLock` with another command, and the lock `NSFileCoordinator`'s job needs on Linux.
@@ -16,18 +11,10 @@ import Glibc
 /// writer never leaves a file locked.
 ///
 /// On Linux since 3.15. Glibc defines `F_OFD_SETLKW` only under `_GNU_SOURCE`, so Swift does not
-/// see it; its value is fixed by the kernel ABI. Elsewhere `flock(2)`, which is also owned by the
-/// open file description, takes its place.
+/// see it; its value is fixed by the kernel ABI (RaceLab's platform layer spells it out). Elsewhere
+/// `flock(2)`, which is also owned by the open file description, takes its place. Both come through
+/// `RaceLockFile.lockDescription`, whose explorer model has the same ownership rules.
 public struct OpenFileDescriptionLock: FileAccessCoordinator {
-    #if os(Linux)
-    /// `F_OFD_SETLKW` from `<bits/fcntl-linux.h>`.
-    static let setLockWait: Int32 = 38
-    /// `F_OFD_SETLK`.
-    static let setLock: Int32 = 37
-    /// `F_OFD_GETLK`.
-    static let getLock: Int32 = 36
-    #endif
-
     public init() {}
 
     public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
@@ -39,16 +26,10 @@ public struct OpenFileDescriptionLock: FileAccessCoordinator {
     }
 
     private func withLock<Value>(shared: Bool, on url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        let file = try LockFile(for: url)
-        #if os(Linux)
-        try file.fcntlLock(Self.setLockWait, type: shared ? F_RDLCK : F_WRLCK)
-        defer { try? file.fcntlLock(Self.setLock, type: F_UNLCK) }
-        #else
-        while flock(file.descriptor, shared ? LOCK_SH : LOCK_EX) < 0 {
-            guard errno == EINTR else { throw LockError.lock(command: -1, errno: errno) }
-        }
-        defer { flock(file.descriptor, LOCK_UN) }
-        #endif
+        let file = try RaceLockFile(path: url.path + ".lock")
+        defer { file.close() }
+        try file.lockDescription(shared: shared)
+        defer { try? file.unlockDescription() }
         return try accessor(url)
     }
 }

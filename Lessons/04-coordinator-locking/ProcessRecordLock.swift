@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
+import RaceLab
 
 /// A coordinator built on POSIX record locks, `fcntl(F_SETLKW)`: the lock most code reaches for
 /// first, and the wrong one for threads.
@@ -14,23 +9,29 @@ import Glibc
 /// already holds it (the request just replaces the lock with itself). And when the process closes
 /// *any* descriptor of the file, every lock the process holds on it is gone, whichever thread took
 /// it. Between processes this coordinator works; between the threads of one, it excludes nothing.
+///
+/// The lock is taken through `RaceLockFile`, whose explorer model has these very rules, so
+/// `racelab explore` grants it to the second thread as the kernel does.
 public struct ProcessRecordLock: FileAccessCoordinator {
     public init() {}
 
     public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(F_RDLCK, on: url, accessor)
+        try withLock(shared: true, on: url, accessor)
     }
 
     public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(F_WRLCK, on: url, accessor)
+        try withLock(shared: false, on: url, accessor)
     }
 
-    private func withLock<Value>(_ type: Int32, on url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        let file = try LockFile(for: url)
+    private func withLock<Value>(shared: Bool, on url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
+        // The lock lives in a file of its own (`counter.json.lock`): the data file is replaced on
+        // every save, and a lock on the old file would guard a file nobody uses any more.
+        let file = try RaceLockFile(path: url.path + ".lock")
+        defer { file.close() }
         // hazard: F_SETLKW locks are owned by the process: another thread's request for this very
         // lock succeeds at once, so the threads of this process all hold "the" lock together.
-        try file.fcntlLock(F_SETLKW, type: type)
-        defer { try? file.fcntlLock(F_SETLK, type: F_UNLCK) }
+        try file.lockRecord(shared: shared)
+        defer { try? file.unlockRecord() }
         return try accessor(url)
     }
 }

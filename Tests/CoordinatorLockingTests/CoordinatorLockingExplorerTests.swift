@@ -15,7 +15,7 @@ struct CoordinatorLockingExplorerTests {
 
     @Test(
         "both storages read the counter before either saves it: one increment is lost",
-        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance", "fcntl-process-lock"]
+        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance"]
     )
     func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
         let exploration = try Self.exploration(name)
@@ -34,6 +34,41 @@ struct CoordinatorLockingExplorerTests {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
             #expect(!replay.diverged)
             #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("fcntl record locks under the explorer's model: the second thread is granted the lock the first holds")
+    func processRecordLockGrantsEveryThread() async throws {
+        let exploration = try Self.exploration("fcntl-process-lock")
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.warning == nil)
+        // Per thread: mutatingObject, the record lock, save object. The lock never holds the other
+        // thread back (the process owns it), so orders with both threads inside exist and fail.
+        #expect(report.schedules == 14)
+        #expect(report.failingSchedules == 6)
+        let failure = try #require(report.failure)
+        let saved = try #require(failure.steps.firstIndex { $0.operation == "save object" })
+        let granted = failure.steps[..<saved].filter { $0.operation == "fcntl lock counter.json.lock" }
+        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold the lock before either saves")
+        #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
+        for _ in 0..<20 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("open-file-description locks under the explorer's model: each claim's own open() excludes the other thread")
+    func descriptionLockExcludesThreads() async throws {
+        let exploration = CoordinatorLockingLesson.incrementOnceEach { _ in OpenFileDescriptionLock() }
+        for threads in [2, 3] {
+            let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
+            #expect(report.exhaustive)
+            #expect(report.abandoned == nil, "the lock is modelled, not taken from the kernel: no thread blocks")
+            #expect(report.failingSchedules == 0)
+            #expect(report.schedules > 1)
         }
     }
 

@@ -28,7 +28,7 @@ struct RecordLockOwnershipTests {
         request.l_start = 0
         request.l_len = 0
         request.l_pid = 0
-        let status = fcntl(probe, OpenFileDescriptionLock.getLock, &request)
+        let status = fcntl(probe, FileLocking.getDescriptionLock, &request)
         precondition(status == 0, "F_OFD_GETLK failed: \(errno)")
         return Int32(request.l_type)
     }

@@ -114,7 +114,7 @@ struct ExplorerDiagnosticsTests {
         let stall = try #require(report.stall)
         #expect(stall.cause == .fileLock)
         #expect(stall.observed == "blocked in flock")
-        #expect(stall.fix.contains("RaceFileLock"))
+        #expect(stall.fix.contains("RaceLockFile"))
     }
 
     @Test("a blocking system call (read on an empty pipe)")

@@ -78,8 +78,9 @@ extension StallDiagnosis {
                 "blocked in \(call)",
                 "it waits for a kernel file lock taken with \(call) directly, which another open file "
                     + "description or process holds; the explorer neither sees nor grants such locks",
-                "take the lock with RaceRecordLock (fcntl, owned by the process) or RaceFileLock "
-                    + "(flock or F_OFD, owned by the open file description), whose ownership the explorer models"
+                "take the lock through RaceLockFile (lockRecord: fcntl, owned by the process; "
+                    + "lockDescription: flock or F_OFD, owned by the open file description), whose ownership "
+                    + "rules the explorer models"
             )
         case .blockingCall(let call):
             return make(

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A recursive lock that the schedule explorer can see: `NSRecursiveLock`'s shape.
+///
+/// The thread that holds it may take it again, and must unlock it as many times as it locked it
+/// before another thread can take it. Outside exploration it is an `NSRecursiveLock`. On a logical
+/// thread of the explorer, taking it when the thread does not hold it yet is a scheduling point
+/// (`lock <name>`), and a thread waiting for it while another holds it is not runnable, as with
+/// `RaceLock`; taking it again while holding it is no point (no other thread can tell the
+/// difference).
+///
+/// Unlocking a lock the thread does not hold is a programming error with `NSRecursiveLock`; the
+/// explorer ignores such an unlock rather than guess.
+public final class RaceRecursiveLock: @unchecked Sendable {
+    /// Shown in schedules: `lock <name>`.
+    public let name: String
+    private let mutex = NSRecursiveLock()
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public func lock() {
+        guard let logical = LogicalThread.current else { return mutex.lock() }
+        let id = ObjectIdentifier(self)
+        let reentered = logical.withState { state in
+            state.model(of: id, RecursiveLockModel.init).reenter(by: logical.id)
+        }
+        if !reentered { logical.pause(at: RecursiveLockAcquire(lock: id, name: "lock \(name)")) }
+    }
+
+    public func unlock() {
+        guard let logical = LogicalThread.current else { return mutex.unlock() }
+        logical.withState { state in
+            state.model(of: ObjectIdentifier(self), RecursiveLockModel.init).release(by: logical.id, in: state)
+        }
+    }
+
+    /// Runs `body` holding the lock.
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        self.lock()
+        defer { unlock() }
+        return try body()
+    }
+}
