@@ -14,7 +14,7 @@ public actor DataSourceActor: ItemSource {
     private var liveIDs: Set<Int>
     /// Loads in progress, by item id. Used only by `reloadItemSharingLoads(at:update:)`. A
     /// `RaceTask` is a `Task` the schedule explorer can see: a second caller awaits the first one's.
-    var inFlight: [Int: RaceTask<Item>] = [:]
+    var inFlight: [Int: RaceTask<Item, Never>] = [:]
     /// How many reloads joined a load already in flight instead of starting their own: the work the
     /// de-duplication saved.
     public internal(set) var sharedLoads = 0
