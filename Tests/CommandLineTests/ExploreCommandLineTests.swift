@@ -45,6 +45,44 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("variant read-inside-item [fixed]"))
     }
 
+    @Test("a window inside an NSLock: stuck, with the cause and the fix; no scheduling point: nothing explored")
+    func stuckAndNothingExplored() throws {
+        let output = try Executable.fixtures.run("explore", "stuck", "--stall", "3")
+        #expect(output.status == 1, "an inconclusive variant is not as expected")
+        #expect(output.stdout.contains("1 schedule (stopped: a thread got stuck)"))
+        #expect(!output.stdout.contains("schedule limit reached"))
+        #expect(output.stdout.contains("  stuck: thread 1, last scheduling point none (it was running its set-up)"))
+        #expect(output.stdout.contains("thread 0 (paused at 'add one') reached a scheduling point inside"))
+        #expect(output.stdout.contains("  fix: use RaceLock, RaceRecursiveLock or RaceQueue"))
+        #expect(output.stdout.contains("verdict: INCONCLUSIVE"))
+        #expect(
+            output.stdout.contains(
+                "warning: nothing was explored: there is one schedule only, because threads 0 and 1 finished "
+                    + "without reaching a scheduling point"
+            )
+        )
+        let json = try Executable.fixtures.run(
+            "explore",
+            "stuck",
+            "--variant",
+            "window-in-nslock",
+            "--stall",
+            "3",
+            "--json"
+        )
+        #expect(json.stdout.contains("\"cause\" : \"window-in-critical-section\""))
+    }
+
+    @Test("explore all: every lesson, exit 0 when every verdict is as expected")
+    func exploreAll() throws {
+        let output = try Executable.racelab.run("explore", "all", "--json")
+        #expect(output.status == 0)
+        for slug in ["subscript-race", "check-then-act", "actor-reentrancy", "coordinator-locking", "persistent-store"]
+        {
+            #expect(output.stdout.contains("\"slug\" : \"\(slug)\""))
+        }
+    }
+
     @Test("an unknown strategy is bad usage: exit 2, nothing runs")
     func badStrategy() throws {
         let output = try Executable.racelab.run("explore", "1", "--strategy", "bfs")

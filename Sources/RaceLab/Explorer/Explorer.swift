@@ -104,9 +104,13 @@ public enum Explorer {
     /// decision ever had two threads to choose from (`branching` 0, so every execution was the same).
     static func nothingExplored(_ threads: Int, _ unscheduled: Set<Int>?, _ branching: Int) -> String? {
         let idle = (unscheduled ?? []).sorted()
-        let names = idle.map { "thread \($0)" }.joined(separator: ", ")
+        let names =
+            idle.count == 1
+            ? "thread \(idle[0])"
+            : "threads " + idle.dropLast().map(String.init).joined(separator: ", ") + " and \(idle.last ?? 0)"
         let why =
-            "each ran as set-up, alone and to its end, before the next thread started: mark where it touches "
+            (idle.count == 1 ? "it" : "each")
+            + " ran as set-up, alone and to its end, before the next thread started: mark where it touches "
             + "shared state (Race.window, Race.step) or use RaceLock, RaceQueue or RaceTask there"
         var lines: [String] = []
         if branching == 0 {
