@@ -37,9 +37,7 @@ explore-%: release ## Search lesson N's thread schedules (e.g. make explore-1): 
 	$(RACELAB) explore $* $(ARGS)
 
 explorations: release ## Explore every lesson (dfs): each buggy variant must have a failing schedule, no fixed one
-	@set -e; for dir in Lessons/[0-9]*/; do \
-		$(RACELAB) explore $$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|') $(ARGS); \
-	done
+	$(RACELAB) explore all $(ARGS)
 
 power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct
 	$(RACELAB) power $* $(ARGS)
