@@ -49,6 +49,7 @@ struct ExploreCommandTests {
     @Test("'all' explores every lesson that has an explorable variant; --stall sets the stall limit")
     func parsesAllAndStall() throws {
         var expected = ExploreRequest(lessons: [1])
+        expected.all = true
         expected.stall = 0.5
         #expect(try parser.parse(["explore", "all", "--stall", "0.5"]) == .explore(expected))
         #expect(expected.options.stallTimeout == 0.5)
@@ -63,6 +64,7 @@ struct ExploreCommandTests {
             (["explore"], "which lesson? give a number, a slug or 'all'"),
             (["explore", "all", "--variant", "clean"], "--variant needs a single lesson, not 'all'"),
             (["explore", "all", "--replay", "2:0.1"], "--replay needs a single lesson, not 'all'"),
+            (["explore", "all", "--trace", "trace.json"], "--trace needs a single lesson, not 'all'"),
             (
                 ["explore", "1", "--stall", "0"],
                 "--stall must be a number of seconds from 0.1 to 604800 (7 days), got '0'"
