@@ -135,6 +135,21 @@ struct ExplorerDiagnosticsTests {
         #expect(stall.observed == "blocked in read")
     }
 
+    @Test("a sleep longer than the stall limit")
+    func sleeping() async throws {
+        // Nothing interrupts a sleep: the thread wakes after a minute, finishes its abandoned
+        // execution's body, and ends.
+        let report = try await Self.explore { _ in
+            Race.step("before the sleep")
+            Thread.sleep(forTimeInterval: 60)
+        } release: {
+        }
+        let stall = try #require(report.stall)
+        #expect(stall.cause == .sleeping)
+        #expect(stall.observed == "sleeping")
+        #expect(stall.fix.contains("--stall"))
+    }
+
     @Test("a spin loop without a scheduling point")
     func spinning() async throws {
         final class Flag: Sendable { let released = Atomic<Bool>(false) }
