@@ -64,7 +64,7 @@ extension AsyncDataSourceLesson {
     /// work items have run. `settle`, called
     /// when every thread and work item has finished, returns the final version and what the
     /// observers got wrong.
-    static func uiAgainstWriters<Trial: DataSourceTrial>(
+    static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
         _ makeTrial: @escaping @Sendable () -> Trial,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
@@ -73,8 +73,10 @@ extension AsyncDataSourceLesson {
                 + "invariant: the UI saw one whole state and no update was lost",
             makeState: { Explored(trial: makeTrial()) },
             thread: { explored, index in
+                // Both steps touch the design only through the trial (the dependence partial-order
+                // reduction needs); what runs on its queues are steps of their own.
                 if index == 1 {
-                    Race.step("render")
+                    Race.step("render", on: explored.trial)
                     explored.findings.add(explored.trial.render(cell: 0))
                 } else {
                     publish(explored.trial)
@@ -89,9 +91,9 @@ extension AsyncDataSourceLesson {
 
     /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where
     /// the design can), not for the second.
-    private static func publish(_ trial: some DataSourceTrial) {
+    private static func publish(_ trial: some DataSourceTrial & AnyObject) {
         for round in 0..<updatesPerWriter {
-            Race.step("update")
+            Race.step("update", on: trial)
             trial.write(waiting: round == 0)
         }
     }

@@ -146,6 +146,8 @@ struct ArgumentParser {
             case "-h", "--help": return .help(.explore)
             case "--variant": request.variant = try reader.value(for: argument)
             case "--strategy": request.strategy = try reader.choice(argument, of: ExplorationOptions.Strategy.self)
+            case "--reduction":
+                request.reduction = try reader.choice(argument, of: ExplorationOptions.Reduction.self)
             case "--threads": request.threads = try reader.integer(argument, in: 1...ExploreRequest.maximumThreads)
             case "--preemptions":
                 request.preemptions = try reader.integer(argument, in: 0...ExploreRequest.maximumPreemptions)
@@ -179,7 +181,8 @@ struct ArgumentParser {
         let explorable = try explorableVariants(of: lesson, checking: request.variant, reader: reader)
         if let replay = request.replay {
             // A replay runs the one schedule it names: search options would be ignored, silently.
-            for option in ["--strategy", "--schedules", "--seed", "--preemptions"] where reader.wasGiven(option) {
+            for option in ["--strategy", "--reduction", "--schedules", "--seed", "--preemptions"]
+            where reader.wasGiven(option) {
                 throw reader.error("--replay runs one given schedule; \(option) is for a search and cannot go with it")
             }
             if let threads = request.threads, threads != replay.threads {

@@ -10,6 +10,7 @@ struct ExploreRequest: Equatable {
     /// Only this variant; nil for every variant of the lesson that has an exploration.
     var variant: String?
     var strategy: ExplorationOptions.Strategy = .dfs
+    var reduction: ExplorationOptions.Reduction = .dpor
     var threads: Int?
     var preemptions: Int = 2
     var schedules: Int?
@@ -36,6 +37,7 @@ struct ExploreRequest: Equatable {
     var options: ExplorationOptions {
         ExplorationOptions(
             strategy: strategy,
+            reduction: reduction,
             threads: threads,
             preemptions: preemptions,
             schedules: schedules,

@@ -58,7 +58,7 @@ struct HelpText {
             ]
         case .explore:
             [
-                .variant(default: "every explorable variant"), .strategy, .threads, .preemptions, .schedules,
+                .variant(default: "every explorable variant"), .strategy, .reduction, .threads, .preemptions, .schedules,
                 .explorerSeed, .steps, .stall, .replay, .json(replacing: "text"), .html(of: "the failing schedules"),
                 .trace,
             ]

@@ -115,6 +115,13 @@ extension OptionHelp {
         "thread at every point."
     )
 
+    static let reduction = OptionHelp(
+        "--reduction R",
+        usage: "--reduction none|dpor",
+        "dfs: dpor (default) skips schedules that only reorder",
+        "steps touching different objects; none runs them all."
+    )
+
     static let threads = OptionHelp("--threads K", "Logical threads (default: the exploration's, usually 2).")
 
     static let preemptions = OptionHelp(

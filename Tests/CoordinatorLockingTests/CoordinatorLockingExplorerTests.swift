@@ -76,7 +76,9 @@ struct CoordinatorLockingExplorerTests {
     func barrierKeepsEveryIncrement() async throws {
         let exploration = try Self.exploration("coordinated")
         for threads in [2, 3] {
-            let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
+            // Every schedule (no reduction), so that the count below can be checked by hand.
+            let options = ExplorationOptions(reduction: .none, threads: threads, preemptions: 2)
+            let report = try await Explorer.explore(exploration, options: options)
             #expect(report.exhaustive)
             #expect(report.abandoned == nil)
             #expect(report.warning == nil)

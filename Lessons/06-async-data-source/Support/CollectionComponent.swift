@@ -47,7 +47,7 @@ public final class CollectionComponent: StateObserver, @unchecked Sendable {
         let title = state.items[index].title
         // Same mark as the buggy readers, so noise slows every reader at the same step. Here it is no
         // window: nothing else runs on the UI queue until this work item ends.
-        Race.window("read detailedTitle")
+        Race.window("read detailedTitle", on: queue)
         let detailedTitle = state.items[index].detailedTitle
         found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
         return found.compactMap { $0 }

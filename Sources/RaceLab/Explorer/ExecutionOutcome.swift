@@ -79,6 +79,11 @@ public struct ExecutionResult: Sendable {
     public var unscheduledThreads: [Int] = []
     /// Decisions at which more than one thread could go on: 0 means no other schedule exists.
     public var branchingDecisions = 0
+    /// What each step touched, in step order (see `Footprint`), for partial-order reduction.
+    var footprints: [Footprint] = []
+    /// After a deadlock: what each unfinished thread's blocked operation would touch. A race with
+    /// a step that never ran must be reversed too (it may be what avoids or causes the deadlock).
+    var blocked: [Int: Footprint] = [:]
 
     /// Every logical thread that took part: the program's own and the spawned ones.
     public var threadCount: Int { schedule.threads + spawned.count }

@@ -9,7 +9,18 @@ public struct ExplorationOptions: Sendable {
         case random
     }
 
+    /// How dfs avoids running schedules that only reorder independent steps.
+    public enum Reduction: String, Sendable, CaseIterable, Codable {
+        /// Every schedule within the preemption bound.
+        case none
+        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe: only the
+        /// orders of steps that touch a common object (see `Race.window(_:on:)`).
+        case dpor
+    }
+
     public var strategy: Strategy
+    /// dfs only: the reduction (default `.dpor`); pct and random ignore it.
+    public var reduction: Reduction
     /// Logical threads; nil for the exploration's default.
     public var threads: Int?
     /// dfs: the preemption bound. pct: the number of priority change points (d − 1).
@@ -25,6 +36,7 @@ public struct ExplorationOptions: Sendable {
 
     public init(
         strategy: Strategy = .dfs,
+        reduction: Reduction = .dpor,
         threads: Int? = nil,
         preemptions: Int = 2,
         schedules: Int? = nil,
@@ -33,6 +45,7 @@ public struct ExplorationOptions: Sendable {
         stallTimeout: Double = 10
     ) {
         self.strategy = strategy
+        self.reduction = reduction
         self.threads = threads
         self.preemptions = preemptions
         self.schedules = schedules

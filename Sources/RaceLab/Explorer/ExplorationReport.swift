@@ -4,8 +4,14 @@ public struct ExplorationReport: Sendable {
     public let threads: Int
     public let preemptions: Int
     public let seed: UInt64
+    /// dfs: the partial-order reduction used; nil for pct and random.
+    public var reduction: ExplorationOptions.Reduction? = nil
     /// Executions run.
     public let schedules: Int
+    /// dfs only: how many distinct behaviours the schedules covered, counting schedules that
+    /// differ only in the order of independent steps as one (Mazurkiewicz traces, see
+    /// `TraceKey`). Equal to `schedules` when no two runs were equivalent.
+    public var tracesCovered: Int? = nil
     /// dfs only: true when every schedule within the bound ran (the schedule limit was not hit).
     public let exhaustive: Bool
     /// Executions that failed (broken invariant, error, deadlock, livelock).

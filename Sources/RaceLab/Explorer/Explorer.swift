@@ -34,6 +34,7 @@ public enum Explorer {
         var branching = 0
         var exhaustive = false
         var firstFailure: (schedule: Int, seconds: Double)?
+        var traces = Set<TraceKey>()
 
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
@@ -47,6 +48,7 @@ public enum Explorer {
                 stallTimeout: options.stallTimeout
             )
             schedules += 1
+            if options.strategy == .dfs { traces.insert(TraceKey(result)) }
             if case .stuck = result.outcome {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
                 // something the explorer does not model, or the cooperative pool is exhausted).
@@ -88,6 +90,10 @@ public enum Explorer {
         )
         report.stall = stall
         strategy.annotate(&report)
+        if options.strategy == .dfs {
+            report.reduction = options.reduction
+            report.tracesCovered = traces.count
+        }
         report.firstFailingSchedule = firstFailure?.schedule
         report.secondsToFirstFailure = firstFailure?.seconds
         return report

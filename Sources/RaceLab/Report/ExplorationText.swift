@@ -24,20 +24,24 @@ extension VariantExploration {
             switch strategy {
             case "pct": setting += "\(preemptions ?? 0) priority change points"
             case "random": setting += "a random thread at every point"
-            default: setting += "at most \(preemptions ?? 0) preemptions"
+            default:
+                setting += "at most \(preemptions ?? 0) preemptions"
+                if let reduction { setting += ", reduction \(reduction)" }
             }
             if let seed { setting += ", seed \(seed)" }
             lines.append(setting)
             // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
+            let reduced = reduction != nil && reduction != "none"
             let scope =
                 exhaustive
-                ? " (every schedule within the bound)"
+                ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
                 : inconclusive
                     ? " (stopped: a thread got stuck)"
                     : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+            let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
-                "  " + counted(schedules, "schedule")
-                    + "\(scope) in \(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
+                "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
+                    + "\(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
             )
             if let pctGuarantee, let pctSteps, let preemptions {
                 lines.append(

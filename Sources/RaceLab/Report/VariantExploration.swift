@@ -30,7 +30,11 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var preemptions: Int?
     /// pct and random only.
     public var seed: UInt64?
+    /// dfs only: the partial-order reduction (`none`, `dpor`).
+    public var reduction: String?
     public var schedules: Int
+    /// dfs only: the distinct behaviours (Mazurkiewicz traces) the schedules covered.
+    public var traces: Int?
     public var exhaustive: Bool
     public var failingSchedules: Int
     public var hitRate: Double
@@ -66,7 +70,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         threads = report.threads
         preemptions = report.preemptions
         seed = report.strategy == .dfs ? nil : report.seed
+        reduction = report.reduction?.rawValue
         schedules = report.schedules
+        traces = report.tracesCovered
         exhaustive = report.exhaustive
         failingSchedules = report.failingSchedules
         hitRate = report.hitRate

@@ -17,9 +17,16 @@ public enum Race {
     @TaskLocal public static var hook: (any RaceWindowHook)?
 
     /// Marks an open race window named `name` (shown in reports and schedules, e.g. `"set contents"`).
+    ///
+    /// - Parameter object: for the schedule explorer's partial-order reduction, the one object whose
+    ///   shared state the code from here to this thread's next scheduling point reads or changes
+    ///   (anything else it touches must be its own, immutable, or behind a `RaceLock`/`RaceQueue`).
+    ///   Windows on different objects commute, so the explorer need not try both orders. Nil, the
+    ///   default and the safe choice, means "possibly anything": the window is ordered against
+    ///   every other step. A wrong object can hide a failing schedule; a missing one never does.
     @inlinable
-    public static func window(_ name: StaticString) {
-        if let hook { hook.windowReached(name) }
+    public static func window(_ name: StaticString, on object: AnyObject? = nil) {
+        if let hook { hook.windowReached(name, on: object) }
     }
 
     /// Marks a synchronization operation the code is about to perform (`queue.sync`, an async
@@ -29,9 +36,11 @@ public enum Race {
     /// `stepReached` does nothing), so adding a step never changes what `racelab run` measures. The
     /// explorer needs it because a thread may only be switched out where the code does something
     /// another thread can observe; a queue's work item is such a place even when no window is open.
+    ///
+    /// - Parameter object: as for `window`: what the code from here to the next point touches.
     @inlinable
-    public static func step(_ name: StaticString) {
-        if let hook { hook.stepReached(name) }
+    public static func step(_ name: StaticString, on object: AnyObject? = nil) {
+        if let hook { hook.stepReached(name, on: object) }
     }
 }
 
@@ -42,9 +51,25 @@ public protocol RaceWindowHook: Sendable {
 
     /// Called on the thread about to perform the synchronization operation `name` (see `Race.step`).
     func stepReached(_ name: StaticString)
+
+    /// `windowReached` with the object the window touches (`Race.window(_:on:)`).
+    func windowReached(_ name: StaticString, on object: AnyObject?)
+
+    /// `stepReached` with the object the step touches (`Race.step(_:on:)`).
+    func stepReached(_ name: StaticString, on object: AnyObject?)
 }
 
 extension RaceWindowHook {
     /// Noise and test gates act at race windows only.
     public func stepReached(_ name: StaticString) {}
+
+    /// Only the explorer cares about the object: the others forward to `windowReached(_:)`.
+    public func windowReached(_ name: StaticString, on object: AnyObject?) {
+        windowReached(name)
+    }
+
+    /// Only the explorer cares about the object: the others forward to `stepReached(_:)`.
+    public func stepReached(_ name: StaticString, on object: AnyObject?) {
+        stepReached(name)
+    }
 }

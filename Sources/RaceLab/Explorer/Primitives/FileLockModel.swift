@@ -69,6 +69,9 @@ struct FileLockRequest: SchedulingPoint {
         model(in: state).grant(to: owner, shared: shared, thread: thread)
     }
 
+    /// The file, whatever the owner: requests on one file are ordered against each other.
+    var footprint: Footprint { Footprint(touches: [.object(file)]) }
+
     private func model(in state: ExecutionState) -> FileLockModel {
         state.model(of: file, FileLockModel.init)
     }

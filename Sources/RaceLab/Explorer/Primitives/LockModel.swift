@@ -31,6 +31,8 @@ struct LockAcquire: SchedulingPoint {
         model(in: state).acquire(by: thread)
     }
 
+    var footprint: Footprint { Footprint(touches: [.object(lock)]) }
+
     private func model(in state: ExecutionState) -> LockModel {
         state.model(of: lock, LockModel.init)
     }

@@ -88,6 +88,8 @@ struct QueueItemStart: SchedulingPoint {
         model(in: state).setState(.running, of: item)
     }
 
+    var footprint: Footprint { Footprint(touches: [.object(queue)]) }
+
     private func model(in state: ExecutionState) -> QueueModel {
         state.model(of: queue) { QueueModel(serial: serial) }
     }
@@ -112,6 +114,8 @@ struct QueueSyncCall: SchedulingPoint {
     func chosen(by thread: Int, in state: ExecutionState) {
         model(in: state).startSync(barrier: barrier, by: thread)
     }
+
+    var footprint: Footprint { Footprint(touches: [.object(queue)]) }
 
     private func model(in state: ExecutionState) -> QueueModel {
         state.model(of: queue) { QueueModel(serial: serial) }

@@ -60,12 +60,15 @@ final class ControlledExecution: @unchecked Sendable {
         var choices: [Int] = []
         var steps: [ScheduleStep] = []
         var branching = 0
-        func result(_ outcome: ExecutionOutcome) -> ExecutionResult {
+        var footprints: [Footprint] = []
+        func result(_ outcome: ExecutionOutcome, blocked: [Int: Footprint] = [:]) -> ExecutionResult {
             var result = ExecutionResult(
                 schedule: Schedule(threads: count, choices: choices),
                 steps: steps,
                 outcome: outcome,
-                spawned: state.spawned
+                spawned: state.spawned,
+                footprints: footprints,
+                blocked: blocked
             )
             if case .stuck(let thread, _, _) = outcome { result.stall = diagnoseStall(of: thread) }
             result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) == 0 }
@@ -95,6 +98,7 @@ final class ControlledExecution: @unchecked Sendable {
         }
         var current: Int?
         while true {
+            if let footprint = state.endStep() { footprints.append(footprint) }
             describeState(program)
             let unfinished = (0..<state.threadCount).filter { !state.isFinished($0) }
             if unfinished.isEmpty { break }
@@ -107,8 +111,10 @@ final class ControlledExecution: @unchecked Sendable {
                         heldBy: state.pending[index]?.holder(in: state)
                     )
                 }
+                var blocked: [Int: Footprint] = [:]
+                for index in unfinished { blocked[index] = state.pending[index]?.footprint ?? .everything }
                 drain(timeout: stallTimeout)
-                return result(.deadlock(positions))
+                return result(.deadlock(positions), blocked: blocked)
             }
             if steps.count >= stepBound {
                 drain(timeout: stallTimeout)
@@ -127,6 +133,7 @@ final class ControlledExecution: @unchecked Sendable {
             }
             choices.append(chosen)
             steps.append(ScheduleStep(thread: chosen, operation: point.name))
+            state.beginStep(of: chosen, at: point)
             point.chosen(by: chosen, in: state)
             current = chosen
             running = chosen

@@ -13,6 +13,9 @@ final class ExecutionState {
     /// be run to its end (see `ControlledExecution.drain`).
     var freeRunning = false
     private var models: [ObjectIdentifier: any ModelObject] = [:]
+    /// What the step running now has touched so far; nil between steps, while the controller
+    /// decides (its own look at the models touches nothing).
+    private var step: Footprint?
 
     init(threads: Int) {
         pending = Array(repeating: nil, count: threads)
@@ -23,6 +26,7 @@ final class ExecutionState {
 
     /// The model of `object` in this execution, made by `make` the first time it is asked for.
     func model<Model: ModelObject>(of object: ObjectIdentifier, _ make: () -> Model) -> Model {
+        step?.insert(.object(object))
         if let model = models[object] {
             guard let model = model as? Model else {
                 preconditionFailure("one object, two models: \(type(of: model)) and \(Model.self)")
@@ -44,6 +48,20 @@ final class ExecutionState {
         return pending[thread]
     }
 
+    /// `thread` is about to perform the operation of `point`: from now until `endStep`, every model
+    /// asked for is recorded in the step's footprint, with the point's own and the thread itself.
+    func beginStep(of thread: Int, at point: any SchedulingPoint) {
+        var footprint = point.footprint
+        footprint.insert(.thread(thread))
+        step = footprint
+    }
+
+    /// The footprint of the step that just ended, nil when none was running.
+    func endStep() -> Footprint? {
+        defer { step = nil }
+        return step
+    }
+
     func finish(_ thread: Int) {
         finished[thread] = true
     }
@@ -55,6 +73,7 @@ final class ExecutionState {
     /// Adds a thread started by `parent`, paused before `first`; returns its id.
     func addThread(by parent: Int, name: String, first: any SchedulingPoint) -> Int {
         let id = pending.count
+        step?.insert(.thread(id))
         pending.append(first)
         finished.append(false)
         spawned.append(SpawnedThread(thread: id, parent: parent, name: name))

@@ -19,11 +19,19 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
     }
 
     func windowReached(_ name: StaticString) {
-        pause(at: PlainPoint(name: name.description))
+        windowReached(name, on: nil)
     }
 
     func stepReached(_ name: StaticString) {
-        pause(at: PlainPoint(name: name.description))
+        stepReached(name, on: nil)
+    }
+
+    func windowReached(_ name: StaticString, on object: AnyObject?) {
+        pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
+    }
+
+    func stepReached(_ name: StaticString, on object: AnyObject?) {
+        pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
     }
 
     /// Gives the baton back in front of `point` and waits until the controller chooses this thread.

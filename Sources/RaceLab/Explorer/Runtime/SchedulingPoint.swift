@@ -24,6 +24,10 @@ protocol SchedulingPoint {
     /// The thread that must have finished before this one can go on even while a deadlocked
     /// execution is drained (a join blocks for real; a lock no longer excludes then).
     var awaitedThread: Int? { get }
+
+    /// What the operation touches, for partial-order reduction (see `Footprint`): the primitive's
+    /// object; `everything`, the safe default, for a point that cannot say.
+    var footprint: Footprint { get }
 }
 
 extension SchedulingPoint {
@@ -31,12 +35,15 @@ extension SchedulingPoint {
     func holder(in state: ExecutionState) -> Int? { nil }
     func chosen(by thread: Int, in state: ExecutionState) {}
     var awaitedThread: Int? { nil }
+    var footprint: Footprint { .everything }
 }
 
 /// A race window or a synchronization step (`Race.window`, `Race.step`), or entering the body of a
-/// spawned thread: always able to go on, and changing no model.
+/// spawned thread: always able to go on, and changing no model. It touches the object it was
+/// marked `on:`, or everything when it names none.
 struct PlainPoint: SchedulingPoint {
     let name: String
+    var footprint: Footprint = .everything
 }
 
 /// The explorer's model of one synchronization object (a lock, a queue) during one execution: the

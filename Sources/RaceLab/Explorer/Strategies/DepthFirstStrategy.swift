@@ -1,10 +1,20 @@
 /// Exhaustive search over every schedule with at most `preemptionBound` preemptions, without
 /// storing states: each execution replays a prefix of decisions, then takes the first choice
-/// everywhere after it; backtracking moves the deepest decision with an untried choice on by one.
+/// everywhere after it; backtracking moves the deepest decision with an untried choice on.
 ///
 /// A *preemption* is switching away from a thread that could have gone on. Switching because the
 /// running thread finished or waits for a lock is free. Bounding preemptions (Musuvathi and Qadeer,
 /// CHESS) keeps the count polynomial while most real bugs need only one or two.
+///
+/// With `reduction: .none` every choice at every decision is tried (within the bound). With
+/// `.dpor`, a decision tries only the choices a finished execution showed to matter (dynamic
+/// partial-order reduction, Flanagan and Godefroid, POPL 2005): two steps of different threads that
+/// touch a common object (`Footprint`) and are not already ordered by the execution are a race,
+/// and the other order of the race is scheduled at the decision before its first step. Orders of
+/// independent steps are not tried again. Under a preemption bound that alone misses schedules
+/// (Coons, Musuvathi and McKinley, OOPSLA 2013: the bound adds dependences of its own), so each race
+/// is also scheduled at the start of the first step's run of consecutive steps, where taking
+/// another thread may cost no preemption; see `RaceAnalysis`.
 final class DepthFirstStrategy: SchedulingStrategy {
     private struct Decision {
         /// Choices in the order tried: the running thread first (no preemption), then the others.
@@ -13,11 +23,24 @@ final class DepthFirstStrategy: SchedulingStrategy {
         var preemptionsBefore: Int
         /// Whether the previous thread could go on, so that choosing another one is a preemption.
         var currentEnabled: Bool
+        /// Choices tried or being tried.
+        var explored: Set<Int>
+        /// Choices to try: every option without reduction; with dpor, those races asked for.
+        var backtrack: Set<Int>
+        /// dpor: every unfinished thread's paused operation here, and what it declares it touches.
+        var pending: [(thread: Int, footprint: Footprint)] = []
+        var preemptionsAfter: Int { preemptionsBefore + cost(of: index) }
 
-        var preemptionsAfter: Int { preemptionsBefore + (index > 0 && currentEnabled ? 1 : 0) }
+        func cost(of option: Int) -> Int { option > 0 && currentEnabled ? 1 : 0 }
+
+        /// Adds `thread` to the choices to try, or every option when it cannot run here.
+        mutating func schedule(_ thread: Int) {
+            if options.contains(thread) { backtrack.insert(thread) } else { backtrack.formUnion(options) }
+        }
     }
 
     let preemptionBound: Int
+    let reduction: ExplorationOptions.Reduction
     private var stack: [Decision] = []
     private var depth = 0
     /// Set when an execution did not see the choices its prefix recorded: the program is not
@@ -29,8 +52,9 @@ final class DepthFirstStrategy: SchedulingStrategy {
             ? "the program made different choices under the same schedule prefix; counts are not exact" : nil
     }
 
-    init(preemptionBound: Int) {
+    init(preemptionBound: Int, reduction: ExplorationOptions.Reduction = .none) {
         self.preemptionBound = preemptionBound
+        self.reduction = reduction
     }
 
     func beginExecution() {
@@ -51,19 +75,46 @@ final class DepthFirstStrategy: SchedulingStrategy {
             }
         }
         let before = stack.last?.preemptionsAfter ?? 0
-        stack.append(Decision(options: options, index: 0, preemptionsBefore: before, currentEnabled: currentEnabled))
+        var node = Decision(
+            options: options,
+            index: 0,
+            preemptionsBefore: before,
+            currentEnabled: currentEnabled,
+            explored: [options[0]],
+            backtrack: reduction == .none ? Set(options) : [options[0]]
+        )
+        if reduction == .dpor {
+            node.pending = decision.pending.indices.compactMap { thread in
+                decision.pending[thread].map { point in
+                    var footprint = point.footprint
+                    footprint.insert(.thread(thread))
+                    return (thread, footprint)
+                }
+            }
+        }
+        stack.append(node)
         return options[0]
     }
 
     /// Prepares the next schedule; false when every schedule within the bound has been run.
     func endExecution(_ result: ExecutionResult) -> Bool {
         if depth < stack.count { stack.removeSubrange(depth...) }
+        if reduction == .dpor {
+            let races = RaceAnalysis(result, decisions: stack.count, pending: stack.map(\.pending))
+            for race in races.reversals {
+                stack[race.decision].schedule(race.thread)
+                if let start = race.blockStart { stack[start].schedule(race.thread) }
+            }
+        }
         while var decision = stack.popLast() {
-            let next = decision.index + 1
-            guard next < decision.options.count else { continue }
-            let cost = decision.currentEnabled ? 1 : 0
-            guard decision.preemptionsBefore + cost <= preemptionBound else { continue }
+            let next = decision.options.indices.first { option in
+                let thread = decision.options[option]
+                return decision.backtrack.contains(thread) && !decision.explored.contains(thread)
+                    && decision.preemptionsBefore + decision.cost(of: option) <= preemptionBound
+            }
+            guard let next else { continue }
             decision.index = next
+            decision.explored.insert(decision.options[next])
             stack.append(decision)
             return true
         }

@@ -53,7 +53,7 @@ extension ExplorationOptions {
     /// The strategy that runs a search with these options, over programs of `threads` threads.
     func makeStrategy(threads: Int) -> any SchedulingStrategy {
         switch strategy {
-        case .dfs: DepthFirstStrategy(preemptionBound: preemptions)
+        case .dfs: DepthFirstStrategy(preemptionBound: preemptions, reduction: reduction)
         case .pct: PCTStrategy(threads: threads, depth: preemptions + 1, seed: seed, stepEstimate: 1)
         case .random: RandomStrategy(seed: seed)
         }
