@@ -58,9 +58,9 @@ struct HelpText {
             ]
         case .explore:
             [
-                .variant(default: "every explorable variant"), .strategy, .reduction, .threads, .preemptions, .schedules,
-                .explorerSeed, .steps, .stall, .replay, .json(replacing: "text"), .html(of: "the failing schedules"),
-                .trace,
+                .variant(default: "every explorable variant"), .strategy, .reduction, .threads, .preemptions,
+                .schedules, .explorerSeed, .steps, .stall, .replay, .json(replacing: "text"),
+                .html(of: "the failing schedules"), .trace,
             ]
         case .play: [.variant(default: "the lesson's first buggy one"), .threads]
         case .help: []
