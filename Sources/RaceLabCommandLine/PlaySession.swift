@@ -150,7 +150,8 @@ final class PlaySession {
             print(style.green("You broke it.") + " That is the interleaving the lesson is about.")
             return
         }
-        let report = try Explorer.explore(exploration, options: ExplorationOptions(threads: threads))
+        // Every schedule, not every behaviour: the counts below speak of schedules.
+        let report = try Explorer.explore(exploration, options: ExplorationOptions(reduction: .none, threads: threads))
         let bound = "at most \(report.preemptions) preemptions, " + counted(report.threads, "thread")
         if report.failure == nil {
             let scope = report.exhaustive ? "checked all \(report.schedules)" : "checked \(report.schedules), not all"
@@ -186,7 +187,7 @@ final class PlaySession {
     private func hint(after prefix: [Int]) throws {
         let report = try Explorer.explore(
             exploration,
-            options: ExplorationOptions(threads: threads, schedules: Self.hintSchedules),
+            options: ExplorationOptions(reduction: .none, threads: threads, schedules: Self.hintSchedules),
             after: prefix
         )
         let searched =
