@@ -9,7 +9,7 @@ ARGS    ?=
 TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons explorations list bench clean exercises-check examples tsan test-tsan tsan-demo \
+.PHONY: help build release test lessons explorations list bench bench-explorer clean exercises-check examples tsan test-tsan tsan-demo \
 	format lint lint-workflows screenshots
 
 help: ## List the targets
@@ -76,6 +76,9 @@ examples: ## Run the Examples/ packages' tests (swift test; they depend on RaceL
 	$(SWIFT) test --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	$(SWIFT) build -c release --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	.build-examples/CacheCheck/release/cache-check run all $(ARGS)
+
+bench-explorer: release ## Explore every variant without and with partial-order reduction: schedules, traces, time
+	Scripts/bench-explorer $(RACELAB) $(ARGS)
 
 bench: ## Benchmark the ways to guard shared state (release); writes .build/bench/results.md and chart.svg
 	$(SWIFT) build -c release --product racelab-bench
