@@ -71,6 +71,9 @@ final class DepthFirstStrategy: SchedulingStrategy {
                 nondeterministic = true
                 stack.removeSubrange(depth...)
             } else {
+                // Objects are fresh in every execution: what the paused operations touch must be
+                // taken from this one, never from the execution that first made the decision.
+                if reduction == .dpor { stack[depth].pending = Self.pending(decision) }
                 return stack[depth].options[stack[depth].index]
             }
         }
@@ -83,17 +86,20 @@ final class DepthFirstStrategy: SchedulingStrategy {
             explored: [options[0]],
             backtrack: reduction == .none ? Set(options) : [options[0]]
         )
-        if reduction == .dpor {
-            node.pending = decision.pending.indices.compactMap { thread in
-                decision.pending[thread].map { point in
-                    var footprint = point.footprint
-                    footprint.insert(.thread(thread))
-                    return (thread, footprint)
-                }
-            }
-        }
+        if reduction == .dpor { node.pending = Self.pending(decision) }
         stack.append(node)
         return options[0]
+    }
+
+    /// Every unfinished thread's paused operation at `decision`, with what it declares it touches.
+    private static func pending(_ decision: SchedulingDecision) -> [(thread: Int, footprint: Footprint)] {
+        decision.pending.indices.compactMap { thread in
+            decision.pending[thread].map { point in
+                var footprint = point.footprint
+                footprint.insert(.thread(thread))
+                return (thread, footprint)
+            }
+        }
     }
 
     /// Prepares the next schedule; false when every schedule within the bound has been run.
