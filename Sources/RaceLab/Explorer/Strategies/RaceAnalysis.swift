@@ -12,7 +12,7 @@
 /// scheduling the thread where the first step's thread took over (the start of its run of
 /// consecutive steps) may not. Coons, Musuvathi and McKinley (OOPSLA 2013) show that DPOR loses
 /// schedules within the bound without such extra points; so every race is also scheduled there
-/// (`blockStart`). (Adding it only where the bound forbids the reversal itself lost 20 of 16,150
+/// (`blockStart`). (Adding it only where the bound forbids the reversal itself lost 40 of 16,150
 /// traces of lesson 6's `state-object` with 3 threads.)
 ///
 /// After a deadlock, each blocked thread's operation counts as a step after all the others: a race
