@@ -118,8 +118,9 @@ extension OptionHelp {
     static let reduction = OptionHelp(
         "--reduction R",
         usage: "--reduction none|dpor",
-        "dfs: dpor (default) skips schedules that only reorder",
-        "steps touching different objects; none runs them all."
+        "dfs: none (default) runs every schedule; dpor skips",
+        "schedules that only reorder steps touching different",
+        "objects (opt-in: see the README for what it saves)."
     )
 
     static let threads = OptionHelp("--threads K", "Logical threads (default: the exploration's, usually 2).")

@@ -8,8 +8,7 @@ struct ExploreCommandLineTests {
     func lessonOneTimelineAndReplay() throws {
         let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
         #expect(output.status == 0)
-        // Lesson 1's windows name no object, so every step depends on every other: 6 traces.
-        #expect(output.stdout.contains("6 schedules (every behaviour within the bound), 6 distinct traces"))
+        #expect(output.stdout.contains("6 schedules (every schedule within the bound), 6 distinct traces"))
         #expect(output.stdout.contains("FAILING SCHEDULE (4 steps): invariant broken: kept 1 of 2 keys"))
         let replayLine = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
@@ -20,12 +19,17 @@ struct ExploreCommandLineTests {
         }
     }
 
-    @Test("--reduction none runs every schedule; a bad reduction is refused with a one-line error")
+    @Test("no reduction by default; --reduction dpor is named; a bad reduction is refused with a one-line error")
     func reductionOption() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--reduction", "none")
+        let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        #expect(plain.status == 0)
+        #expect(plain.stdout.contains("reduction none"))
+        #expect(plain.stdout.contains("6 schedules (every schedule within the bound), 6 distinct traces"))
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--reduction", "dpor")
         #expect(output.status == 0)
-        #expect(output.stdout.contains("reduction none"))
-        #expect(output.stdout.contains("6 schedules (every schedule within the bound), 6 distinct traces"))
+        #expect(output.stdout.contains("reduction dpor"))
+        // Lesson 1's windows name no object: every step depends on every other, so nothing is skipped.
+        #expect(output.stdout.contains("6 schedules (every behaviour within the bound), 6 distinct traces"))
         let bad = try Executable.racelab.run("explore", "1", "--reduction", "sleep")
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--reduction must be none or dpor, got 'sleep'"))

@@ -19,7 +19,8 @@ public struct ExplorationOptions: Sendable {
     }
 
     public var strategy: Strategy
-    /// dfs only: the reduction (default `.dpor`); pct and random ignore it.
+    /// dfs only: the reduction (default `.none`: `.dpor` does not yet pay for its analysis, see the
+    /// README); pct and random ignore it.
     public var reduction: Reduction
     /// Logical threads; nil for the exploration's default.
     public var threads: Int?
@@ -36,7 +37,7 @@ public struct ExplorationOptions: Sendable {
 
     public init(
         strategy: Strategy = .dfs,
-        reduction: Reduction = .dpor,
+        reduction: Reduction = .none,
         threads: Int? = nil,
         preemptions: Int = 2,
         schedules: Int? = nil,
