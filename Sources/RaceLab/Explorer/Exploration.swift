@@ -22,7 +22,7 @@ public struct Exploration: Sendable {
     /// Whether it can show its shared state between steps (`describeState`).
     public let describesState: Bool
 
-    let makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
+    private(set) var makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
 
     /// - Parameters:
     ///   - makeState: fresh shared state for one schedule.
@@ -86,6 +86,10 @@ extension Exploration {
             defaultThreads: defaultThreads,
             makeState: makeState,
             thread: { state, index in
+                // With marks off, the task's jobs are the thread's scheduling points.
+                if let logical = LogicalThread.current, logical.execution.schedulesJobs {
+                    return logical.execution.runTask(as: logical.id) { try await asyncThread(state, index) }
+                }
                 // The task sees the logical thread's hook, and runs on the explorer's executor because it
                 // pauses at scheduling points.
                 try blockingWait(inheritingTaskLocalsOn: ExplorerExecutor.shared) {
@@ -98,6 +102,11 @@ extension Exploration {
                 { @Sendable (state: State) -> String in blockingWait { await describe(state) } }
             }
         )
+        makeProgram = { [makeProgram] threads in
+            var program = try makeProgram(threads)
+            program.isAsync = true
+            return program
+        }
     }
 }
 
@@ -107,6 +116,9 @@ struct ExplorableProgram: Sendable {
     let invariant: @Sendable () -> String?
     let tearDown: @Sendable () -> Void
     var describeState: (@Sendable () -> String)? = nil
+    /// Whether the threads run async bodies (`Exploration.init(asyncThread:)`): with marks off, their
+    /// jobs are scheduling points.
+    var isAsync = false
 }
 
 extension Variant {

@@ -34,6 +34,11 @@ public struct ExplorationOptions: Sendable {
     public var stepBound: Int
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     public var stallTimeout: Double
+    /// Whether `Race.window` and `Race.step` are scheduling points. False: the explorer uses only the
+    /// points it sees by itself, its primitives' and, in async explorations, every Swift concurrency
+    /// job (a task's start, each resumption after an `await`, an actor's queue, a sleep's wake-up),
+    /// run one at a time; code under exploration then needs no mark at all.
+    public var marks: Bool
 
     public init(
         strategy: Strategy = .dfs,
@@ -43,7 +48,8 @@ public struct ExplorationOptions: Sendable {
         schedules: Int? = nil,
         seed: UInt64 = 0,
         stepBound: Int = 1_000,
-        stallTimeout: Double = 10
+        stallTimeout: Double = 10,
+        marks: Bool = true
     ) {
         self.strategy = strategy
         self.reduction = reduction
@@ -53,6 +59,7 @@ public struct ExplorationOptions: Sendable {
         self.seed = seed
         self.stepBound = stepBound
         self.stallTimeout = stallTimeout
+        self.marks = marks
     }
 
     var scheduleLimit: Int {

@@ -45,7 +45,8 @@ public enum Explorer {
                 program,
                 strategy: strategy,
                 stepBound: options.stepBound,
-                stallTimeout: options.stallTimeout
+                stallTimeout: options.stallTimeout,
+                marks: options.marks
             )
             schedules += 1
             if options.strategy == .dfs { traces.insert(TraceKey(result)) }
@@ -152,7 +153,8 @@ public enum Explorer {
             strategy: strategy,
             stepBound: options.stepBound,
             stallTimeout: options.stallTimeout,
-            states: describingStates ? StateLog() : nil
+            states: describingStates ? StateLog() : nil,
+            marks: options.marks
         )
         return (result, strategy.diverged || result.schedule != schedule)
     }

@@ -31,8 +31,10 @@ public struct RaceHandOff: Sendable {
     /// Under a controlled scheduler: the thread that `run` is the body of.
     let child: (any HandOffThread)?
 
-    init(name: StaticString) {
-        if let starter = Race.hook as? any HandOffThread {
+    /// - Parameter spawning: false keeps the starting thread's hook even under a controlled
+    ///   scheduler (a task whose jobs the explorer schedules itself, see `RaceTask`).
+    init(name: StaticString, spawning: Bool = true) {
+        if spawning, let starter = Race.hook as? any HandOffThread {
             let child = starter.spawn(name.description)
             self.child = child
             hook = child

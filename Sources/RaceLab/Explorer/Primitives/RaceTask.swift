@@ -7,6 +7,10 @@
 /// waiting on a plain `Task` that is paused at a scheduling point would block the waiter on
 /// something the explorer does not know about.
 ///
+/// With marks off (`ExplorationOptions.marks`) the explorer schedules every task's jobs itself, a
+/// plain `Task` included, so there a `RaceTask` is a plain `Task`. What it still adds with marks on:
+/// a named thread (`load task`) and a named point (`await load task`) in schedules.
+///
 /// It takes the closures `Task { }` takes: a body that throws or not (`RaceTask<Success, Never>`,
 /// `RaceTask<Success, any Error>`), isolated to the actor it is created on (a body written in an
 /// actor's method may touch the actor's state without `await`), with a priority.
@@ -14,6 +18,12 @@ public struct RaceTask<Success: Sendable, Failure: Error>: Sendable {
     private let task: Task<Success, Failure>
     private let handOff: RaceHandOff
     private let name: StaticString
+
+    /// With marks off the explorer schedules a plain `Task`'s jobs itself: no thread of a hand-off.
+    private static func handOff(_ name: StaticString) -> RaceHandOff {
+        let schedulesJobs = (Race.hook as? LogicalThread)?.execution.schedulesJobs ?? false
+        return RaceHandOff(name: name, spawning: !schedulesJobs)
+    }
 
     private init(name: StaticString, handOff: RaceHandOff, task: Task<Success, Failure>) {
         self.name = name
@@ -42,7 +52,7 @@ extension RaceTask where Failure == Never {
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async -> Success
     ) {
-        let handOff = Race.handOff(name)
+        let handOff = Self.handOff(name)
         let task: Task<Success, Never>
         if handOff.child != nil {
             // On the explorer's own threads: the body blocks a thread while it waits for its turn,
@@ -73,7 +83,7 @@ extension RaceTask where Failure == any Error {
         priority: TaskPriority? = nil,
         @_inheritActorContext operation: sending @escaping @isolated(any) () async throws -> Success
     ) {
-        let handOff = Race.handOff(name)
+        let handOff = Self.handOff(name)
         let task: Task<Success, any Error>
         if handOff.child != nil {
             task = Task(executorPreference: ExplorerExecutor.shared, priority: priority) {

@@ -15,17 +15,23 @@ import Foundation
 /// Code before a thread's first scheduling point runs when the thread is started, one thread after
 /// the other; it is treated as thread-local set-up, not as steps.
 final class ControlledExecution: @unchecked Sendable {
-    private let condition = NSCondition()
+    let condition = NSCondition()
     /// The thread allowed to run; nil while the controller decides.
-    private var running: Int?
-    private let state: ExecutionState
+    var running: Int?
+    let state: ExecutionState
     /// What each thread did, to explain a stall or an exploration that explored nothing.
     private let trace = ThreadTrace()
     private var errors: [Int: String] = [:]
     private var stateLog: StateLog?
+    /// Whether `Race.window` and `Race.step` are scheduling points (`ExplorationOptions.marks`).
+    let marks: Bool
+    /// Whether Swift concurrency jobs are scheduling points, run one at a time (`AsyncJobs`).
+    let schedulesJobs: Bool
 
-    private init(threads: Int) {
+    private init(threads: Int, marks: Bool, schedulesJobs: Bool) {
         state = ExecutionState(threads: threads)
+        self.marks = marks
+        self.schedulesJobs = schedulesJobs
     }
 
     /// Runs `program` once, choosing at each point with `strategy`.
@@ -35,16 +41,25 @@ final class ControlledExecution: @unchecked Sendable {
     ///   - stallTimeout: seconds a running thread may take to reach its next point.
     ///   - states: when given (and the program can describe its state), receives the state before
     ///     the first decision and after every step, while every thread is paused.
+    ///   - marks: false to ignore `Race.window` and `Race.step`; an async program's jobs are then
+    ///     its scheduling points (`AsyncJobs`).
     static func run(
         _ program: ExplorableProgram,
         strategy: any SchedulingStrategy,
         stepBound: Int,
         stallTimeout: Double,
-        states: StateLog? = nil
+        states: StateLog? = nil,
+        marks: Bool = true
     ) -> ExecutionResult {
-        let execution = ControlledExecution(threads: program.threads.count)
+        let execution = ControlledExecution(
+            threads: program.threads.count,
+            marks: marks,
+            schedulesJobs: program.isAsync && !marks
+        )
         execution.stateLog = program.describeState == nil ? nil : states
+        if execution.schedulesJobs { AsyncJobs.begin(execution) }
         var result = execution.drive(program, strategy: strategy, stepBound: stepBound, stallTimeout: stallTimeout)
+        if execution.schedulesJobs { AsyncJobs.end(execution) }
         result.states = execution.stateLog?.states ?? []
         if case .stuck = result.outcome {} else { program.tearDown() }
         return result
@@ -101,8 +116,12 @@ final class ControlledExecution: @unchecked Sendable {
             if let footprint = state.endStep() { footprints.append(footprint) }
             describeState(program)
             let unfinished = (0..<state.threadCount).filter { !state.isFinished($0) }
-            if unfinished.isEmpty { break }
+            if unfinished.isEmpty || isSettled(programThreads: count, unfinished: unfinished) { break }
             let enabled = unfinished.filter(state.canProceed)
+            if enabled.isEmpty && awaitOutsideJob(unfinished: unfinished, timeout: stallTimeout) { continue }
+            if enabled.isEmpty, let waiting = unfinished.first(where: { state.pending[$0] is AwaitingJob }) {
+                return result(.stuck(thread: waiting, after: "await (no job will resume it)", seconds: stallTimeout))
+            }
             if enabled.isEmpty {
                 let positions = unfinished.map { index in
                     ThreadPosition(
@@ -182,11 +201,13 @@ final class ControlledExecution: @unchecked Sendable {
         var next = 0
         for _ in 0..<limit {
             let count = state.threadCount
-            let unfinished = (0..<count).map({ (next + $0) % count }).filter { !state.isFinished($0) }
+            let unfinished = (0..<count).map({ (next + $0) % count }).filter {
+                !state.isFinished($0) && !(state.pending[$0] is AwaitingJob)
+            }
             // A thread awaiting an unfinished one would block for real: run the awaited first.
             guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else { return }
             next = chosen + 1
-            _ = state.resume(chosen)
+            (state.resume(chosen) as? JobPoint)?.dispatch(as: chosen)
             running = chosen
             condition.broadcast()
             if !awaitBaton(timeout: timeout) { return }
@@ -244,13 +265,18 @@ final class ControlledExecution: @unchecked Sendable {
 
     func finish(_ index: Int) {
         condition.lock()
+        // A thread whose task finished it (`runTask`) no longer holds the baton.
+        if state.isFinished(index) {
+            condition.unlock()
+            return
+        }
         state.finish(index)
         if running == index { running = nil }
         condition.broadcast()
         condition.unlock()
     }
 
-    fileprivate func record(_ error: any Error, of index: Int) {
+    func record(_ error: any Error, of index: Int) {
         condition.lock()
         errors[index] = String(describing: error)
         condition.unlock()

@@ -14,16 +14,24 @@ import Foundation
 /// chosen task could wait seconds for a thread and be reported stuck. So this executor never waits
 /// for one: a job that finds no idle thread starts a new one. Threads stay, idle, for later jobs;
 /// there are never more than the most jobs that were running or waiting at once.
+///
+/// In an execution that schedules jobs (`AsyncJobs`), an enqueued job is not run at once: it
+/// becomes a scheduling point, and runs here when the strategy chooses it (`run(_:for:)`).
 final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = ExplorerExecutor()
 
     private let condition = NSCondition()
+    /// A job's logical thread, when an execution chose it.
+    typealias Owner = (execution: ControlledExecution, thread: Int)
+
     /// Jobs not yet taken by a thread, oldest first.
-    private var jobs: [UnownedJob] = []
+    private var jobs: [(job: UnownedJob, owner: Owner?)] = []
     private var first = 0
     /// Threads waiting for a job.
     private var idle = 0
     private var started = 0
+    /// Per worker thread running a chosen job: whose it is.
+    private var owners: [ObjectIdentifier: Owner] = [:]
 
     /// Threads this executor has started so far (for its tests).
     var threadCount: Int {
@@ -34,9 +42,16 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        if AsyncJobs.intercept(job) { return }
+        run(job, for: nil)
+    }
+
+    /// Runs `job` on a thread of this executor now; `owner`'s execution gets the baton back when
+    /// the job returns.
+    func run(_ job: UnownedJob, for owner: Owner?) {
         condition.lock()
         defer { condition.unlock() }
-        jobs.append(job)
+        jobs.append((job, owner))
         // Each waiting job is owed a thread: an idle one, or a new one.
         if jobs.count - first > idle {
             started += 1
@@ -57,14 +72,34 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
                 condition.wait()
                 idle -= 1
             }
-            let job = jobs[first]
+            let (job, owner) = jobs[first]
             first += 1
             if first == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
                 first = 0
             }
             condition.unlock()
+            let worker = ObjectIdentifier(Thread.current)
+            if let owner {
+                condition.lock()
+                owners[worker] = owner
+                condition.unlock()
+            }
             job.runSynchronously(on: executor)
+            if let owner {
+                condition.lock()
+                owners[worker] = nil
+                condition.unlock()
+                owner.execution.jobEnded(owner.thread)
+            }
         }
+    }
+
+    /// The logical thread whose job the calling thread runs, if it is one of this executor's
+    /// running a chosen job: jobs enqueued outside any task (an actor's queue run) belong to it.
+    var currentOwner: Owner? {
+        condition.lock()
+        defer { condition.unlock() }
+        return owners[ObjectIdentifier(Thread.current)]
     }
 }

@@ -13,11 +13,15 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
         self.execution = execution
     }
 
-    /// The logical thread the caller runs on, if it runs under the explorer.
+    /// The logical thread the caller runs on, if it runs under the explorer. In an execution that
+    /// schedules jobs that is the current task's thread: a `Task { }` inherits its creator's hook,
+    /// but it is a thread of its own.
     static var current: LogicalThread? {
-        Race.hook as? LogicalThread
+        guard let bound = Race.hook as? LogicalThread else { return nil }
+        return bound.execution.schedulesJobs ? AsyncJobs.currentThread() ?? bound : bound
     }
 
+    /// A mark (`Race.window`, `Race.step`) is a scheduling point unless marks are off.
     func windowReached(_ name: StaticString) {
         windowReached(name, on: nil)
     }
@@ -27,10 +31,12 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
     }
 
     func windowReached(_ name: StaticString, on object: AnyObject?) {
+        guard execution.marks else { return }
         pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
     }
 
     func stepReached(_ name: StaticString, on object: AnyObject?) {
+        guard execution.marks else { return }
         pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
     }
 

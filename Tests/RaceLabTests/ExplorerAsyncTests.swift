@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import RaceLab
+
+/// An account written as anyone would: a plain actor, a plain `Task`, `Task.sleep` standing for a
+/// network call. No RaceLab type and no mark.
+actor PlainAccount {
+    private(set) var balance = 0
+
+    /// hazard: actor reentrancy. Reads the balance, awaits, writes back what it read plus the amount.
+    func deposit(_ amount: Int) async {
+        let read = balance
+        try? await Task.sleep(for: .seconds(1))
+        balance = read + amount
+    }
+
+    /// The fixed twin: awaits first, then reads and writes in one job.
+    func depositAfterConfirming(_ amount: Int) async {
+        try? await Task.sleep(for: .seconds(1))
+        balance += amount
+    }
+}
+
+@Suite("The explorer with marks off: async code with no marks and no RaceLab types")
+struct ExplorerAsyncTests {
+    static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120, marks: false)
+
+    /// Each thread deposits 10.
+    static func deposits(fixed: Bool) -> Exploration {
+        Exploration(
+            summary: "each thread deposits 10 in a Task; invariant: the balance is 10 per thread",
+            makeState: { PlainAccount() },
+            asyncThread: { account, _ in
+                if fixed { await account.depositAfterConfirming(10) } else { await account.deposit(10) }
+            },
+            invariant: { account, threads in
+                let balance = await account.balance
+                return balance == 10 * threads ? nil : "balance \(balance), expected \(10 * threads)"
+            }
+        )
+    }
+
+    @Test("a read-await-write-back actor method loses a deposit in some schedule, which replays 100 of 100 times")
+    func plainActorBugIsFound() async throws {
+        let exploration = Self.deposits(fixed: false)
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.abandoned == nil)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome == .invariantBroken("balance 10, expected 20"))
+        // The sleeps are threads of the explorer's own: a wake-up is a choice, not a wait.
+        #expect(failure.spawned.contains { $0.name == "sleep" })
+        var reproduced = 0
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            if !replay.diverged && replay.result.outcome == failure.outcome { reproduced += 1 }
+        }
+        #expect(reproduced == 100)
+    }
+
+    @Test("its fixed twin, which awaits before it reads, has no failing schedule")
+    func fixedTwinIsClean() async throws {
+        let report = try await Explorer.explore(Self.deposits(fixed: true), options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules > 1)
+        #expect(report.failingSchedules == 0)
+    }
+
+    @Test("with marks on, the same code has no scheduling point and only one schedule: the bug stays hidden")
+    func marksOnSeeNothing() async throws {
+        let report = try await Explorer.explore(
+            Self.deposits(fixed: false),
+            options: ExplorationOptions(preemptions: 2, stallTimeout: 120)
+        )
+        #expect(report.schedules == 1)
+        #expect(report.failingSchedules == 0)
+    }
+
+    /// A plain `Task` that a second thread awaits: thread 0 stores it, thread 1 awaits its value.
+    static let sharedTask = Exploration(
+        summary: "thread 0 starts a Task and publishes it; thread 1 awaits it",
+        makeState: { TaskBox() },
+        asyncThread: { box, index in
+            if index == 0 {
+                await box.publish(Task { 42 })
+            } else {
+                _ = await box.awaitPublished()
+            }
+        },
+        invariant: { box, _ in await box.received == 42 ? nil : "thread 1 received \(await box.received)" }
+    )
+
+    @Test("a plain Task that another thread awaits is scheduled by the explorer, not reported stuck")
+    func awaitedPlainTask() async throws {
+        let report = try await Explorer.explore(Self.sharedTask, options: Self.options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.failingSchedules == 0)
+        let (result, _) = try await Explorer.replay(
+            Self.sharedTask,
+            schedule: Schedule(threads: 2, choices: []),
+            options: Self.options
+        )
+        #expect(result.spawned.contains { $0.name == "Task" })
+    }
+}
+
+/// Holds a task until someone awaits it; a waiter that comes first waits for it to be published.
+actor TaskBox {
+    private var task: Task<Int, Never>?
+    private var waiters: [CheckedContinuation<Task<Int, Never>, Never>] = []
+    private(set) var received = 0
+
+    func publish(_ task: Task<Int, Never>) {
+        self.task = task
+        for waiter in waiters { waiter.resume(returning: task) }
+        waiters = []
+    }
+
+    func awaitPublished() async -> Int {
+        let published = await withCheckedContinuation { continuation in
+            if let task { continuation.resume(returning: task) } else { waiters.append(continuation) }
+        }
+        received = await published.value
+        return received
+    }
+}
