@@ -156,6 +156,7 @@ struct ArgumentParser {
             case "--steps": request.stepBound = try reader.integer(argument, in: 1...ExploreRequest.maximumSteps)
             case "--stall": request.stall = try reader.seconds(argument)
             case "--seed": request.seed = try reader.seed(argument)
+            case "--marks": request.marks = try reader.onOff(argument)
             case "--replay":
                 request.replay = try reader.schedule(argument, maximumThreads: ExploreRequest.maximumThreads)
             case "--html": request.html = try reader.outputFile(argument)

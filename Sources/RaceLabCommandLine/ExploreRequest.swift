@@ -20,6 +20,8 @@ struct ExploreRequest: Equatable {
     var stepBound: Int = 1_000
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     var stall: Double = ExplorationOptions().stallTimeout
+    /// Whether `Race.window`/`Race.step` marks are scheduling points (`--marks on|off`).
+    var marks = true
     var json: Bool = false
     /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
     var html: String?
@@ -43,7 +45,8 @@ struct ExploreRequest: Equatable {
             schedules: schedules,
             seed: seed,
             stepBound: stepBound,
-            stallTimeout: stall
+            stallTimeout: stall,
+            marks: marks
         )
     }
 

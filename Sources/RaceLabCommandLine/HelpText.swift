@@ -59,7 +59,7 @@ struct HelpText {
         case .explore:
             [
                 .variant(default: "every explorable variant"), .strategy, .reduction, .threads, .preemptions,
-                .schedules, .explorerSeed, .steps, .stall, .replay, .json(replacing: "text"),
+                .schedules, .explorerSeed, .steps, .stall, .marks, .replay, .json(replacing: "text"),
                 .html(of: "the failing schedules"), .trace,
             ]
         case .play: [.variant(default: "the lesson's first buggy one"), .threads]
@@ -175,11 +175,13 @@ struct HelpText {
             RaceLock, RaceRecursiveLock, RaceQueue (sync, async, barriers), RaceTask, RaceLockFile
             (file locks, with the kernel's owners) and Race.handOff. Work items,
             callbacks and tasks the code starts are threads of their own, numbered after the
-            program's. A failing schedule is printed as a timeline, one column per thread, with a
-            replay string; a deadlock with where each thread waits. A thread that reaches no
-            scheduling point within the stall limit is reported stuck, with its last point, what
-            it was seen doing, the likely cause and the fix; an exploration in which threads never
-            interleave warns that nothing was explored, and why.
+            program's. With --marks off the marks are ignored, and async code is switched between
+            its Swift concurrency jobs instead: it needs no mark at all. A failing schedule is
+            printed as a timeline, one column per thread, with a replay string; a deadlock with
+            where each thread waits. A thread that reaches no scheduling point within the stall
+            limit is reported stuck, with its last point, what it was seen doing, the likely cause
+            and the fix; an exploration in which threads never interleave warns that nothing was
+            explored, and why.
 
             ARGUMENTS:
               <lesson>             A lesson number or slug, or 'all' (every lesson with an

@@ -157,6 +157,14 @@ extension OptionHelp {
         "before it is reported stuck, 0.1 to 604800 (default: \(formatSeconds(ExplorationOptions().stallTimeout)))."
     )
 
+    static let marks = OptionHelp(
+        "--marks M",
+        usage: "--marks on|off",
+        "off: ignore Race.window/Race.step; async code is switched",
+        "between its jobs (each await, task start, sleep), one at a",
+        "time. Default on."
+    )
+
     static let replay = OptionHelp(
         "--replay SCHEDULE",
         "Run exactly this schedule (a replay string from a report)."

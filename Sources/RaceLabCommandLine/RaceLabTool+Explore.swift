@@ -41,7 +41,7 @@ extension RaceLabTool {
                         )
                     )
                 }
-                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary)) }
+                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks)) }
             } catch {
                 // A failed setup is an error of the machine, not a verdict on the variant.
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
@@ -78,7 +78,7 @@ extension RaceLabTool {
                     let exploration = variant.exploration
                 else { continue }
                 entries.append(entry)
-                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary)) }
+                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks)) }
             } catch {
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
                 return nil
@@ -88,11 +88,11 @@ extension RaceLabTool {
     }
 
     /// One variant's exploration as `explore` prints it: the heading, the report, the verdict.
-    func text(of entry: VariantExploration, lesson: Lesson, summary: String) -> String {
+    func text(of entry: VariantExploration, lesson: Lesson, summary: String, marks: Bool) -> String {
         let heading =
             "lesson \(lesson.number) (\(lesson.slug)), variant \(entry.variant) [\(entry.kind.rawValue)]: " + summary
         return entry.text(heading: heading) { replay in
-            Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, replay: replay)
+            Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, marks: marks, replay: replay)
         }
     }
 
@@ -122,7 +122,13 @@ extension RaceLabTool {
             invariant: exploration.summary,
             states: states,
             replayCommand: entry.failure.map {
-                Self.replayCommand(tool: name, lesson: lesson, variant: entry.variant, replay: $0.replay)
+                Self.replayCommand(
+                    tool: name,
+                    lesson: lesson,
+                    variant: entry.variant,
+                    marks: options.marks,
+                    replay: $0.replay
+                )
             }
         )
     }
