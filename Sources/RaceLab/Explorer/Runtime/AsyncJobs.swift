@@ -172,7 +172,9 @@ extension ControlledExecution {
         defer { condition.unlock() }
         let model = AsyncJobsModel.of(state)
         let point: (String) -> JobPoint = { JobPoint(name: $0, job: job, execution: self) }
-        if task != 0, let thread = model.taskThreads[task], state.pending[thread] == nil || state.pending[thread] is AwaitingJob {
+        if task != 0, let thread = model.taskThreads[task],
+            state.pending[thread] == nil || state.pending[thread] is AwaitingJob
+        {
             state.pause(thread, at: point(door == .sleep ? "wake after sleep" : "resume"))
         } else if task != 0, let creator, model.adopting == creator {
             model.adopting = nil

@@ -1,5 +1,7 @@
-@_spi(ExperimentalScheduling) import _Concurrency
+// SchedulingExecutor (SE-0505's delayed enqueue) is SPI in the Swift 6.3 standard library.
+#if compiler(>=6.3)
 import Foundation
+@_spi(ExperimentalScheduling) import _Concurrency
 
 /// Sleeps under the explorer: `Task.sleep` and clock sleeps in a task that runs here hand their
 /// wake-up to this executor (SE-0466's `SchedulingExecutor`). In an execution that schedules jobs
@@ -11,7 +13,9 @@ extension ExplorerExecutor: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
         if AsyncJobs.intercept(job, door: .sleep) { return }
-        let seconds = (delay as? Duration).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let seconds = (delay as? Duration).map {
+            Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds ?? 0)) { [self] in run(job, for: nil) }
     }
 
@@ -19,3 +23,4 @@ extension ExplorerExecutor: SchedulingExecutor {
         enqueue(job, after: clock.now.duration(to: instant), tolerance: tolerance, clock: clock)
     }
 }
+#endif
