@@ -294,7 +294,8 @@ extension RaceLabTool {
 
     /// The command line that replays `replay` (a replay string) on one variant; `marks` false for a
     /// schedule found with `--marks off`, whose steps are jobs, not marks.
-    static func replayCommand(tool: String, lesson: Int, variant: String, marks: Bool = true, replay: String) -> String {
+    static func replayCommand(tool: String, lesson: Int, variant: String, marks: Bool = true, replay: String) -> String
+    {
         "\(tool) explore \(lesson) --variant \(variant)\(marks ? "" : " --marks off") --replay \(replay)"
     }
 }

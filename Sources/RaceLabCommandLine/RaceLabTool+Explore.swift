@@ -41,7 +41,9 @@ extension RaceLabTool {
                         )
                     )
                 }
-                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks)) }
+                if !request.json {
+                    print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks))
+                }
             } catch {
                 // A failed setup is an error of the machine, not a verdict on the variant.
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
@@ -78,7 +80,9 @@ extension RaceLabTool {
                     let exploration = variant.exploration
                 else { continue }
                 entries.append(entry)
-                if !request.json { print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks)) }
+                if !request.json {
+                    print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks))
+                }
             } catch {
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
                 return nil
