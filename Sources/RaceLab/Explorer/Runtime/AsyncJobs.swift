@@ -175,12 +175,15 @@ extension ControlledExecution {
         if task != 0, let thread = model.taskThreads[task],
             state.pending[thread] == nil || state.pending[thread] is AwaitingJob
         {
-            state.pause(thread, at: point(door == .sleep ? "wake after sleep" : "resume"))
+            let name = door == .sleep ? "wake after sleep" : "resume"
+            state.pause(thread, at: point(name))
+            trace.paused(thread, at: name)
         } else if task != 0, let creator, model.adopting == creator {
             model.adopting = nil
             model.taskThreads[task] = creator
             model.asyncThreads.insert(creator)
             state.pause(creator, at: point("start"))
+            trace.paused(creator, at: "start")
         } else if task != 0, model.taskThreads[task] == nil {
             let name = door == .sleep ? "sleep" : "Task"
             let thread = state.addThread(by: creator ?? 0, name: name, first: point("start \(name)"))

@@ -20,7 +20,7 @@ final class ControlledExecution: @unchecked Sendable {
     var running: Int?
     let state: ExecutionState
     /// What each thread did, to explain a stall or an exploration that explored nothing.
-    private let trace = ThreadTrace()
+    let trace = ThreadTrace()
     private var errors: [Int: String] = [:]
     private var stateLog: StateLog?
     /// Whether `Race.window` and `Race.step` are scheduling points (`ExplorationOptions.marks`).
