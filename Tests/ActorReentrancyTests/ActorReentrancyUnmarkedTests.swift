@@ -27,7 +27,10 @@ struct ActorReentrancyUnmarkedTests {
         #expect(broken.hasPrefix("item 0 has updates ") && broken.contains("; lost ["))
         // No mark is a point: every step is a job.
         #expect(failure.steps.allSatisfy { !$0.operation.hasPrefix("call ") && $0.operation != "await load" })
-        #expect(report.warning == nil)
+        // No "nothing explored" warning. Not for main-actor-update: other tests here use its
+        // process-wide UIActor at the same time (see `failuresReplay`), which the explorer may
+        // notice as a program that chose differently under one prefix.
+        if name != "main-actor-update" { #expect(report.warning == nil) }
     }
 
     /// Not `main-actor-update`: its `UIActor` is one actor for the whole process, and other tests
