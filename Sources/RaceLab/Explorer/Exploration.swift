@@ -71,7 +71,9 @@ extension Exploration {
     /// blocks the thread it is on, which must not be one of the cooperative pool's. A task the code
     /// under test creates with `Task { }` runs on the pool and keeps its creator's hook; one that
     /// another thread awaits must be a `RaceTask`, or the waiter blocks outside the explorer's view
-    /// and is reported stuck.
+    /// and is reported stuck. With marks off (`ExplorationOptions.marks`) none of this applies: the
+    /// explorer runs the tasks' jobs one at a time, a plain `Task { }` included, and every job is a
+    /// scheduling point (`AsyncJobs`).
     public init<State: Sendable>(
         summary: String,
         defaultThreads: Int = 2,
