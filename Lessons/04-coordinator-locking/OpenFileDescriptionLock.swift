@@ -14,22 +14,14 @@ import RaceLab
 /// see it; its value is fixed by the kernel ABI (RaceLab's platform layer spells it out). Elsewhere
 /// `flock(2)`, which is also owned by the open file description, takes its place. Both come through
 /// `RaceLockFile.lockDescription`, whose explorer model has the same ownership rules.
-public struct OpenFileDescriptionLock: FileAccessCoordinator {
+public struct OpenFileDescriptionLock: LockFileCoordinator {
     public init() {}
 
-    public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(shared: true, on: url, accessor)
-    }
-
-    public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(shared: false, on: url, accessor)
-    }
-
-    private func withLock<Value>(shared: Bool, on url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        let file = try RaceLockFile(path: url.path + ".lock")
-        defer { file.close() }
+    public func lock(_ file: RaceLockFile, shared: Bool) throws {
         try file.lockDescription(shared: shared)
-        defer { try? file.unlockDescription() }
-        return try accessor(url)
+    }
+
+    public func unlock(_ file: RaceLockFile) throws {
+        try file.unlockDescription()
     }
 }

@@ -12,26 +12,16 @@ import RaceLab
 ///
 /// The lock is taken through `RaceLockFile`, whose explorer model has these very rules, so
 /// `racelab explore` grants it to the second thread as the kernel does.
-public struct ProcessRecordLock: FileAccessCoordinator {
+public struct ProcessRecordLock: LockFileCoordinator {
     public init() {}
 
-    public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(shared: true, on: url, accessor)
-    }
-
-    public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try withLock(shared: false, on: url, accessor)
-    }
-
-    private func withLock<Value>(shared: Bool, on url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        // The lock lives in a file of its own (`counter.json.lock`): the data file is replaced on
-        // every save, and a lock on the old file would guard a file nobody uses any more.
-        let file = try RaceLockFile(path: url.path + ".lock")
-        defer { file.close() }
+    public func lock(_ file: RaceLockFile, shared: Bool) throws {
         // hazard: F_SETLKW locks are owned by the process: another thread's request for this very
         // lock succeeds at once, so the threads of this process all hold "the" lock together.
         try file.lockRecord(shared: shared)
-        defer { try? file.unlockRecord() }
-        return try accessor(url)
+    }
+
+    public func unlock(_ file: RaceLockFile) throws {
+        try file.unlockRecord()
     }
 }
