@@ -33,6 +33,18 @@ struct ExplorerDiagnosticsTests {
         return report
     }
 
+    /// One thread passes the point "before the wait", then waits on a semaphore nothing in the
+    /// exploration signals (it is signalled once the exploration is over).
+    static func exploreInvisibleWait() async throws -> ExplorationReport {
+        let semaphore = DispatchSemaphore(value: 0)
+        return try await explore { _ in
+            Race.step("before the wait")
+            semaphore.wait()
+        } release: {
+            semaphore.signal()
+        }
+    }
+
     @Test("a window inside a critical section the explorer does not see: the waiter, and the paused holder")
     func windowInCriticalSection() async throws {
         let lock = NSLock()
@@ -56,13 +68,7 @@ struct ExplorerDiagnosticsTests {
 
     @Test("a lock or semaphore nothing in the exploration will release")
     func invisibleLock() async throws {
-        let semaphore = DispatchSemaphore(value: 0)
-        let report = try await Self.explore { _ in
-            Race.step("before the wait")
-            semaphore.wait()
-        } release: {
-            semaphore.signal()
-        }
+        let report = try await Self.exploreInvisibleWait()
         let stall = try #require(report.stall)
         #expect(stall.cause == .invisibleLock)
         #expect(stall.lastPoint == "before the wait")
@@ -168,13 +174,7 @@ struct ExplorerDiagnosticsTests {
 
     @Test("the text of a stuck exploration names the cause and the fix, and no schedule limit")
     func stuckText() async throws {
-        let semaphore = DispatchSemaphore(value: 0)
-        let report = try await Self.explore { _ in
-            Race.step("before the wait")
-            semaphore.wait()
-        } release: {
-            semaphore.signal()
-        }
+        let report = try await Self.exploreInvisibleWait()
         let text = report.text
         #expect(text.contains("stopped: a thread got stuck"))
         #expect(!text.contains("schedule limit reached"))
