@@ -88,11 +88,26 @@ struct LockPrimitiveModelTests {
 
     // MARK: - File locks
 
+    /// A `fcntl` record lock on `file`, owned by the process.
+    static func recordLock(on file: Object) -> FileLockRequest {
+        FileLockRequest(file: ObjectIdentifier(file), owner: .process, shared: false, name: "fcntl lock")
+    }
+
+    /// A `flock` lock on `file`, owned by the open file description `description`.
+    static func descriptionLock(on file: Object, by description: Object, shared: Bool) -> FileLockRequest {
+        FileLockRequest(
+            file: ObjectIdentifier(file),
+            owner: .description(ObjectIdentifier(description)),
+            shared: shared,
+            name: "flock"
+        )
+    }
+
     @Test("POSIX record locks belong to the process: two threads never exclude each other")
     func recordLocksNeverExcludeThreads() {
         let state = ExecutionState(threads: 2)
         let file = Object()
-        let request = FileLockRequest(file: ObjectIdentifier(file), owner: .process, shared: false, name: "fcntl lock")
+        let request = Self.recordLock(on: file)
         request.chosen(by: 0, in: state)
         #expect(request.canProceed(1, in: state), "the process already holds it: granted")
     }
@@ -102,12 +117,7 @@ struct LockPrimitiveModelTests {
         let state = ExecutionState(threads: 3)
         let (file, first, second, third) = (Object(), Object(), Object(), Object())
         func request(_ description: Object, shared: Bool) -> FileLockRequest {
-            FileLockRequest(
-                file: ObjectIdentifier(file),
-                owner: .description(ObjectIdentifier(description)),
-                shared: shared,
-                name: "flock"
-            )
+            Self.descriptionLock(on: file, by: description, shared: shared)
         }
         request(first, shared: true).chosen(by: 0, in: state)
         #expect(request(second, shared: true).canProceed(1, in: state), "two shared locks coexist")
@@ -126,25 +136,13 @@ struct LockPrimitiveModelTests {
     func closingDropsRecordLocks() {
         let state = ExecutionState(threads: 2)
         let (file, holder, other, unrelated) = (Object(), Object(), Object(), Object())
-        FileLockRequest(file: ObjectIdentifier(file), owner: .process, shared: false, name: "fcntl lock")
-            .chosen(by: 0, in: state)
-        FileLockRequest(
-            file: ObjectIdentifier(file),
-            owner: .description(ObjectIdentifier(holder)),
-            shared: true,
-            name: "flock"
-        )
-        .chosen(by: 1, in: state)
+        Self.recordLock(on: file).chosen(by: 0, in: state)
+        Self.descriptionLock(on: file, by: holder, shared: true).chosen(by: 1, in: state)
         let model = state.model(of: ObjectIdentifier(file), FileLockModel.init)
         model.close(ObjectIdentifier(unrelated))
         #expect(model.holds[.process] == nil, "some other descriptor closed: the record lock is gone")
         #expect(model.holds[.description(ObjectIdentifier(holder))] != nil)
-        let exclusive = FileLockRequest(
-            file: ObjectIdentifier(file),
-            owner: .description(ObjectIdentifier(other)),
-            shared: false,
-            name: "flock"
-        )
+        let exclusive = Self.descriptionLock(on: file, by: other, shared: false)
         #expect(!exclusive.canProceed(0, in: state))
     }
 
@@ -152,14 +150,8 @@ struct LockPrimitiveModelTests {
     func recordAndDescriptionConflict() {
         let state = ExecutionState(threads: 2)
         let (file, description) = (Object(), Object())
-        FileLockRequest(file: ObjectIdentifier(file), owner: .process, shared: false, name: "fcntl lock")
-            .chosen(by: 0, in: state)
-        let request = FileLockRequest(
-            file: ObjectIdentifier(file),
-            owner: .description(ObjectIdentifier(description)),
-            shared: false,
-            name: "flock"
-        )
+        Self.recordLock(on: file).chosen(by: 0, in: state)
+        let request = Self.descriptionLock(on: file, by: description, shared: false)
         #expect(!request.canProceed(1, in: state))
     }
 
