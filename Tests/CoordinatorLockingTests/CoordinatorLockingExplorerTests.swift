@@ -13,23 +13,17 @@ struct CoordinatorLockingExplorerTests {
         try CoordinatorLockingLesson.lesson.exploration(ofVariant: name)
     }
 
-    @Test(
-        "both storages read the counter before either saves it: one increment is lost",
-        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance"]
-    )
-    func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
-        let exploration = try Self.exploration(name)
+    /// Explores `exploration` within 2 preemptions; expects every schedule searched and no warning.
+    static func exploreEverySchedule(_ exploration: Exploration) async throws -> ExplorationReport {
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.warning == nil)
-        // Of the 6 orders of two (mutatingObject, save object) pairs, only the 2 that run one
-        // increment entirely before the other keep both.
-        #expect(report.schedules == 6)
-        #expect(report.failingSchedules == 4)
-        let failure = try #require(report.failure)
-        #expect(failure.steps.prefix(2).map(\.operation) == ["mutatingObject", "mutatingObject"])
-        #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
+        return report
+    }
+
+    /// Replays `failure`'s schedule 20 times: each replay follows it and ends the same way.
+    static func expectReplaysReproduce(_ failure: ExecutionResult, of exploration: Exploration) async throws {
         for _ in 0..<20 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
             #expect(!replay.diverged)
@@ -37,13 +31,27 @@ struct CoordinatorLockingExplorerTests {
         }
     }
 
+    @Test(
+        "both storages read the counter before either saves it: one increment is lost",
+        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance"]
+    )
+    func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
+        let exploration = try Self.exploration(name)
+        let report = try await Self.exploreEverySchedule(exploration)
+        // Of the 6 orders of two (mutatingObject, save object) pairs, only the 2 that run one
+        // increment entirely before the other keep both.
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 4)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.prefix(2).map(\.operation) == ["mutatingObject", "mutatingObject"])
+        #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
+        try await Self.expectReplaysReproduce(failure, of: exploration)
+    }
+
     @Test("fcntl record locks under the explorer's model: the second thread is granted the lock the first holds")
     func processRecordLockGrantsEveryThread() async throws {
         let exploration = try Self.exploration("fcntl-process-lock")
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
-        #expect(report.warning == nil)
+        let report = try await Self.exploreEverySchedule(exploration)
         // Per thread: mutatingObject, the record lock, save object. The lock never holds the other
         // thread back (the process owns it), so orders with both threads inside exist and fail.
         #expect(report.schedules == 14)
@@ -53,11 +61,7 @@ struct CoordinatorLockingExplorerTests {
         let granted = failure.steps[..<saved].filter { $0.operation == "fcntl lock counter.json.lock" }
         #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold the lock before either saves")
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
-        for _ in 0..<20 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
-        }
+        try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
     @Test("open-file-description locks under the explorer's model: each claim's own open() excludes the other thread")
