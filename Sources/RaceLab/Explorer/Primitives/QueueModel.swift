@@ -33,6 +33,11 @@ final class QueueModel: ModelObject {
         items[index].state = state
     }
 
+    /// Whether item `index` may start now.
+    func canStart(_ index: Int) -> Bool {
+        blocker(of: index) == nil
+    }
+
     /// The first earlier item that keeps item `index` from starting, if any.
     func blocker(of index: Int) -> Item? {
         blocker(barrier: items[index].barrier, before: index)
@@ -63,29 +68,24 @@ final class QueueModel: ModelObject {
     }
 }
 
-/// A thread waiting for a `RaceQueue` to start a work item for it: able to go on once nothing
-/// earlier in the queue keeps the item from starting, held up by the owner of what does. The two
-/// kinds below say only which item they wait for and how it starts.
-protocol QueueStartPoint: SchedulingPoint {
-    var queue: ObjectIdentifier { get }
-    var serial: Bool { get }
-    /// The earlier item that keeps this point's item from starting now, if any.
-    func blocker(in model: QueueModel) -> QueueModel.Item?
-    /// Marks the item running once `thread` is chosen.
-    func start(in model: QueueModel, by thread: Int)
-}
+/// Starting work item `item` of a `RaceQueue` (an `async` item), the first step of the logical
+/// thread that runs it: able to go on once the queue would start it.
+struct QueueItemStart: SchedulingPoint {
+    let queue: ObjectIdentifier
+    let serial: Bool
+    let item: Int
+    let name: String
 
-extension QueueStartPoint {
     func canProceed(_ thread: Int, in state: ExecutionState) -> Bool {
-        blocker(in: model(in: state)) == nil
+        model(in: state).canStart(item)
     }
 
     func holder(in state: ExecutionState) -> Int? {
-        blocker(in: model(in: state))?.owner
+        model(in: state).blocker(of: item)?.owner
     }
 
     func chosen(by thread: Int, in state: ExecutionState) {
-        start(in: model(in: state), by: thread)
+        model(in: state).setState(.running, of: item)
     }
 
     var footprint: Footprint { Footprint(touches: [.object(queue)]) }
@@ -95,36 +95,29 @@ extension QueueStartPoint {
     }
 }
 
-/// Starting work item `item` of a `RaceQueue` (an `async` item), the first step of the logical
-/// thread that runs it: able to go on once the queue would start it.
-struct QueueItemStart: QueueStartPoint {
-    let queue: ObjectIdentifier
-    let serial: Bool
-    let item: Int
-    let name: String
-
-    func blocker(in model: QueueModel) -> QueueModel.Item? {
-        model.blocker(of: item)
-    }
-
-    func start(in model: QueueModel, by thread: Int) {
-        model.setState(.running, of: item)
-    }
-}
-
 /// Calling `sync` on a `RaceQueue`: able to go on once the queue would start an item submitted now;
 /// the item is submitted and started in the same step, when the thread is chosen.
-struct QueueSyncCall: QueueStartPoint {
+struct QueueSyncCall: SchedulingPoint {
     let queue: ObjectIdentifier
     let serial: Bool
     let barrier: Bool
     let name: String
 
-    func blocker(in model: QueueModel) -> QueueModel.Item? {
-        model.blocker(ofNew: barrier)
+    func canProceed(_ thread: Int, in state: ExecutionState) -> Bool {
+        model(in: state).blocker(ofNew: barrier) == nil
     }
 
-    func start(in model: QueueModel, by thread: Int) {
-        model.startSync(barrier: barrier, by: thread)
+    func holder(in state: ExecutionState) -> Int? {
+        model(in: state).blocker(ofNew: barrier)?.owner
+    }
+
+    func chosen(by thread: Int, in state: ExecutionState) {
+        model(in: state).startSync(barrier: barrier, by: thread)
+    }
+
+    var footprint: Footprint { Footprint(touches: [.object(queue)]) }
+
+    private func model(in state: ExecutionState) -> QueueModel {
+        state.model(of: queue) { QueueModel(serial: serial) }
     }
 }
