@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The Swift runtime's hook on the global executor (`swift_task_enqueueGlobal_hook`, exported by
 /// the concurrency runtime on Linux and Darwin): while an execution that schedules jobs runs, every
@@ -16,12 +17,20 @@ enum GlobalExecutorHook {
         dlopen(nil, RTLD_NOW),
         "swift_task_enqueueGlobal_hook"
     )?.assumingMemoryBound(to: Hook?.self)
-    nonisolated(unsafe) private static var previous: Hook?
+    /// The hook found when installing (nil, unless another tool installed one), as its bit pattern:
+    /// written under `AsyncJobs`' lock, but read by the hook on whatever thread enqueues a job, with
+    /// nothing ordering the two but the runtime's uninstrumented read of the slot, so it is atomic
+    /// (ThreadSanitizer reported the plain variable this was, rightly).
+    private static let previousBits = Atomic<UInt>(0)
+
+    private static var previous: Hook? {
+        unsafeBitCast(previousBits.load(ordering: .acquiring), to: Hook?.self)
+    }
 
     /// Called with `AsyncJobs`' lock held.
     static func install() {
         guard let slot else { return }
-        previous = slot.pointee
+        previousBits.store(unsafeBitCast(slot.pointee, to: UInt.self), ordering: .releasing)
         slot.pointee = { job, original in
             if !AsyncJobs.intercept(job) { GlobalExecutorHook.forward(job, original) }
         }
