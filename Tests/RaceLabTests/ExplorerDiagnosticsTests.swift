@@ -172,6 +172,20 @@ struct ExplorerDiagnosticsTests {
     }
     #endif
 
+    @Test("several samples of a thread: seen running in a quarter of them means it computes")
+    func sampleSummary() {
+        let futex = ThreadActivity.lockWait
+        // A spinning thread under ThreadSanitizer, caught in the sanitizer's futex more often than not.
+        #expect(ThreadActivity.summary(of: [futex, .running, futex, futex]) == .running)
+        // Blocked for good: never running.
+        #expect(ThreadActivity.summary(of: [futex, futex, futex, futex, futex]) == .lockWait)
+        #expect(ThreadActivity.summary(of: [.running, futex, futex, futex, futex]) == .lockWait)
+        // A sleeper caught once in a read: the most frequent wins.
+        #expect(ThreadActivity.summary(of: [.sleeping, .blockingCall("read"), .sleeping, .unknown]) == .sleeping)
+        #expect(ThreadActivity.summary(of: [.unknown, .fileLock("flock"), .fileLock("flock")]) == .fileLock("flock"))
+        #expect(ThreadActivity.summary(of: []) == .unknown)
+    }
+
     @Test("the text of a stuck exploration names the cause and the fix, and no schedule limit")
     func stuckText() async throws {
         let report = try await Self.exploreInvisibleWait()

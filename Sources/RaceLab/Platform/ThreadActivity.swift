@@ -9,8 +9,8 @@ import Glibc
 /// What a real thread is doing at one instant, as far as the system says: the explorer samples a
 /// thread that stopped reaching scheduling points, to name the likely reason.
 ///
-/// One sample, taken once: a thread caught between two calls is seen in neither, so the explorer
-/// words what it concludes from a sample as "likely".
+/// Samples are instants: a thread caught between two calls is seen in neither, so the explorer takes
+/// several (``SampledThread/sample(count:interval:)``) and words what it concludes as "likely".
 package enum ThreadActivity: Equatable, Sendable {
     /// On a CPU or waiting for one: it computes, or spins.
     case running
@@ -30,6 +30,26 @@ package enum ThreadActivity: Equatable, Sendable {
     case unknown
 }
 
+extension ThreadActivity {
+    /// One activity for several samples of one thread. A thread blocked for good is never seen
+    /// running, so being seen running in a quarter of the samples or more means it computes (now and
+    /// then entering a runtime's lock, or sleeping briefly); otherwise the most frequent activity,
+    /// the earlier seen on a tie.
+    package static func summary(of samples: [ThreadActivity]) -> ThreadActivity {
+        guard !samples.isEmpty else { return .unknown }
+        let running = samples.filter { $0 == .running }.count
+        if running * 4 >= samples.count { return .running }
+        let others = samples.filter { $0 != .running }
+        var best = others[0]
+        var bestCount = 0
+        for candidate in others {
+            let count = others.filter { $0 == candidate }.count
+            if count > bestCount { (best, bestCount) = (candidate, count) }
+        }
+        return best
+    }
+}
+
 /// A real thread the explorer may sample later: the kernel's id for it, on Linux.
 package struct SampledThread: Equatable, Sendable {
     #if os(Linux)
@@ -47,6 +67,21 @@ package struct SampledThread: Equatable, Sendable {
         // explorer's own records only.
         return nil
         #endif
+    }
+
+    /// What the thread is mostly doing over `count` samples `interval` apart.
+    ///
+    /// One sample is not enough: under ThreadSanitizer a spinning thread is now and then caught
+    /// waiting in the sanitizer's own futex (seen once in CI, where the spin loop was named a lock
+    /// wait), and a thread that sleeps in a loop is now and then caught between two sleeps.
+    package func sample(count: Int, interval: Duration) -> ThreadActivity {
+        var samples: [ThreadActivity] = []
+        for index in 0..<max(count, 1) {
+            if index > 0 { let (seconds, attoseconds) = interval.components
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18) }
+            samples.append(sample())
+        }
+        return ThreadActivity.summary(of: samples)
     }
 
     /// What the thread is doing now.

@@ -214,7 +214,8 @@ final class ControlledExecution: @unchecked Sendable {
         }
     }
 
-    /// Why `thread` is stuck, from the trace, the paused threads and one sample of its real thread.
+    /// Why `thread` is stuck, from the trace, the paused threads and samples of its real thread
+    /// (twenty over a tenth of a second).
     private func diagnoseStall(of thread: Int) -> StallDiagnosis {
         let paused = (0..<state.threadCount).compactMap { other -> (thread: Int, point: String)? in
             guard other != thread, !state.isFinished(other), let point = state.pending[other] else { return nil }
@@ -224,7 +225,7 @@ final class ControlledExecution: @unchecked Sendable {
         return StallDiagnosis.diagnose(
             thread: thread,
             record: record,
-            activity: record?.thread?.sample() ?? .unknown,
+            activity: record?.thread?.sample(count: 20, interval: .milliseconds(5)) ?? .unknown,
             paused: paused
         )
     }
