@@ -174,15 +174,15 @@ struct ExplorerDiagnosticsTests {
 
     @Test("several samples of a thread: seen running in a quarter of them means it computes")
     func sampleSummary() {
-        let futex = ThreadActivity.lockWait
-        // A spinning thread under ThreadSanitizer, caught in the sanitizer's futex more often than not.
-        #expect(ThreadActivity.summary(of: [futex, .running, futex, futex]) == .running)
+        let waiting = ThreadActivity.lockWait
+        // A spinning thread under ThreadSanitizer, caught in the sanitizer's own lock more often than not.
+        #expect(ThreadActivity.summary(of: [waiting, .running, waiting, waiting]) == .running)
         // Blocked for good: never running.
-        #expect(ThreadActivity.summary(of: [futex, futex, futex, futex, futex]) == .lockWait)
-        #expect(ThreadActivity.summary(of: [.running, futex, futex, futex, futex]) == .lockWait)
+        #expect(ThreadActivity.summary(of: [waiting, waiting, waiting, waiting, waiting]) == .lockWait)
+        #expect(ThreadActivity.summary(of: [.running, waiting, waiting, waiting, waiting]) == .lockWait)
         // A sleeper caught once in a read: the most frequent wins.
         #expect(ThreadActivity.summary(of: [.sleeping, .blockingCall("read"), .sleeping, .unknown]) == .sleeping)
-        #expect(ThreadActivity.summary(of: [.unknown, .fileLock("flock"), .fileLock("flock")]) == .fileLock("flock"))
+        #expect(ThreadActivity.summary(of: [.unknown, .fileLock("fcntl"), .fileLock("fcntl")]) == .fileLock("fcntl"))
         #expect(ThreadActivity.summary(of: []) == .unknown)
     }
 

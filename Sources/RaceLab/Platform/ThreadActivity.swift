@@ -51,7 +51,7 @@ extension ThreadActivity {
 }
 
 /// A real thread the explorer may sample later: the kernel's id for it, on Linux.
-package struct SampledThread: Equatable, Sendable {
+package struct SampledThread: Hashable, Sendable {
     #if os(Linux)
     let threadID: Int32
     #endif
@@ -77,8 +77,10 @@ package struct SampledThread: Equatable, Sendable {
     package func sample(count: Int, interval: Duration) -> ThreadActivity {
         var samples: [ThreadActivity] = []
         for index in 0..<max(count, 1) {
-            if index > 0 { let (seconds, attoseconds) = interval.components
-                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18) }
+            if index > 0 {
+                let (seconds, attoseconds) = interval.components
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            }
             samples.append(sample())
         }
         return ThreadActivity.summary(of: samples)

@@ -222,12 +222,11 @@ final class ControlledExecution: @unchecked Sendable {
             return (other, point.name)
         }
         let record = trace.records[thread]
-        return StallDiagnosis.diagnose(
-            thread: thread,
-            record: record,
-            activity: record?.thread?.sample(count: 20, interval: .milliseconds(5)) ?? .unknown,
-            paused: paused
-        )
+        var activity = ThreadActivity.unknown
+        if let record, let real = record.thread, !(record.inTask && ExplorerExecutor.shared.isIdleWorker(real)) {
+            activity = real.sample(count: 20, interval: .milliseconds(5))
+        }
+        return StallDiagnosis.diagnose(thread: thread, record: record, activity: activity, paused: paused)
     }
 
     private func awaitsUnfinished(_ index: Int) -> Bool {

@@ -32,6 +32,9 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
     private var started = 0
     /// Per worker thread running a chosen job: whose it is.
     private var owners: [ObjectIdentifier: Owner] = [:]
+    /// Worker threads, and those running a job now, as the stall diagnosis samples them.
+    private var workers: Set<SampledThread> = []
+    private var busy: Set<SampledThread> = []
 
     /// Threads this executor has started so far (for its tests).
     var threadCount: Int {
@@ -65,6 +68,12 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
 
     private func work() {
         let executor = asUnownedTaskExecutor()
+        let sampled = SampledThread.current
+        if let sampled {
+            condition.lock()
+            workers.insert(sampled)
+            condition.unlock()
+        }
         while true {
             condition.lock()
             while first == jobs.count {
@@ -78,6 +87,7 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
                 jobs.removeAll(keepingCapacity: true)
                 first = 0
             }
+            if let sampled { busy.insert(sampled) }
             condition.unlock()
             let worker = ObjectIdentifier(Thread.current)
             if let owner {
@@ -86,13 +96,21 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
                 condition.unlock()
             }
             job.runSynchronously(on: executor)
-            if let owner {
-                condition.lock()
-                owners[worker] = nil
-                condition.unlock()
-                owner.execution.jobEnded(owner.thread)
-            }
+            condition.lock()
+            if let sampled { busy.remove(sampled) }
+            if owner != nil { owners[worker] = nil }
+            condition.unlock()
+            if let owner { owner.execution.jobEnded(owner.thread) }
         }
+    }
+
+    /// Whether `thread` is one of this executor's workers with no job now. A task that suspended
+    /// left the worker it ran on: what that worker does next (wait, or wake for another job) says
+    /// nothing about the task, so a stuck task's last worker is only sampled while it runs a job.
+    func isIdleWorker(_ thread: SampledThread) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return workers.contains(thread) && !busy.contains(thread)
     }
 
     /// The logical thread whose job the calling thread runs, if it is one of this executor's
