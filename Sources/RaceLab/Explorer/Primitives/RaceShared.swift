@@ -1,0 +1,75 @@
+/// A plain shared variable whose reads and writes the schedule explorer can see: the one-attribute
+/// change that makes an unsynchronised `var` explorable.
+///
+/// ```swift
+/// @RaceShared("didExecute") private var didExecute = false
+/// ```
+///
+/// Like loom's `UnsafeCell` and Shuttle's instrumented accesses, it adds no synchronisation: each
+/// read and write is a plain load or store of the value, in a box of its own that the variable
+/// owns. Outside exploration an access costs one task-local read more (`Race.hook`, as for a
+/// `RaceLock`) and one hop to the box, and stays the data race it was: ThreadSanitizer reports it,
+/// and the enclosing type still needs `@unchecked Sendable` to be shared.
+///
+/// On a logical thread of the explorer, each read is a scheduling point named `read <name>` and
+/// each write one named `write <name>`, with the variable in the step's footprint. The explorer
+/// pauses the thread *before* the access, so which thread's access comes first is its choice. A
+/// read followed by a write (`counter += 1`, `guard !flag … flag = true`) is two points, so another
+/// thread can run between them, as it can on a real machine. The accesses are points with marks
+/// off too (`ExplorationOptions.marks`): they are operations the explorer sees by itself.
+///
+/// Why a box (a class) and not a struct stored inline: reading a struct property of a class copies
+/// the struct out of the object before any method of it runs, so a struct's getter would pause
+/// *after* the load, and the explorer would order nothing (measured: both threads of lesson 2
+/// passed the check in every schedule). The box is loaded first; the value only after the pause.
+///
+/// What it does not do: make anything atomic, order memory, or see accesses that bypass it. A
+/// mutating method called on the value (`array.append(x)`) is one read and one write of the whole
+/// value around it.
+@propertyWrapper
+public final class RaceShared<Value> {
+    /// Read and written with plain loads and stores, never under a lock.
+    private var value: Value
+    /// Shown in schedules: `read <name>`, `write <name>`.
+    public let name: StaticString
+
+    /// - Parameters:
+    ///   - wrappedValue: the initial value (`= false` in the declaration).
+    ///   - name: the variable's name in schedules.
+    public init(wrappedValue: Value, _ name: StaticString) {
+        value = wrappedValue
+        self.name = name
+    }
+
+    public var wrappedValue: Value {
+        get {
+            if let logical = LogicalThread.current { access(.read, on: logical) }
+            return value
+        }
+        set {
+            if let logical = LogicalThread.current { access(.write, on: logical) }
+            value = newValue
+        }
+    }
+
+    @inline(never)
+    private func access(_ kind: SharedAccess.Kind, on logical: LogicalThread) {
+        logical.pause(at: SharedAccess(variable: ObjectIdentifier(self), kind: kind, variableName: name))
+    }
+}
+
+/// A read or a write of a `RaceShared` variable: always able to go on (nothing excludes a plain
+/// access), changing no model. It touches the variable.
+struct SharedAccess: SchedulingPoint {
+    enum Kind: String {
+        case read, write
+    }
+
+    let variable: ObjectIdentifier
+    let kind: Kind
+    let variableName: StaticString
+
+    var name: String { "\(kind.rawValue) \(variableName)" }
+
+    var footprint: Footprint { Footprint(touches: [.object(variable)]) }
+}
