@@ -7,9 +7,10 @@
 ///
 /// Like loom's `UnsafeCell` and Shuttle's instrumented accesses, it adds no synchronisation: each
 /// read and write is a plain load or store of the value, in a box of its own that the variable
-/// owns. Outside exploration an access costs one task-local read more (`Race.hook`, as for a
-/// `RaceLock`) and one hop to the box, and stays the data race it was: ThreadSanitizer reports it,
-/// and the enclosing type still needs `@unchecked Sendable` to be shared.
+/// owns. Outside exploration an access costs a call, one relaxed atomic load (is any logical
+/// thread alive in the process?) and one hop to the box, and stays the data race it was:
+/// ThreadSanitizer reports it (at the caller's line: the accessors are transparent), and the
+/// enclosing type still needs `@unchecked Sendable` to be shared.
 ///
 /// On a logical thread of the explorer, each read is a scheduling point named `read <name>` and
 /// each write one named `write <name>`, with the variable in the step's footprint. The explorer
@@ -67,16 +68,19 @@ final class RaceSharedBox<Value> {
         self.name = name
     }
 
-    /// Under the explorer, pauses before a read. Outside it, one task-local read.
+    /// Under the explorer, pauses before a read. Outside it, one relaxed atomic load (no logical
+    /// thread exists) and nothing else.
     @usableFromInline
     func willRead() {
-        if let logical = LogicalThread.current { pause(.read, on: logical) }
+        guard LogicalThread.mayExist, let logical = LogicalThread.current else { return }
+        pause(.read, on: logical)
     }
 
-    /// Under the explorer, pauses before a write. Outside it, one task-local read.
+    /// Under the explorer, pauses before a write. Outside it, as for a read.
     @usableFromInline
     func willWrite() {
-        if let logical = LogicalThread.current { pause(.write, on: logical) }
+        guard LogicalThread.mayExist, let logical = LogicalThread.current else { return }
+        pause(.write, on: logical)
     }
 
     private func pause(_ kind: SharedAccess.Kind, on logical: LogicalThread) {
