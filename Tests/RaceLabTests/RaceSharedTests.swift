@@ -60,7 +60,8 @@ struct RaceSharedTests {
         #expect(list.items == [1, 2])
     }
 
-    /// A wrapped property in a struct works too (a mutating append is one read and one write).
+    /// A wrapped property in a struct compiles and reads back what was written (a mutating append
+    /// is one read and one write); copies of the struct would share the box.
     struct RaceSharedList {
         @RaceShared("items") var items: [Int] = []
     }

@@ -27,7 +27,8 @@
 ///
 /// What it does not do: make anything atomic, order memory, or see accesses that bypass it. A
 /// mutating method called on the value (`array.append(x)`) is one read and one write of the whole
-/// value around it.
+/// value around it. It is meant for stored properties of classes, where shared state lives: in a
+/// struct, copies of the struct share the one box, which a plain `var` would not.
 @propertyWrapper
 public struct RaceShared<Value> {
     @usableFromInline let box: RaceSharedBox<Value>
