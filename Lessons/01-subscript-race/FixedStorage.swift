@@ -7,7 +7,7 @@ import RaceLab
 /// Reads still run concurrently with each other (`queue.sync` on a concurrent queue); a barrier
 /// item waits for the reads before it and holds back everything after it.
 public final class FixedStorage: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.fixed-storage", attributes: .concurrent)
+    private let queue = RaceQueue(label: "racelab.fixed-storage", attributes: .concurrent)
     private var contents: [String: Data] = [:]
 
     public init() {}

@@ -11,15 +11,15 @@ import RaceLab
 /// writes both write back a dictionary missing the other's key.
 ///
 /// `@unchecked Sendable` is the type's claim to be thread-safe; the lesson is that the claim is false.
+///
+/// The queue is a `RaceQueue`: a `DispatchQueue` (and nothing more) outside the schedule explorer,
+/// whose `sync` calls and work items the explorer sees inside it.
 public final class Storage: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.storage", attributes: .concurrent)
+    private let queue = RaceQueue(label: "racelab.storage", attributes: .concurrent)
     private var _contents: [String: Data] = [:]
 
     private var contents: [String: Data] {
-        get {
-            Race.step("get contents")
-            return queue.sync { _contents }
-        }
+        get { queue.sync { _contents } }
         set {
             // hazard: the getter's work item has finished; another store can read the same old
             // dictionary before this setter's barrier runs, and one of the two keys is lost.

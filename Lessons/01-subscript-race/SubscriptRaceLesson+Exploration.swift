@@ -12,15 +12,16 @@ extension SubscriptRaceLesson {
 
     /// Each logical thread stores one distinct key; afterwards every key must be there.
     ///
-    /// The scheduling points are the store's own: `get contents` (the getter's `queue.sync`) and
-    /// `set contents` (the setter's async barrier) in the buggy store, `store contents` in the fixed
-    /// one. The barrier work items themselves run on the queue, outside the explorer: they need no
-    /// steps of their own, because a concurrent queue runs barriers in the order they were submitted
-    /// and every later `queue.sync` (the next get, the final count) waits for them. So the order of
-    /// the steps alone decides what the store holds, and a schedule replays exactly.
+    /// The scheduling points are the store's `RaceQueue`'s: `sync storage` (the getter's
+    /// `queue.sync`), each barrier work item (a thread of its own, `storage barrier`), and, with
+    /// marks off, each `async barrier storage` submission; with marks, the setter's window
+    /// `set contents` and the fixed store's `store contents` step. The queue model runs barriers in
+    /// the order they were submitted and holds every later `sync` back until they ran, as
+    /// libdispatch does, so the order of the steps alone decides what the store holds, and a
+    /// schedule replays exactly.
     ///
-    /// The state shown between steps is the store's keys, read through its own `queue.sync`: no
-    /// scheduling point is inside a work item, so a paused thread never holds the queue.
+    /// The state shown between steps is the store's keys, read through its own `queue.sync` from
+    /// the controller's thread, outside the explorer, while every logical thread is paused.
     static func storeOneKeyEach<Store: KeyStore>(_ makeStore: @escaping @Sendable () -> Store) -> Exploration {
         Exploration(
             summary: "each thread stores one key; invariant: every key is present",

@@ -2,12 +2,13 @@ import RaceLab
 
 /// What `racelab explore 2` runs: the lesson's own types on two (or `--threads`) logical threads.
 ///
-/// The scheduling points are the types' own marks: `check didExecute` (the racy guard), `lock`,
-/// `compare-exchange didExecute`, `async check-and-set`, `Protected`'s `read` and `mutate`, and
-/// `read errors.count` in the plain error array. A fetch's callback is a thread of its own (the
-/// `fetch callback` hand-off), so the explorer chooses when each callback runs.
-/// Work items the serial queue and `Protected`'s reader-writer queue run on their own threads need
-/// no steps: those queues run them in submission order, and every later read waits for them.
+/// The scheduling points are the types' own: the reads and writes of the `@RaceShared` flag and
+/// error count (`read didExecute`, `write errors.count`), `lock once` (a `RaceLock`), the
+/// `RaceQueue` operations of `SerialQueueOnce` and `ReadWriteLock` (`sync`, work items, and with
+/// marks off each `async` submission), and the marks (`saw didExecute false`, `chose slot`,
+/// `compare-exchange didExecute`, `async check-and-set`, `Protected`'s `read` and `mutate`). A
+/// fetch's callback is a thread of its own (the `fetch callback` hand-off), so the explorer chooses
+/// when each callback runs.
 extension CheckThenActLesson {
     /// Something with the `run(_:)` of the "run once" flags.
     protocol RunOnce: Sendable {

@@ -8,7 +8,8 @@ import RaceLab
 /// (by itself or by whoever got there first), the promise `dispatch_once` makes. The price: `execute`
 /// must not call `run` on the same object again, because `NSLock` is not recursive.
 public final class LockedOnce: @unchecked Sendable {
-    private let lock = NSLock()
+    /// A `RaceLock`: an `NSLock` whose waits the schedule explorer sees.
+    private let lock = RaceLock("once")
     /// Guarded by `lock`.
     private var didExecute = false
 
@@ -16,7 +17,6 @@ public final class LockedOnce: @unchecked Sendable {
 
     /// Runs `execute` unless some call already did; returns after it ran.
     public func run(_ execute: () -> Void) {
-        Race.step("lock")
         lock.lock()
         defer { lock.unlock() }
         guard !didExecute else { return }

@@ -9,19 +9,21 @@ import RaceLab
 /// set after it returns.
 ///
 /// `@unchecked Sendable` is the type's claim to be safe to share; the lesson shows the claim is false.
+///
+/// `@RaceShared` keeps `didExecute` a plain, unsynchronised `Bool` (ThreadSanitizer still reports
+/// the race); it only lets the schedule explorer see each read and write of it.
 public final class RacyOnce: @unchecked Sendable {
-    private var didExecute = false
+    @RaceShared("didExecute") private var didExecute = false
 
     public init() {}
 
     /// Runs `execute` unless some call already did. Not thread-safe, whatever the type claims.
     @inline(never)
     public func run(_ execute: () -> Void) {
-        Race.step("check didExecute")
         guard !didExecute else { return }
         // hazard: check-then-act. This thread saw `false`; until it stores `true` below, every other
         // thread that reaches the guard sees `false` too and runs `execute()` as well.
-        Race.window("read didExecute")
+        Race.window("saw didExecute false")
         execute()
         didExecute = true
     }

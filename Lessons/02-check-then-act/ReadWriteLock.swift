@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// The article's readers-writer lock made of a concurrent queue: reads are `sync` work items, which
 /// may run side by side; writes are asynchronous *barrier* items, which run alone.
@@ -8,11 +9,12 @@ import Foundation
 /// submitted after it. What it does not: anything about *two* calls. A `read` followed by a `write`
 /// is two work items, and other writes can run between them (see `Protected`).
 public final class ReadWriteLock: @unchecked Sendable {
-    private let queue: DispatchQueue
+    /// A `RaceQueue`: a concurrent `DispatchQueue` whose work items the schedule explorer sees.
+    private let queue: RaceQueue
 
     /// - Parameter label: the queue's label, shown in debuggers and crash logs.
     public init(label: String) {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
+        queue = RaceQueue(label: label, attributes: .concurrent)
     }
 
     /// Runs `body` as a read: concurrently with other reads, never during a write. Blocks until done.

@@ -9,7 +9,8 @@ import RaceLab
 /// whether `execute()` happened (a test, the next step of a program) must first wait for the queue to
 /// drain; `drain()` does that. Reading the count without draining can see zero executions.
 public final class SerialQueueOnce: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "racelab.serial-queue-once")
+    /// A `RaceQueue`: a `DispatchQueue` whose work items the schedule explorer sees.
+    private let queue = RaceQueue(label: "racelab.serial-queue-once")
     /// Read and written only by work items on `queue`, one at a time.
     private var didExecute = false
 

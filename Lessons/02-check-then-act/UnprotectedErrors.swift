@@ -22,7 +22,8 @@ import RaceLab
 ///   4 of 20 runs, when these slots held `any Error`.
 public final class UnprotectedErrors: ErrorCollector, @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<FetchError>
-    private var count = 0
+    /// A plain `Int`; `@RaceShared` only lets the schedule explorer see its reads and writes.
+    @RaceShared("errors.count") private var count = 0
 
     /// - Parameter capacity: the most errors it can hold; the slots are allocated once, here.
     ///   Records beyond it are dropped.
@@ -40,7 +41,7 @@ public final class UnprotectedErrors: ErrorCollector, @unchecked Sendable {
         let next = count
         // hazard: read-modify-write of the count with no lock. Another callback can read the same
         // count now; both store into slot `next`, both write `next + 1`, and one error is lost.
-        Race.window("read errors.count")
+        Race.window("chose slot")
         guard next < slots.count else { return }
         slots[next] = error
         count = next + 1

@@ -173,7 +173,8 @@ struct HelpText {
             scheduler. Threads switch only at scheduling points: the race windows the lesson marks
             (Race.window), the synchronization steps it marks (Race.step), and the operations of
             RaceLock, RaceRecursiveLock, RaceQueue (sync, async, barriers), RaceTask, RaceLockFile
-            (file locks, with the kernel's owners) and Race.handOff. Work items,
+            (file locks, with the kernel's owners), @RaceShared variables (each read and write)
+            and Race.handOff. Work items,
             callbacks and tasks the code starts are threads of their own, numbered after the
             program's. With --marks off the marks are ignored, and async code is switched between
             its Swift concurrency jobs instead: it needs no mark at all. A failing schedule is

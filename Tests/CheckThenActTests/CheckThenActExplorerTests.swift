@@ -18,10 +18,11 @@ struct CheckThenActExplorerTests {
             options: .init(preemptions: 2)
         )
         #expect(report.exhaustive)
-        #expect(report.schedules == 6)
-        #expect(report.failingSchedules == 4)
+        // Per thread: read the flag, the window, write the flag (a thread that reads `true` stops).
+        #expect(report.schedules == 14)
+        #expect(report.failingSchedules == 12)
         let failure = try #require(report.failure)
-        #expect(failure.steps.prefix(2).map(\.operation) == ["check didExecute", "check didExecute"])
+        #expect(failure.steps.map(\.operation).filter { $0 == "read didExecute" }.count == 2)
         #expect(failure.outcome == .invariantBroken("execute() ran 2 times"))
         for _ in 0..<100 {
             let replay = try await Explorer.replay(
@@ -60,17 +61,18 @@ struct CheckThenActExplorerTests {
         #expect(report.failingSchedules == 0)
     }
 
-    @Test("two fetch callbacks both read the error count before either writes it: one error is lost")
+    @Test("two fetch callbacks both read the error count before either writes it: one error is overwritten")
     func callbacksLoseAnError() async throws {
         let exploration = try Self.exploration(CheckThenActLesson.errorsUnprotected)
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         let failure = try #require(report.failure)
-        #expect(failure.outcome == .invariantBroken("the completion saw errors of fetches [0], expected [0, 3]"))
+        // Both read count 0 and store into slot 0; the second store overwrites the first error.
+        #expect(failure.outcome == .invariantBroken("the completion saw errors of fetches [3], expected [0, 3]"))
         // The racing threads are the callbacks, which the fetching threads started: threads 2 and 3.
         #expect(failure.spawned.map(\.name) == ["fetch callback", "fetch callback"])
-        #expect(failure.steps.suffix(2).map(\.operation) == ["read errors.count", "read errors.count"])
+        #expect(failure.steps.suffix(2).map(\.operation) == ["write errors.count", "write errors.count"])
         #expect(Set(failure.steps.suffix(2).map(\.thread)) == [2, 3])
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
@@ -87,5 +89,64 @@ struct CheckThenActExplorerTests {
         #expect(report.abandoned == nil)
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)
+    }
+
+    // MARK: With marks off
+
+    @Test(
+        "the explorer needs no marks: with marks off every buggy variant has a failing schedule, replayed 100 times",
+        arguments: ["buggy", "protected-read-then-write", "errors-unprotected"]
+    )
+    func marksOffFindsEveryBug(name: String) async throws {
+        let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
+        let exploration = try Self.exploration(variant)
+        let options = ExplorationOptions(preemptions: 2, marks: false)
+        let report = try await Explorer.explore(exploration, options: options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        let failure = try #require(report.failure)
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
+            #expect(!replay.diverged)
+            #expect(replay.result.outcome == failure.outcome)
+        }
+    }
+
+    @Test("with marks off the racy flag's points are its own reads and writes: both reads come first")
+    func marksOffRacyOnceShowsTheAccesses() async throws {
+        let report = try await Explorer.explore(
+            Self.exploration(CheckThenActLesson.buggy),
+            options: .init(preemptions: 2, marks: false)
+        )
+        // Two threads × (read, write): 6 orders; only the 2 serial ones run the work once.
+        #expect(report.schedules == 6)
+        #expect(report.failingSchedules == 4)
+        let failure = try #require(report.failure)
+        #expect(failure.steps.prefix(2).map(\.operation) == ["read didExecute", "read didExecute"])
+        #expect(failure.steps.suffix(2).map(\.operation) == ["write didExecute", "write didExecute"])
+    }
+
+    @Test(
+        "with marks off no schedule breaks a fixed variant that synchronises through a primitive the explorer sees",
+        arguments: ["serial-queue", "lock", "protected-mutate", "errors-protected"]
+    )
+    func marksOffFixedVariantsAreClean(name: String) async throws {
+        let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
+        let report = try await Explorer.explore(Self.exploration(variant), options: .init(preemptions: 2, marks: false))
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        #expect(report.schedules > 1)
+        #expect(report.failingSchedules == 0)
+    }
+
+    @Test("with marks off the atomic flag is one schedule: a compare-exchange has no window to interleave in")
+    func marksOffAtomicIsOneSchedule() async throws {
+        let report = try await Explorer.explore(
+            Self.exploration(CheckThenActLesson.atomic),
+            options: .init(preemptions: 2, marks: false)
+        )
+        #expect(report.schedules == 1)
+        #expect(report.failingSchedules == 0)
+        #expect(report.warning?.contains("nothing was explored") == true)
     }
 }

@@ -44,7 +44,7 @@ struct FanInTests {
     )
     func plainArrayLosesAnError() async {
         let errors = UnprotectedErrors()
-        let meeting = Rendezvous(at: "read errors.count", parties: 2)
+        let meeting = Rendezvous(at: "chose slot", parties: 2)
         await onThreads(2, hook: meeting) { thread in errors.record(FetchError(index: thread * 3)) }
         #expect(meeting.isComplete)
         #expect(errors.recorded().count == 1)

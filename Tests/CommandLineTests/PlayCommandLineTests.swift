@@ -17,68 +17,72 @@ struct PlayCommandLineTests {
         return try #require(line.split(separator: " ").last.map(String.init))
     }
 
-    @Test("lesson 1: the four steps explore prints break the invariant, and play prints the same replay string")
+    @Test("lesson 1: the six steps explore prints break the invariant, and play prints the same replay string")
     func lessonOneScheduleBreaksIt() throws {
         let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
         let replay = try Self.replayString(explored.stdout)
         let choices = try #require(replay.split(separator: ":").last).split(separator: ".")
-        #expect(choices.count == 4)
+        #expect(choices.count == 6)
         let output = try Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
-        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (4 steps)."))
+        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
         #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay \(replay)"))
-        // The shared state is shown between steps: after both gets and one set, one key is stored.
-        #expect(output.stdout.contains("step 4   state: store holds [item-"))
+        // The shared state is shown between steps: after both gets, both sets and the first
+        // barrier item, one key is stored.
+        #expect(output.stdout.contains("step 6   state: store holds [item-"))
         // Piped, the transcript has no colour codes.
         #expect(!output.stdout.contains("\u{1B}["))
     }
 
     @Test("a schedule that keeps the invariant: the buggy variant's end says the explorer finds failing ones")
     func passingPlayOfBuggyVariant() throws {
-        let output = try Self.play(["1"], input: "0\n0\n1\n1\n")
+        // Thread 0's store, its barrier item (thread 2), then thread 1's store and its barrier item.
+        let output = try Self.play(["1"], input: "0\n0\n2\n1\n1\n3\n")
         #expect(output.status == 0)
-        #expect(output.stdout.contains("The invariant held after 4 steps."))
-        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:0.0.1.1"))
-        #expect(output.stdout.contains("The explorer finds 4 failing among 6 schedules"))
+        #expect(output.stdout.contains("The invariant held after 6 steps."))
+        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:0.0.2.1.1.3"))
+        #expect(output.stdout.contains("The explorer finds 8 failing among 10 schedules"))
     }
 
     @Test("the fixed store: after a play, the explorer's count of schedules that do not break it")
     func fixedVariantEnd() throws {
-        let output = try Self.play(["1", "--variant", "fixed"], input: "1\n0\nq\n")
+        let output = try Self.play(["1", "--variant", "fixed"], input: "1\n0\n2\n3\nq\n")
         #expect(output.status == 0)
-        #expect(output.stdout.contains("The invariant held after 2 steps."))
+        #expect(output.stdout.contains("The invariant held after 4 steps."))
         #expect(
             output.stdout.contains(
-                "No schedule within the bound (at most 2 preemptions, 2 threads) breaks it: the explorer checked all 2."
+                "No schedule within the bound (at most 2 preemptions, 2 threads) breaks it: the explorer checked all 4."
             )
         )
     }
 
     @Test("undo takes back the last step: the game shows step 1 again and the replay string leaves the step out")
     func undo() throws {
-        let output = try Self.play(["1"], input: "u\n0\nu\n1\n0\n1\n0\nq\n")
+        let output = try Self.play(["1"], input: "u\n0\nu\n1\n0\n1\n0\n2\n3\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("> u\nNothing to undo: no step has run yet.\n"))
         let stepOnes = output.stdout.components(separatedBy: "\nstep 1   ").count - 1
         #expect(stepOnes == 2)
-        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:1.0.1.0"))
+        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:1.0.1.0.2.3"))
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys"))
     }
 
     @Test("following every hint breaks the invariant; where nothing can, the hint says so")
     func hints() throws {
-        let output = try Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nq\n")
+        let output = try Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nh\n2\nh\n3\nq\n")
         let hints = output.stdout.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
         #expect(
             hints == [
-                "hint: run thread 0 (get contents): a shortest failing schedule from here takes 4 more steps (the explorer checked all 6).",
-                "hint: run thread 1 (get contents): a shortest failing schedule from here takes 3 more steps (the explorer checked all 3).",
-                "hint: run thread 1 (set contents): a shortest failing schedule from here takes 2 more steps (the explorer checked all 2).",
-                "hint: run thread 0 (set contents): a shortest failing schedule from here takes 1 more step (the explorer checked all 1).",
+                "hint: run thread 0 (sync storage): a shortest failing schedule from here takes 6 more steps (the explorer checked all 10).",
+                "hint: run thread 1 (sync storage): a shortest failing schedule from here takes 5 more steps (the explorer checked all 5).",
+                "hint: run thread 1 (set contents): a shortest failing schedule from here takes 4 more steps (the explorer checked all 4).",
+                "hint: run thread 0 (set contents): a shortest failing schedule from here takes 3 more steps (the explorer checked all 2).",
+                "hint: run thread 2 (storage barrier): a shortest failing schedule from here takes 2 more steps (the explorer checked all 1).",
+                "hint: run thread 3 (storage barrier): a shortest failing schedule from here takes 1 more step (the explorer checked all 1).",
             ]
         )
-        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (4 steps)."))
+        #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
         // Thread 0 stored its key before thread 1 read the store: no order of the rest loses a key.
         let safe = try Self.play(["1"], input: "0\n0\nh\nq\n")
         #expect(
@@ -100,7 +104,7 @@ struct PlayCommandLineTests {
                 "\(prompt)x\nUnknown command 'x': type a thread number (0, 1), u, h, r, q or ?.\n\(prompt)\n"
             )
         )
-        #expect(output.stdout.contains("Thread 0 cannot run now (it has finished); type one of 1.\n"))
+        #expect(output.stdout.contains("Thread 0 cannot run now (it has finished); type one of 2.\n"))
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
@@ -170,12 +174,17 @@ struct SchedulePictureCommandLineTests {
             #expect(!html.contains(scheme), "\(scheme)")
         }
         let rows = html.split(separator: "\n").filter { $0.hasPrefix("<tr class=\"step") }
-        #expect(rows.count == 4)
-        #expect(rows.filter { $0.contains("get contents") }.count == 2)
+        #expect(rows.count == 6)
+        #expect(rows.filter { $0.contains("sync storage") }.count == 2)
         #expect(rows.filter { $0.contains("set contents") }.count == 2)
         #expect(rows.filter { $0.contains("class=\"step failing\"") }.count == 1)
-        #expect(rows.last?.contains("class=\"step failing\" data-step=\"4\"") == true)
-        #expect(html.contains("<th>thread 0</th><th>thread 1</th><th>state after the step</th>"))
+        #expect(rows.last?.contains("class=\"step failing\" data-step=\"6\"") == true)
+        #expect(
+            html.contains(
+                "<th>thread 0</th><th>thread 1</th><th>thread 2: storage barrier</th><th>thread 3: storage barrier</th>"
+                    + "<th>state after the step</th>"
+            )
+        )
         #expect(html.contains("store holds [item-"))
         #expect(html.contains("invariant: every key is present"))
         let replay = try PlayCommandLineTests.replayString(output.stdout)

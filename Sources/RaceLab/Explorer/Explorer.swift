@@ -118,7 +118,7 @@ public enum Explorer {
         let why =
             (idle.count == 1 ? "it" : "each")
             + " ran as set-up, alone and to its end, before the next thread started: mark where it touches "
-            + "shared state (Race.window, Race.step) or use RaceLock, RaceQueue or RaceTask there"
+            + "shared state (Race.window, Race.step), or use RaceLock, RaceQueue, RaceTask or @RaceShared there"
         var lines: [String] = []
         if branching == 0 {
             let reason =

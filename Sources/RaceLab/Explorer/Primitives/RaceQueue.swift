@@ -8,7 +8,9 @@ import Foundation
 /// - `sync` submits an item and pauses the caller until the queue would start it (a scheduling
 ///   point named `sync <label>`), then runs it on the caller's thread, as libdispatch does;
 /// - `async` submits an item that a new logical thread runs (first step `<label> item`, or
-///   `<label> barrier`); the caller goes on at once.
+///   `<label> barrier`); the caller goes on at once. With marks off (`ExplorationOptions.marks`)
+///   the submission itself is a point too (`async <label>`, `async barrier <label>`), so that the
+///   explorer can put another thread's calls between a `sync` and the `async` that follows it.
 ///
 /// So windows inside work items are scheduling points like any other, a barrier really holds back
 /// what comes after it, and a `sync` onto the serial queue the caller is running on is reported as
@@ -60,6 +62,18 @@ public final class RaceQueue: @unchecked Sendable {
             return
         }
         let barrier = flags.contains(.barrier)
+        if !logical.execution.marks {
+            // With marks off nothing else marks the moment of submission, and where it falls among
+            // other threads' calls decides what the item sees (lesson 1: a get's `sync`, then the
+            // set's barrier). With marks, the marks name the windows and the submission stays part
+            // of the step, as lessons 4 to 6 and their replays were written.
+            logical.pause(
+                at: PlainPoint(
+                    name: barrier ? "async barrier \(shortName)" : "async \(shortName)",
+                    footprint: Footprint(touches: [.object(model)])
+                )
+            )
+        }
         submitItem(by: logical, barrier: barrier, name: barrier ? "\(shortName) barrier" : "\(shortName) item") {
             [id = ObjectIdentifier(self)] in
             // A new thread, on this queue only: nothing of the submitter's queues carries over.

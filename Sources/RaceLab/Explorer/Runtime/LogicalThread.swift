@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The hook bound (as `Race.hook`) on one logical thread: each window or step it reaches becomes a
 /// scheduling point of its execution.
 ///
@@ -11,6 +13,22 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
     init(id: Int, execution: ControlledExecution) {
         self.id = id
         self.execution = execution
+        Self.alive.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        Self.alive.subtract(1, ordering: .relaxed)
+    }
+
+    /// How many logical threads exist in the process. Zero means no code runs under the explorer,
+    /// so a primitive on a hot path (`RaceShared`) can skip the task-local lookup of `current` with
+    /// one relaxed load. A thread's creation happens before it runs, so a thread that runs under
+    /// the explorer never reads zero.
+    private static let alive = Atomic<Int>(0)
+
+    /// False when no code in the process runs under the explorer; true means `current` may be set.
+    static var mayExist: Bool {
+        alive.load(ordering: .relaxed) > 0
     }
 
     /// The logical thread the caller runs on, if it runs under the explorer. In an execution that
