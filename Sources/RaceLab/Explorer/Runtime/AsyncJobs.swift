@@ -41,6 +41,11 @@ enum AsyncJobs {
         while active != nil { lock.wait() }
         active = execution
         GlobalExecutorHook.install()
+        #if compiler(>=6.3)
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            SleepCatchingDefaultExecutor.install()
+        }
+        #endif
     }
 
     /// Stops routing jobs to `execution` and restores the global hook.
