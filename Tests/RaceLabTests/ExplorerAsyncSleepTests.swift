@@ -31,12 +31,13 @@ struct ExplorerAsyncSleepTests {
     static let options = ExplorationOptions(preemptions: 0, stallTimeout: 120, marks: false)
 
     /// Each thread books once, in a plain `Task` it awaits.
-    static func bookings(fixed: Bool) -> Exploration {
+    static func bookings(fixed: Bool, named: Bool = false) -> Exploration {
         Exploration(
             summary: "each thread books once, in a plain Task it awaits; invariant: one booking per thread",
             makeState: { PlainCounter() },
-            asyncThread: { counter, _ in
-                await Task {
+            asyncThread: { counter, index in
+                let name = named ? "booking \(index)" : nil
+                await Task(name: name) {
                     if fixed { await counter.bookAfterConfirming() } else { await counter.book() }
                 }.value
             },
@@ -71,5 +72,15 @@ struct ExplorerAsyncSleepTests {
         #expect(report.abandoned == nil)
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)
+    }
+
+    @Test("a task given a name (Task(name:)) is a thread of that name, and its resumes carry it")
+    func namedTasks() async throws {
+        let report = try await Explorer.explore(Self.bookings(fixed: false, named: true), options: Self.options)
+        let failure = try #require(report.failure)
+        #expect(Set(failure.spawned.map(\.name)).isSuperset(of: ["booking 0", "booking 1"]))
+        // Known once the task has run: its start was enqueued by its creator, and is `start Task`.
+        let operations = Set(failure.steps.map(\.operation))
+        #expect(operations.isSuperset(of: ["start Task", "resume booking 0", "resume booking 1"]))
     }
 }
