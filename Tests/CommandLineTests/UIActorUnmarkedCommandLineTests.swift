@@ -21,7 +21,14 @@ struct UIActorUnmarkedCommandLineTests {
         var reproduced = 0
         for _ in 0..<100 {
             let again = try Executable.racelab.run(
-                "explore", "3", "--marks", "off", "--variant", "main-actor-update", "--replay", replay
+                "explore",
+                "3",
+                "--marks",
+                "off",
+                "--variant",
+                "main-actor-update",
+                "--replay",
+                replay
             )
             if again.status == 0 && again.stdout.contains("verdict: REPRODUCED") { reproduced += 1 }
         }
