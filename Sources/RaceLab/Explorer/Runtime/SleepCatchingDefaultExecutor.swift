@@ -21,18 +21,20 @@
 /// Installed once in a process, when the first execution that schedules jobs begins, and never
 /// removed: the runtime reads the default executor on every global enqueue, and swapping it back
 /// and forth would only add moments where another thread reads it while it is written. The one
-/// swap happens in the standard library (`_createExecutors`), keeps the main executor as it was,
-/// and this wrapper holds the original executor, so a thread that read the old one still uses a
-/// live executor.
+/// swap happens in the standard library (`_createExecutors`) and keeps the main executor as it
+/// was. Another thread may read the variable while it is written, and could get the new object
+/// with the old conformance or the reverse; so the wrapper, like the platform's executor it
+/// replaces, keeps no state in the object: the original executor is a process-wide constant,
+/// created before the swap, and it stays alive, so every combination still reaches a live
+/// executor.
 @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 final class SleepCatchingDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-    private let original: any TaskExecutor
-
-    private init(wrapping original: any TaskExecutor) {
-        self.original = original
-    }
+    /// The platform's default executor, which every job is passed on to.
+    private static let original: any TaskExecutor = Task.defaultExecutor
+    private var original: any TaskExecutor { Self.original }
 
     private static let installed: Void = {
+        _ = original
         _createExecutors(factory: Factory.self)
     }()
 
@@ -44,7 +46,7 @@ final class SleepCatchingDefaultExecutor: TaskExecutor, SchedulingExecutor, @unc
     private enum Factory: ExecutorFactory {
         static var mainExecutor: any MainExecutor { MainActor.executor }
         static var defaultExecutor: any TaskExecutor {
-            SleepCatchingDefaultExecutor(wrapping: Task.defaultExecutor)
+            SleepCatchingDefaultExecutor()
         }
     }
 
