@@ -226,9 +226,10 @@ extension ControlledExecution {
             model.taskThreads[task] = thread
             model.asyncThreads.insert(thread)
         } else {
-            // A job that is no task (an actor's queue), or a task already holding a job: a thread
-            // of one job.
-            let thread = state.addThread(by: creator ?? 0, name: "actor job", first: point("run actor queue"))
+            // A job that is no task (an actor's queue, a continuation resumed after a delay), or a
+            // task already holding a job: a thread of one job.
+            let (name, first) = door == .sleep ? ("sleep", "wake after sleep") : ("actor job", "run actor queue")
+            let thread = state.addThread(by: creator ?? 0, name: name, first: point(first))
             model.singleJobThreads.insert(thread)
         }
         condition.broadcast()
