@@ -41,6 +41,11 @@ enum AsyncJobs {
         while active != nil { lock.wait() }
         active = execution
         GlobalExecutorHook.install()
+        #if compiler(>=6.3)
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            SleepCatchingDefaultExecutor.install()
+        }
+        #endif
     }
 
     /// Stops routing jobs to `execution` and restores the global hook.
@@ -64,6 +69,7 @@ enum AsyncJobs {
         }
         if task != 0, let execution = tasks[task] {
             lock.unlock()
+            noteCurrentTaskName(in: execution)
             execution.enqueue(job, task: task, creator: nil, door: door)
             return true
         }
@@ -73,8 +79,16 @@ enum AsyncJobs {
         }
         if task != 0 { tasks[task] = creator.execution }
         lock.unlock()
+        noteCurrentTaskName(in: creator.execution)
         creator.execution.enqueue(job, task: task, creator: creator.thread, door: door)
         return true
+    }
+
+    /// A task's name (`Task(name:)`, SE-0469) can be read only by the task itself: when the
+    /// enqueueing code runs in one of the execution's tasks, its thread takes that name.
+    private static func noteCurrentTaskName(in execution: ControlledExecution) {
+        guard let current = TaskIdentity.current(), let name = TaskIdentity.currentName() else { return }
+        execution.name(task: current, name)
     }
 
     /// The logical thread the caller runs as, in an execution that schedules jobs.
@@ -119,6 +133,15 @@ enum TaskIdentity {
             task.map { jobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
         }
     }
+
+    /// The name the caller's task was given (`Task(name:)`), if any and if the runtime keeps names
+    /// (Swift 6.2 and later).
+    static func currentName() -> String? {
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            return Task.name
+        }
+        return nil
+    }
 }
 
 /// A job waiting to run: a task's start or resumption, an actor's queue, a sleep's wake-up. Chosen,
@@ -149,6 +172,8 @@ struct AwaitingJob: SchedulingPoint {
 /// thread, and which threads are a single job.
 final class AsyncJobsModel: ModelObject {
     var taskThreads: [UInt64: Int] = [:]
+    /// Task id → the name the task was given, once seen (`AsyncJobs.noteCurrentTaskName`).
+    var taskNames: [UInt64: String] = [:]
     var asyncThreads: Set<Int> = []
     var singleJobThreads: Set<Int> = []
     /// A program thread about to start its task: the next new task it creates is that thread.
@@ -165,6 +190,17 @@ extension ControlledExecution {
         withState { AsyncJobsModel.of($0).taskThreads[task] }
     }
 
+    /// Records the name of task `task` and names its thread after it (a spawned one: the program's
+    /// threads keep their numbers).
+    func name(task: UInt64, _ name: String) {
+        withState { state in
+            let model = AsyncJobsModel.of(state)
+            guard model.taskNames[task] == nil else { return }
+            model.taskNames[task] = name
+            if let thread = model.taskThreads[task] { state.rename(thread, to: name) }
+        }
+    }
+
     /// Registers `job` as the point its thread is paused at. `creator` is set for a job whose task
     /// (or, for a job that is no task, whose thread) is new.
     fileprivate func enqueue(_ job: UnownedJob, task: UInt64, creator: Int?, door: AsyncJobs.Door) {
@@ -175,7 +211,7 @@ extension ControlledExecution {
         if task != 0, let thread = model.taskThreads[task],
             state.pending[thread] == nil || state.pending[thread] is AwaitingJob
         {
-            let name = door == .sleep ? "wake after sleep" : "resume"
+            let name = (door == .sleep ? "wake after sleep" : "resume") + (model.taskNames[task].map { " \($0)" } ?? "")
             state.pause(thread, at: point(name))
             trace.paused(thread, at: name)
         } else if task != 0, let creator, model.adopting == creator {
@@ -190,9 +226,10 @@ extension ControlledExecution {
             model.taskThreads[task] = thread
             model.asyncThreads.insert(thread)
         } else {
-            // A job that is no task (an actor's queue), or a task already holding a job: a thread
-            // of one job.
-            let thread = state.addThread(by: creator ?? 0, name: "actor job", first: point("run actor queue"))
+            // A job that is no task (an actor's queue, a continuation resumed after a delay), or a
+            // task already holding a job: a thread of one job.
+            let (name, first) = door == .sleep ? ("sleep", "wake after sleep") : ("actor job", "run actor queue")
+            let thread = state.addThread(by: creator ?? 0, name: name, first: point(first))
             model.singleJobThreads.insert(thread)
         }
         condition.broadcast()

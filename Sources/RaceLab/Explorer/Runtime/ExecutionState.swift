@@ -80,6 +80,12 @@ final class ExecutionState {
         return id
     }
 
+    /// Names spawned thread `thread` anew, once what it is becomes known (a task's own name).
+    func rename(_ thread: Int, to name: String) {
+        guard let index = spawned.firstIndex(where: { $0.thread == thread }) else { return }
+        spawned[index] = SpawnedThread(thread: thread, parent: spawned[index].parent, name: name)
+    }
+
     /// Whether `thread` can perform the operation it is paused at (a thread not paused can).
     func canProceed(_ thread: Int) -> Bool {
         pending[thread]?.canProceed(thread, in: self) ?? true
