@@ -54,7 +54,7 @@ struct RaceSharedTests {
         let counter = Counter()
         for _ in 0..<1_000 { counter.value += 1 }
         #expect(counter.value == 1_000)
-        var list = RaceSharedList()
+        let list = RaceSharedList()
         list.items.append(1)
         list.items.append(2)
         #expect(list.items == [1, 2])

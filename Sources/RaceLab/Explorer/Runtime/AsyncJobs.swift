@@ -41,10 +41,8 @@ enum AsyncJobs {
         while active != nil { lock.wait() }
         active = execution
         GlobalExecutorHook.install()
-        #if compiler(>=6.3)
-        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
-            SleepCatchingDefaultExecutor.install()
-        }
+        #if compiler(>=6.3) && os(Linux)
+        SleepCatchingDefaultExecutor.install()
         #endif
     }
 

@@ -1,6 +1,8 @@
 // The executor factory (SE-0466's custom default executors) is SPI in the Swift 6.3 standard
-// library, like the delayed enqueue of `ExplorerExecutor+Scheduling.swift`.
-#if compiler(>=6.3)
+// library, like the delayed enqueue of `ExplorerExecutor+Scheduling.swift`. Linux only: the SPI is
+// checked against the open-source 6.3.1 toolchain here; whether Apple's SDKs export it the same way
+// could not be checked without a Mac, and a compile error there would break every Mac build.
+#if compiler(>=6.3) && os(Linux)
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// The process's default executor, wrapped so that a sleep in a task that prefers no executor
@@ -27,7 +29,6 @@
 /// replaces, keeps no state in the object: the original executor is a process-wide constant,
 /// created before the swap, and it stays alive, so every combination still reaches a live
 /// executor.
-@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 final class SleepCatchingDefaultExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     /// The platform's default executor, which every job is passed on to.
     private static let original: any TaskExecutor = Task.defaultExecutor
