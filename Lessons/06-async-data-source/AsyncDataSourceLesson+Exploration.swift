@@ -64,8 +64,13 @@ extension AsyncDataSourceLesson {
     /// work items have run. `settle`, called
     /// when every thread and work item has finished, returns the final version and what the
     /// observers got wrong.
+    ///
+    /// - Parameter readOnlySteps: true for a design whose `write` and `render` touch nothing shared
+    ///   but the trial's constants before their first queue call (which is a step of its own): the
+    ///   "update" and "render" steps then only read the trial, and commute (`Race.step(_:reading:)`).
     static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
         _ makeTrial: @escaping @Sendable () -> Trial,
+        readOnlySteps: Bool = false,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
         Exploration(
@@ -76,10 +81,14 @@ extension AsyncDataSourceLesson {
                 // Both steps touch the design only through the trial (the dependence partial-order
                 // reduction needs); what runs on its queues are steps of their own.
                 if index == 1 {
-                    Race.step("render", on: explored.trial)
+                    if readOnlySteps {
+                        Race.step("render", reading: explored.trial)
+                    } else {
+                        Race.step("render", on: explored.trial)
+                    }
                     explored.findings.add(explored.trial.render(cell: 0))
                 } else {
-                    publish(explored.trial)
+                    publish(explored.trial, readOnly: readOnlySteps)
                 }
             },
             invariant: { explored, threads in
@@ -91,9 +100,9 @@ extension AsyncDataSourceLesson {
 
     /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where
     /// the design can), not for the second.
-    private static func publish(_ trial: some DataSourceTrial & AnyObject) {
+    private static func publish(_ trial: some DataSourceTrial & AnyObject, readOnly: Bool = false) {
         for round in 0..<updatesPerWriter {
-            Race.step("update", on: trial)
+            if readOnly { Race.step("update", reading: trial) } else { Race.step("update", on: trial) }
             trial.write(waiting: round == 0)
         }
     }
@@ -184,6 +193,9 @@ extension AsyncDataSourceLesson {
 
     static let stateObjectExploration = uiAgainstWriters(
         { settled(StateObjectVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        // `write` is one `queue.async` of the data source, `render` one `ui.sync`: both steps only
+        // read the trial's constants first.
+        readOnlySteps: true,
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))
@@ -192,6 +204,9 @@ extension AsyncDataSourceLesson {
 
     static let updateWithoutBarrierExploration = uiAgainstWriters(
         { settled(UpdateWithoutBarrierVariant.makeTrial()) { $0.dataSource.waitUntilIdle() } },
+        // `write` is one `queue.async` of the data source, `render` one `ui.sync`: both steps only
+        // read the trial's constants first.
+        readOnlySteps: true,
         settle: { trial in
             let version = trial.ui.sync { trial.component.currentState.version }
             return (version, trial.observers.problems(finalVersion: version))

@@ -63,7 +63,8 @@ struct ExplorerPrimitiveTests {
         let thread = state.threadCount
         let item = state.model(of: ObjectIdentifier(queue)) { QueueModel(serial: serial) }
             .submit(barrier: barrier, owner: thread)
-        let point = QueueItemStart(queue: ObjectIdentifier(queue), serial: serial, item: item, name: "item \(item)")
+        let point = QueueItemStart(
+            queue: ObjectIdentifier(queue), serial: serial, barrier: barrier, item: item, name: "item \(item)")
         _ = state.addThread(by: 0, name: point.name, first: point)
         return point
     }

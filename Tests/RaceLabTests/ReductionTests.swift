@@ -54,6 +54,37 @@ struct ReductionTests {
         )
     }
 
+    /// Each thread takes `steps` steps on the shared object: reads, or (from thread `writer` on) writes.
+    static func readers(steps: Int, writerFrom writer: Int = .max) -> Exploration {
+        Exploration(
+            summary: "threads reading one object" + (writer == .max ? "" : ", from thread \(writer) on writing it"),
+            makeState: { Objects() },
+            thread: { objects, index in
+                for _ in 0..<steps {
+                    if index >= writer {
+                        Race.step("write", on: objects.shared)
+                    } else {
+                        Race.step("read", reading: objects.shared)
+                    }
+                }
+            },
+            invariant: { _, _ in nil }
+        )
+    }
+
+    /// Each thread runs one `sync` on a concurrent `RaceQueue`: plain items, or (from thread
+    /// `barrier` on) barriers. Plain items of a concurrent queue run side by side, so they commute.
+    static func concurrentSyncs(barrierFrom barrier: Int = .max) -> Exploration {
+        Exploration(
+            summary: "threads calling sync on one concurrent queue" + (barrier == .max ? "" : ", some with a barrier"),
+            makeState: { RaceQueue(label: "racelab.reduction", attributes: .concurrent) },
+            thread: { queue, index in
+                queue.sync(flags: index >= barrier ? .barrier : []) {}
+            },
+            invariant: { _, _ in nil }
+        )
+    }
+
     static func explore(
         _ exploration: Exploration,
         _ reduction: ExplorationOptions.Reduction,
@@ -75,6 +106,44 @@ struct ReductionTests {
             let full = try await Self.explore(Self.disjoint(steps: 2, threads: threads), .none)
             #expect(full.schedules > 1)
             #expect(full.tracesCovered == 1)
+        }
+    }
+
+    @Test("threads that only read one object: one schedule with dpor, one trace either way")
+    func readersCommute() async throws {
+        for threads in 2...3 {
+            let reduced = try await Self.explore(Self.readers(steps: 2), .dpor, threads: threads)
+            #expect(reduced.schedules == 1)
+            #expect(reduced.tracesCovered == 1)
+            let full = try await Self.explore(Self.readers(steps: 2), .none, threads: threads)
+            #expect(full.schedules > 1)
+            #expect(full.tracesCovered == 1)
+        }
+    }
+
+    @Test("plain items of a concurrent queue commute; a barrier does not")
+    func concurrentQueue() async throws {
+        let plain = try await Self.explore(Self.concurrentSyncs(), .dpor, threads: 3)
+        #expect(plain.schedules == 1)
+        #expect(plain.tracesCovered == 1)
+        // The barrier's item goes before or after each plain one: 2 × 2 traces.
+        let barrier = try await Self.explore(Self.concurrentSyncs(barrierFrom: 2), .dpor, threads: 3)
+        let full = try await Self.explore(Self.concurrentSyncs(barrierFrom: 2), .none, threads: 3)
+        #expect(barrier.tracesCovered == 4)
+        #expect(full.tracesCovered == 4)
+    }
+
+    /// One read and one write of one object, a step each: the write comes first or second, so
+    /// two traces. With two readers and one writer, each read is before or after the write, and the
+    /// reads are not ordered between themselves: 2 × 2 = 4 traces (6 interleavings).
+    @Test("a read and a write of one object do not commute; two reads do")
+    func readAgainstWrite() async throws {
+        for (threads, traces) in [(2, 2), (3, 4)] {
+            let program = Self.readers(steps: 1, writerFrom: threads - 1)
+            let reduced = try await Self.explore(program, .dpor, threads: threads)
+            let full = try await Self.explore(program, .none, threads: threads)
+            #expect(reduced.tracesCovered == traces)
+            #expect(full.tracesCovered == traces)
         }
     }
 
@@ -113,7 +182,8 @@ struct ReductionTests {
         let programs: [(Exploration, Int)] = [
             (ExplorerTests.lostUpdate, 2), (ExplorerTests.lostUpdate, 3), (ExplorerTests.lockedIncrement, 3),
             (ExplorerTests.lockOrder, 2), (Self.ownThenShared, 3), (Self.lockOnce(ownStep: true), 3),
-            (ExplorerTests.independent(steps: 2, threads: 3), 3),
+            (ExplorerTests.independent(steps: 2, threads: 3), 3), (Self.readers(steps: 2, writerFrom: 2), 3),
+            (Self.readers(steps: 2, writerFrom: 1), 3), (Self.concurrentSyncs(barrierFrom: 1), 3),
         ]
         for (program, threads) in programs {
             let reduced = try await Self.explore(program, .dpor, threads: threads, preemptions: preemptions)

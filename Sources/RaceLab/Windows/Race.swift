@@ -42,6 +42,24 @@ public enum Race {
     public static func step(_ name: StaticString, on object: AnyObject? = nil) {
         if let hook { hook.stepReached(name, on: object) }
     }
+
+    /// `window(_:on:)` for a window whose code, up to this thread's next scheduling point, only
+    /// *reads* `object`'s shared state (and touches nothing else shared outside the primitives).
+    ///
+    /// Two reads of one object commute, so the explorer need not try both orders of two such
+    /// windows; a read is still ordered against every `on: object` window (which may write). A
+    /// window that writes what it declares it only reads can hide a failing schedule: when in
+    /// doubt, use `on:`.
+    @inlinable
+    public static func window(_ name: StaticString, reading object: AnyObject) {
+        if let hook { hook.windowReached(name, reading: object) }
+    }
+
+    /// `step(_:on:)` for a step whose code only reads `object` (see `window(_:reading:)`).
+    @inlinable
+    public static func step(_ name: StaticString, reading object: AnyObject) {
+        if let hook { hook.stepReached(name, reading: object) }
+    }
 }
 
 /// Something that acts when lesson code reaches a race window: noise, a scheduler, a test's gate.
@@ -57,6 +75,12 @@ public protocol RaceWindowHook: Sendable {
 
     /// `stepReached` with the object the step touches (`Race.step(_:on:)`).
     func stepReached(_ name: StaticString, on object: AnyObject?)
+
+    /// `windowReached` with the object the window only reads (`Race.window(_:reading:)`).
+    func windowReached(_ name: StaticString, reading object: AnyObject)
+
+    /// `stepReached` with the object the step only reads (`Race.step(_:reading:)`).
+    func stepReached(_ name: StaticString, reading object: AnyObject)
 }
 
 extension RaceWindowHook {
@@ -71,5 +95,15 @@ extension RaceWindowHook {
     /// Only the explorer cares about the object: the others forward to `stepReached(_:)`.
     public func stepReached(_ name: StaticString, on object: AnyObject?) {
         stepReached(name)
+    }
+
+    /// Only the explorer cares how the object is touched: the others forward to `windowReached(_:on:)`.
+    public func windowReached(_ name: StaticString, reading object: AnyObject) {
+        windowReached(name, on: object)
+    }
+
+    /// Only the explorer cares how the object is touched: the others forward to `stepReached(_:on:)`.
+    public func stepReached(_ name: StaticString, reading object: AnyObject) {
+        stepReached(name, on: object)
     }
 }

@@ -70,7 +70,7 @@ struct FileLockRequest: SchedulingPoint {
     }
 
     /// The file, whatever the owner: requests on one file are ordered against each other.
-    var footprint: Footprint { Footprint(touches: [.object(file)]) }
+    var footprint: Footprint { Footprint(.object(file)) }
 
     private func model(in state: ExecutionState) -> FileLockModel {
         state.model(of: file, FileLockModel.init)

@@ -31,7 +31,7 @@ struct LockAcquire: SchedulingPoint {
         model(in: state).acquire(by: thread)
     }
 
-    var footprint: Footprint { Footprint(touches: [.object(lock)]) }
+    var footprint: Footprint { Footprint(.object(lock)) }
 
     private func model(in state: ExecutionState) -> LockModel {
         state.model(of: lock, LockModel.init)

@@ -23,6 +23,14 @@ final class QueueModel: ModelObject {
         self.serial = serial
     }
 
+    /// How submitting, starting or ending an item touches the queue, for partial-order reduction:
+    /// a read for a plain item of a concurrent queue, a write otherwise. Plain items of a concurrent
+    /// queue never hold one another back, so two of them commute in any of those steps; a barrier,
+    /// or any item of a serial queue, orders itself against every other item.
+    static func access(serial: Bool, barrier: Bool) -> Footprint.Access {
+        serial || barrier ? .write : .read
+    }
+
     /// Adds an item at the end; returns its index.
     func submit(barrier: Bool, owner: Int) -> Int {
         items.append(Item(barrier: barrier, owner: owner))
@@ -73,6 +81,7 @@ final class QueueModel: ModelObject {
 struct QueueItemStart: SchedulingPoint {
     let queue: ObjectIdentifier
     let serial: Bool
+    let barrier: Bool
     let item: Int
     let name: String
 
@@ -88,10 +97,10 @@ struct QueueItemStart: SchedulingPoint {
         model(in: state).setState(.running, of: item)
     }
 
-    var footprint: Footprint { Footprint(touches: [.object(queue)]) }
+    var footprint: Footprint { Footprint(.object(queue), QueueModel.access(serial: serial, barrier: barrier)) }
 
     private func model(in state: ExecutionState) -> QueueModel {
-        state.model(of: queue) { QueueModel(serial: serial) }
+        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) { QueueModel(serial: serial) }
     }
 }
 
@@ -115,9 +124,9 @@ struct QueueSyncCall: SchedulingPoint {
         model(in: state).startSync(barrier: barrier, by: thread)
     }
 
-    var footprint: Footprint { Footprint(touches: [.object(queue)]) }
+    var footprint: Footprint { Footprint(.object(queue), QueueModel.access(serial: serial, barrier: barrier)) }
 
     private func model(in state: ExecutionState) -> QueueModel {
-        state.model(of: queue) { QueueModel(serial: serial) }
+        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) { QueueModel(serial: serial) }
     }
 }

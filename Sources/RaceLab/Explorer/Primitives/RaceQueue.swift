@@ -135,10 +135,10 @@ extension RaceQueue {
         // Nil while draining after a deadlock, when queues no longer exclude (nor the real one,
         // which a thread paused inside an item may hold).
         let item = logical.withState { state in
-            state.model(of: model) { QueueModel(serial: isSerial) }.takeSyncItem(of: logical.id)
+            state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }.takeSyncItem(of: logical.id)
         }
         guard let item else { return try work() }
-        defer { itemDone(item, on: logical) }
+        defer { itemDone(item, barrier: barrier, on: logical) }
         return try dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
     }
 
@@ -152,8 +152,9 @@ extension RaceQueue {
     ) {
         var item = 0
         let child = submitter.spawn(name) { thread, state in
-            item = state.model(of: model) { QueueModel(serial: isSerial) }.submit(barrier: barrier, owner: thread)
-            return QueueItemStart(queue: model, serial: isSerial, item: item, name: name)
+            item = state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }
+                .submit(barrier: barrier, owner: thread)
+            return QueueItemStart(queue: model, serial: isSerial, barrier: barrier, item: item, name: name)
         }
         let runner = Thread { [item] in
             child.begin()
@@ -164,17 +165,22 @@ extension RaceQueue {
                     self.dispatchQueue.sync(flags: barrier ? .barrier : [], execute: work)
                 }
             }
-            self.itemDone(item, on: child)
+            self.itemDone(item, barrier: barrier, on: child)
             child.end()
         }
         runner.stackSize = 1 << 20
         runner.start()
     }
 
-    private func itemDone(_ item: Int, on logical: LogicalThread) {
+    private func itemDone(_ item: Int, barrier: Bool, on logical: LogicalThread) {
         logical.withState { state in
-            state.model(of: model) { QueueModel(serial: isSerial) }.setState(.done, of: item)
+            state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }.setState(.done, of: item)
         }
+    }
+
+    /// How an item's steps touch this queue's model (see `QueueModel.access`).
+    private func access(_ barrier: Bool) -> Footprint.Access {
+        QueueModel.access(serial: isSerial, barrier: barrier)
     }
 }
 

@@ -51,7 +51,7 @@ struct RecursiveLockAcquire: SchedulingPoint {
         if !model.reenter(by: thread) { model.acquire(by: thread) }
     }
 
-    var footprint: Footprint { Footprint(touches: [.object(lock)]) }
+    var footprint: Footprint { Footprint(.object(lock)) }
 
     private func model(in state: ExecutionState) -> RecursiveLockModel {
         state.model(of: lock, RecursiveLockModel.init)

@@ -18,5 +18,5 @@ struct ThreadJoin: SchedulingPoint {
     var awaitedThread: Int? { thread }
 
     /// Dependent on every step of the awaited thread, whose last step ends it.
-    var footprint: Footprint { Footprint(touches: [.thread(thread)]) }
+    var footprint: Footprint { Footprint(.thread(thread)) }
 }

@@ -25,8 +25,14 @@ final class ExecutionState {
     var threadCount: Int { pending.count }
 
     /// The model of `object` in this execution, made by `make` the first time it is asked for.
-    func model<Model: ModelObject>(of object: ObjectIdentifier, _ make: () -> Model) -> Model {
-        step?.insert(.object(object))
+    /// During a step, the step's footprint records `object` with `access`: a read for a use that
+    /// commutes with every other read of it (see `QueueModel.access`), a write by default.
+    func model<Model: ModelObject>(
+        of object: ObjectIdentifier,
+        access: Footprint.Access = .write,
+        _ make: () -> Model
+    ) -> Model {
+        step?.insert(.object(object), access)
         if let model = models[object] {
             guard let model = model as? Model else {
                 preconditionFailure("one object, two models: \(type(of: model)) and \(Model.self)")

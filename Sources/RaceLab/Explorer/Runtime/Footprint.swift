@@ -1,52 +1,83 @@
-/// What one step of an execution touched: the objects whose state it may read or change, so that
-/// a partial-order reduction can tell steps that commute from steps that do not.
+/// What one step of an execution touched: the objects whose state it may read or change, and how,
+/// so that a partial-order reduction can tell steps that commute from steps that do not.
 ///
 /// A step is everything a thread does from one scheduling point to its next. Its footprint is what
-/// the point declares (`Race.window(_:on:)`, a lock, a queue) plus every primitive model the step
-/// updated while it ran (a lock released, an item submitted to a queue) and the thread itself. A
-/// point that declares nothing touches `everything`: it is dependent on every other step, the safe
-/// default. Two steps of different threads are *independent* when their footprints share nothing;
-/// then running them in either order leads to the same state.
+/// the point declares (`Race.window(_:on:)`, `Race.window(_:reading:)`, a lock, a queue) plus every
+/// primitive model the step used while it ran (a lock released, an item submitted to a queue) and
+/// the thread itself. A point that declares nothing touches `everything`: it is dependent on every
+/// other step, the safe default. Two steps of different threads are *independent* when every object
+/// both touch is only read by both; then running them in either order leads to the same state.
 ///
 /// The guarantee is only as good as the declarations: code between two points that touches shared
-/// state outside what its point declares (and outside the primitives) makes the reduction unsound.
+/// state outside what its point declares (and outside the primitives), or changes what it declared
+/// it only reads, makes the reduction unsound.
 struct Footprint: Equatable, Sendable {
     /// Something a step touches.
     enum Touch: Hashable, Sendable {
-        /// A primitive or an object named with `on:`.
+        /// A primitive or an object named with `on:` / `reading:`.
         case object(ObjectIdentifier)
         /// A logical thread: its steps, its start (by the step that spawned it) and its end (joins).
         case thread(Int)
     }
 
+    /// How a step touches something. Two reads of one object commute; a write commutes with nothing
+    /// else on that object.
+    enum Access: Sendable {
+        case read, write
+    }
+
     /// True for a step whose point declared no object: dependent on every other step.
     private(set) var everything: Bool
-    private(set) var touches: Set<Touch>
+    /// Each thing touched, and how: a write if the step wrote it at all.
+    private(set) var touches: [Touch: Access]
 
-    static let everything = Footprint(everything: true, touches: [])
-    static let nothing = Footprint(everything: false, touches: [])
+    static let everything = Footprint(everything: true)
+    static let nothing = Footprint(everything: false)
 
-    init(everything: Bool = false, touches: Set<Touch> = []) {
+    init(everything: Bool = false, touches: [Touch: Access] = [:]) {
         self.everything = everything
         self.touches = touches
     }
 
-    /// A footprint of `object` alone, or of everything for nil.
-    init(object: AnyObject?) {
-        if let object { self.init(touches: [.object(ObjectIdentifier(object))]) } else { self.init(everything: true) }
+    /// A footprint of `object` alone with `access`, or of everything for nil.
+    init(object: AnyObject?, access: Access = .write) {
+        if let object {
+            self.init(touches: [.object(ObjectIdentifier(object)): access])
+        } else {
+            self.init(everything: true)
+        }
     }
 
-    mutating func insert(_ touch: Touch) {
-        touches.insert(touch)
+    /// A footprint of one thing touched with `access`.
+    init(_ touch: Touch, _ access: Access = .write) {
+        self.init(touches: [touch: access])
+    }
+
+    /// Records `touch`; a write wins over a read of the same thing.
+    mutating func insert(_ touch: Touch, _ access: Access = .write) {
+        if touches[touch] != .write { touches[touch] = access }
     }
 
     mutating func formUnion(_ other: Footprint) {
         everything = everything || other.everything
-        touches.formUnion(other.touches)
+        for (touch, access) in other.touches { insert(touch, access) }
     }
 
-    /// Whether the two steps may not commute.
+    /// The logical threads this step touched (its own, those it started or joined).
+    var threads: [Int] {
+        touches.keys.compactMap { touch in
+            if case .thread(let thread) = touch { thread } else { nil }
+        }
+    }
+
+    /// Whether the two steps may not commute: one of them touches everything, or both touch one
+    /// thing and at least one of them writes it.
     func isDependent(on other: Footprint) -> Bool {
-        everything || other.everything || !touches.isDisjoint(with: other.touches)
+        if everything || other.everything { return true }
+        let (small, large) = touches.count <= other.touches.count ? (self, other) : (other, self)
+        return small.touches.contains { touch, access in
+            guard let theirs = large.touches[touch] else { return false }
+            return access == .write || theirs == .write
+        }
     }
 }

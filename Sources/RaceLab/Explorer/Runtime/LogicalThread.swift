@@ -49,13 +49,24 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
     }
 
     func windowReached(_ name: StaticString, on object: AnyObject?) {
-        guard execution.marks else { return }
-        pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
+        markReached(name, Footprint(object: object))
     }
 
     func stepReached(_ name: StaticString, on object: AnyObject?) {
+        markReached(name, Footprint(object: object))
+    }
+
+    func windowReached(_ name: StaticString, reading object: AnyObject) {
+        markReached(name, Footprint(object: object, access: .read))
+    }
+
+    func stepReached(_ name: StaticString, reading object: AnyObject) {
+        markReached(name, Footprint(object: object, access: .read))
+    }
+
+    private func markReached(_ name: StaticString, _ footprint: Footprint) {
         guard execution.marks else { return }
-        pause(at: PlainPoint(name: name.description, footprint: Footprint(object: object)))
+        pause(at: PlainPoint(name: name.description, footprint: footprint))
     }
 
     /// Gives the baton back in front of `point` and waits until the controller chooses this thread.

@@ -114,7 +114,7 @@ struct RaceAnalysis {
             clock[thread] = ran[thread]
             local.append(ran[thread])
             clocks.append(clock)
-            for case .thread(let other) in footprints[j].touches where other != thread && started[other] == nil {
+            for other in footprints[j].threads where other != thread && started[other] == nil {
                 started[other] = j
             }
             previous[thread] = j
