@@ -64,7 +64,12 @@ struct ExplorerPrimitiveTests {
         let item = state.model(of: ObjectIdentifier(queue)) { QueueModel(serial: serial) }
             .submit(barrier: barrier, owner: thread)
         let point = QueueItemStart(
-            queue: ObjectIdentifier(queue), serial: serial, barrier: barrier, item: item, name: "item \(item)")
+            queue: ObjectIdentifier(queue),
+            serial: serial,
+            barrier: barrier,
+            item: item,
+            name: "item \(item)"
+        )
         _ = state.addThread(by: 0, name: point.name, first: point)
         return point
     }

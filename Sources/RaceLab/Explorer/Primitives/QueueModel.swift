@@ -100,7 +100,9 @@ struct QueueItemStart: SchedulingPoint {
     var footprint: Footprint { Footprint(.object(queue), QueueModel.access(serial: serial, barrier: barrier)) }
 
     private func model(in state: ExecutionState) -> QueueModel {
-        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) { QueueModel(serial: serial) }
+        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) {
+            QueueModel(serial: serial)
+        }
     }
 }
 
@@ -127,6 +129,8 @@ struct QueueSyncCall: SchedulingPoint {
     var footprint: Footprint { Footprint(.object(queue), QueueModel.access(serial: serial, barrier: barrier)) }
 
     private func model(in state: ExecutionState) -> QueueModel {
-        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) { QueueModel(serial: serial) }
+        state.model(of: queue, access: QueueModel.access(serial: serial, barrier: barrier)) {
+            QueueModel(serial: serial)
+        }
     }
 }

@@ -135,7 +135,9 @@ extension RaceQueue {
         // Nil while draining after a deadlock, when queues no longer exclude (nor the real one,
         // which a thread paused inside an item may hold).
         let item = logical.withState { state in
-            state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }.takeSyncItem(of: logical.id)
+            state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }.takeSyncItem(
+                of: logical.id
+            )
         }
         guard let item else { return try work() }
         defer { itemDone(item, barrier: barrier, on: logical) }

@@ -143,7 +143,8 @@ final class ControlledExecution: @unchecked Sendable {
                 enabled: enabled,
                 current: current,
                 step: steps.count,
-                pending: state.pending
+                pending: state.pending,
+                previousStep: footprints.count == steps.count ? footprints.last : .everything
             )
             let chosen = strategy.choose(decision)
             if enabled.count > 1 { branching += 1 }

@@ -70,6 +70,16 @@ struct Footprint: Equatable, Sendable {
         }
     }
 
+    /// Whether `other` declares at least all this touches, as strongly (a write covers a read).
+    func isCovered(by other: Footprint) -> Bool {
+        if other.everything { return true }
+        if everything { return false }
+        return touches.allSatisfy { touch, access in
+            guard let theirs = other.touches[touch] else { return false }
+            return theirs == .write || access == .read
+        }
+    }
+
     /// Whether the two steps may not commute: one of them touches everything, or both touch one
     /// thing and at least one of them writes it.
     func isDependent(on other: Footprint) -> Bool {

@@ -40,6 +40,8 @@ struct SchedulingDecision {
     let step: Int
     /// By thread id: the point each thread is paused at; nil for a finished thread.
     let pending: [(any SchedulingPoint)?]
+    /// What the previous step touched (see `Footprint`), nil at the first decision.
+    var previousStep: Footprint? = nil
 
     /// The choice that preempts nobody: the thread that ran the previous step if it can go on,
     /// otherwise the lowest enabled one.
