@@ -79,6 +79,9 @@ public struct ExecutionResult: Sendable {
     public var unscheduledThreads: [Int] = []
     /// Decisions at which more than one thread could go on: 0 means no other schedule exists.
     public var branchingDecisions = 0
+    /// Seconds this execution spent starting its threads, in its steps, and checking its end
+    /// (`ExplorationTiming`'s `threads`, `steps` and `check`).
+    var timing = ExplorationTiming()
     /// What each step touched, in step order (see `Footprint`), for partial-order reduction.
     var footprints: [Footprint] = []
     /// After a deadlock: what each unfinished thread's blocked operation would touch. A race with

@@ -23,6 +23,8 @@ public struct ExplorationReport: Sendable {
     public var firstFailingSchedule: Int? = nil
     public var secondsToFirstFailure: Double? = nil
     public let elapsedSeconds: Double
+    /// Where the time went, by phase (`ExplorationTiming`).
+    public var timing = ExplorationTiming()
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
     public var pctGuarantee: Double? = nil
     public var pctSteps: Int? = nil

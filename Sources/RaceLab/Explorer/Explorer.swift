@@ -39,8 +39,11 @@ public enum Explorer {
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
 
+        var timing = ExplorationTiming()
         while schedules < options.scheduleLimit {
+            let setUp = DispatchTime.now().uptimeNanoseconds
             let program = try exploration.makeProgram(threads)
+            timing.setUp += secondsSince(setUp)
             let result = ControlledExecution.run(
                 program,
                 strategy: strategy,
@@ -49,6 +52,11 @@ public enum Explorer {
                 marks: options.marks
             )
             schedules += 1
+            timing.threads += result.timing.threads
+            timing.steps += result.timing.steps
+            timing.check += result.timing.check
+            let analysis = DispatchTime.now().uptimeNanoseconds
+            defer { timing.analysis += secondsSince(analysis) }
             if options.strategy == .dfs { traces.insert(TraceKey(result)) }
             if case .stuck = result.outcome {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
@@ -90,6 +98,7 @@ public enum Explorer {
             abandoned: abandoned
         )
         report.stall = stall
+        report.timing = timing
         strategy.annotate(&report)
         if options.strategy == .dfs {
             report.reduction = options.reduction

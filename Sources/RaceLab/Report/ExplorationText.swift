@@ -43,6 +43,7 @@ extension VariantExploration {
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
                     + "\(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
             )
+            if let timing { lines.append("  " + timing.perSchedule(schedules)) }
             if let pctGuarantee, let pctSteps, let preemptions {
                 lines.append(
                     "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "

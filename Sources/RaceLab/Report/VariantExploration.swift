@@ -42,6 +42,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var pctSteps: Int?
     public var pctThreads: Int?
     public var elapsedSeconds: Double
+    /// dfs only: where the time went, by phase (`ExplorationTiming`).
+    public var timing: ExplorationTiming?
     /// The shortest failing schedule found, or the replayed one when it failed.
     public var failure: Failure?
     /// Replay only: the schedule did not fit the variant.
@@ -80,6 +82,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         pctSteps = report.pctSteps
         pctThreads = report.pctThreads
         elapsedSeconds = report.elapsedSeconds
+        timing = report.strategy == .dfs ? report.timing : nil
         failure = report.failure.map(Self.failure)
         warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
         inconclusive = report.abandoned != nil

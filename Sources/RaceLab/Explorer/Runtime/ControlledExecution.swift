@@ -88,9 +88,19 @@ final class ControlledExecution: @unchecked Sendable {
             if case .stuck(let thread, _, _) = outcome { result.stall = diagnoseStall(of: thread) }
             result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) == 0 }
             result.branchingDecisions = branching
+            lap(\.check)
+            result.timing = timing
             return result
         }
         strategy.beginExecution()
+        var timing = ExplorationTiming()
+        var phase = DispatchTime.now().uptimeNanoseconds
+        /// Ends the phase running now, adding its seconds to `part`.
+        func lap(_ part: WritableKeyPath<ExplorationTiming, Double>) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            timing[keyPath: part] += Double(now - phase) / 1e9
+            phase = now
+        }
         condition.lock()
         defer { condition.unlock() }
         // Start each thread and let it run its set-up to its first scheduling point.
@@ -111,6 +121,7 @@ final class ControlledExecution: @unchecked Sendable {
                 return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
             }
         }
+        lap(\.threads)
         var current: Int?
         while true {
             if let footprint = state.endStep() { footprints.append(footprint) }
@@ -130,12 +141,14 @@ final class ControlledExecution: @unchecked Sendable {
                         heldBy: state.pending[index]?.holder(in: state)
                     )
                 }
+                lap(\.steps)
                 var blocked: [Int: Footprint] = [:]
                 for index in unfinished { blocked[index] = state.pending[index]?.footprint ?? .everything }
                 drain(timeout: stallTimeout)
                 return result(.deadlock(positions), blocked: blocked)
             }
             if steps.count >= stepBound {
+                lap(\.steps)
                 drain(timeout: stallTimeout)
                 return result(.stepBoundExceeded(stepBound))
             }
@@ -162,6 +175,7 @@ final class ControlledExecution: @unchecked Sendable {
                 return result(.stuck(thread: chosen, after: point.name, seconds: stallTimeout))
             }
         }
+        lap(\.steps)
         if let (thread, message) = errors.min(by: { $0.key < $1.key }) {
             return result(.threw(thread: thread, message: message))
         }
