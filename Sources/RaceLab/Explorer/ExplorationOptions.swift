@@ -13,8 +13,9 @@ public struct ExplorationOptions: Sendable {
     public enum Reduction: String, Sendable, CaseIterable, Codable {
         /// Every schedule within the preemption bound.
         case none
-        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe: only the
-        /// orders of steps that touch a common object (see `Race.window(_:on:)`).
+        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, with sleep
+        /// sets: only the orders of steps that touch a common object and at least one writes it
+        /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`).
         case dpor
     }
 

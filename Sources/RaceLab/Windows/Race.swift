@@ -21,7 +21,8 @@ public enum Race {
     /// - Parameter object: for the schedule explorer's partial-order reduction, the one object whose
     ///   shared state the code from here to this thread's next scheduling point reads or changes
     ///   (anything else it touches must be its own, immutable, or behind a `RaceLock`/`RaceQueue`).
-    ///   Windows on different objects commute, so the explorer need not try both orders. Nil, the
+    ///   Windows on different objects commute, so the explorer need not try both orders (a window
+    ///   that only reads its object says so with `window(_:reading:)`). Nil, the
     ///   default and the safe choice, means "possibly anything": the window is ordered against
     ///   every other step. A wrong object can hide a failing schedule; a missing one never does.
     @inlinable
