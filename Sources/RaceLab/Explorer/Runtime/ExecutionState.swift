@@ -33,6 +33,7 @@ final class ExecutionState {
         _ make: () -> Model
     ) -> Model {
         step?.insert(.object(object), access)
+        step?.usedModel = true
         if let model = models[object] {
             guard let model = model as? Model else {
                 preconditionFailure("one object, two models: \(type(of: model)) and \(Model.self)")

@@ -30,6 +30,9 @@ struct Footprint: Equatable, Sendable {
     private(set) var everything: Bool
     /// Each thing touched, and how: a write if the step wrote it at all.
     private(set) var touches: [Touch: Access]
+    /// Whether the step used a primitive's model (a lock, a queue): it may have let a waiting
+    /// thread go on. Recorded for steps that ran, never declared by a point.
+    var usedModel = false
 
     static let everything = Footprint(everything: true)
     static let nothing = Footprint(everything: false)

@@ -59,6 +59,9 @@ final class DepthFirstStrategy: SchedulingStrategy {
         /// dpor: whether the current choice's thread could go on after its step (a later choice
         /// that preempts nobody still preempts it).
         var currentContinues = true
+        /// dpor: whether the current choice's step may have let a waiting thread go on: it used a
+        /// primitive's model, or its thread finished (a join waits for it).
+        var currentMayEnable = true
         /// dpor: the threads asleep here, as this execution's steps leading here leave them.
         var sleep: Set<Int> = []
         /// dpor: choices explored here, not as conservative points, whose step touched only what
@@ -174,9 +177,11 @@ final class DepthFirstStrategy: SchedulingStrategy {
     /// Why the cost: thread `u` explored at decision `n`, then `v` there, `u` asleep down `v`'s
     /// subtree until a step dependent on it. A schedule `n·v…·u·R` left out for it is equivalent to
     /// `n·u·v…·R`, which `u`'s subtree covers only if that is within the preemption bound too. The
-    /// second costs at most `cost(u at n) + cost(u → v) − cost(v at n)` more than the first (the
-    /// switches inside `v…` cost the same, and the one into `R` no more); `taken` holds the first
-    /// two terms, so `u` sleeps only where the difference cannot be positive. Without the bound
+    /// second costs at most `cost(u at n) + cost(u → v) + e − cost(v at n)` more than the first:
+    /// the switches inside `v…` cost the same, and the one into `R` no more, unless `u`'s step let
+    /// the thread that ran last in `v…` go on (then `e` is 1: a model used, or `u` finished, which
+    /// a join waits for). `taken` holds `cost(u at n) + cost(u → v) + e`, so `u` sleeps only where
+    /// the difference cannot be positive. Without the bound
     /// this is Godefroid's sleep set; with it, an order that only a preemption more could reach
     /// stays awake (Coons, Musuvathi and McKinley show the naive combination loses schedules).
     private func sleepingThreads(after previousStep: Footprint?) -> Set<Int> {
@@ -213,7 +218,11 @@ final class DepthFirstStrategy: SchedulingStrategy {
             }
             for index in stack.indices {
                 let next = index + 1 < stack.count ? stack[index + 1] : nil
+                let thread = stack[index].options[stack[index].index]
                 stack[index].currentContinues = next?.currentEnabled ?? true
+                let finished = next.map { next in !next.pending.contains { $0.thread == thread } } ?? true
+                let usedModel = index < result.footprints.count ? result.footprints[index].usedModel : true
+                stack[index].currentMayEnable = finished || usedModel
             }
             // Past a decision where every free choice slept, the execution only repeats explored
             // traces: races there are not scheduled (those before it still are).
@@ -233,7 +242,9 @@ final class DepthFirstStrategy: SchedulingStrategy {
             guard let next else { continue }
             let previous = decision.options[decision.index]
             if !decision.currentConservative && decision.currentDeclaredAll {
-                decision.taken[previous] = decision.cost(of: decision.index) + (decision.currentContinues ? 1 : 0)
+                decision.taken[previous] =
+                    decision.cost(of: decision.index) + (decision.currentContinues ? 1 : 0)
+                    + (decision.currentMayEnable ? 1 : 0)
             }
             decision.index = next
             decision.currentConservative = decision.conservative.contains(decision.options[next])
