@@ -168,8 +168,9 @@ struct ReductionTests {
     }
 
     /// One read and one write of one object, a step each: the write comes first or second, so
-    /// two traces. With two readers and one writer, each read is before or after the write, and the
-    /// reads are not ordered between themselves: 2 × 2 = 4 traces (6 interleavings).
+    /// two traces. With two readers and one writer (the shape of the example Abdulla et al. use to
+    /// introduce source sets, POPL 2014), each read is before or after the write, and the reads are
+    /// not ordered between themselves: 2 × 2 = 4 traces (6 interleavings).
     @Test("a read and a write of one object do not commute; two reads do")
     func readAgainstWrite() async throws {
         for (threads, traces) in [(2, 2), (3, 4)] {
