@@ -155,6 +155,21 @@ struct ReductionTests {
         }
     }
 
+    @Test("reads of a @RaceShared variable commute: threads that only read it run one schedule")
+    func sharedReads() async throws {
+        let readers = Exploration(
+            summary: "each thread reads a @RaceShared Int twice",
+            makeState: { RaceSharedTests.Counter() },
+            thread: { counter, _ in _ = counter.value + counter.value },
+            invariant: { _, _ in nil }
+        )
+        let reduced = try await Self.explore(readers, .dpor, threads: 3)
+        #expect(reduced.schedules == 1)
+        let full = try await Self.explore(readers, .none, threads: 3)
+        #expect(full.schedules > 1)
+        #expect(full.tracesCovered == 1)
+    }
+
     @Test("plain items of a concurrent queue commute; a barrier does not")
     func concurrentQueue() async throws {
         let plain = try await Self.explore(Self.concurrentSyncs(), .dpor, threads: 3)
@@ -219,7 +234,7 @@ struct ReductionTests {
             (ExplorerTests.lockOrder, 2), (Self.ownThenShared, 3), (Self.lockOnce(ownStep: true), 3),
             (ExplorerTests.independent(steps: 2, threads: 3), 3), (Self.readers(steps: 2, writerFrom: 2), 3),
             (Self.readers(steps: 2, writerFrom: 1), 3), (Self.concurrentSyncs(barrierFrom: 1), 3),
-            (Self.sleepUnderBound, 2),
+            (Self.sleepUnderBound, 2), (RaceSharedTests.unmarkedIncrement, 2), (RaceSharedTests.unmarkedIncrement, 3),
         ]
         for (program, threads) in programs {
             let reduced = try await Self.explore(program, .dpor, threads: threads, preemptions: preemptions)

@@ -70,7 +70,7 @@ public final class RaceQueue: @unchecked Sendable {
             logical.pause(
                 at: PlainPoint(
                     name: barrier ? "async barrier \(shortName)" : "async \(shortName)",
-                    footprint: Footprint(touches: [.object(model)])
+                    footprint: Footprint(.object(model), access(barrier))
                 )
             )
         }

@@ -57,7 +57,8 @@ public struct RaceShared<Value> {
 }
 
 /// The storage of one `RaceShared` variable; its identity is the variable's in footprints, so that
-/// partial-order reduction treats two accesses to one variable as dependent and others as not.
+/// partial-order reduction treats two accesses to one variable as dependent unless both read it,
+/// and accesses to different variables as independent.
 @usableFromInline
 final class RaceSharedBox<Value> {
     /// Read and written with plain loads and stores, never under a lock.
@@ -90,7 +91,7 @@ final class RaceSharedBox<Value> {
 }
 
 /// A read or a write of a `RaceShared` variable: always able to go on (nothing excludes a plain
-/// access), changing no model. It touches the variable.
+/// access), changing no model. It reads or writes the variable (`Footprint.Access`).
 struct SharedAccess: SchedulingPoint {
     enum Kind: String {
         case read, write
@@ -102,5 +103,6 @@ struct SharedAccess: SchedulingPoint {
 
     var name: String { "\(kind.rawValue) \(variableName)" }
 
-    var footprint: Footprint { Footprint(touches: [.object(variable)]) }
+    /// A read commutes with other reads of the variable; a write with no access to it.
+    var footprint: Footprint { Footprint(.object(variable), kind == .read ? .read : .write) }
 }
