@@ -41,6 +41,24 @@ struct JUnitDocumentTests {
         #expect(parser.parse())
     }
 
+    @Test("an interrupted run is a failure in JUnit too, even when every variant that finished passed")
+    func interruptedRun() throws {
+        var fixed = VariantReport.stub(verdict: .clean, kind: .fixed)
+        fixed.name = "fixed"
+        let lessons: [RunReport.LessonReport] = [
+            .init(number: 1, slug: "subscript-race", title: "t", variants: [fixed])
+        ]
+        let finished = JUnitDocument(run: RunReport(tool: "racelab", seed: 1, noise: true, lessons: lessons)).xml()
+        #expect(!finished.contains("<failure"))
+        let report = RunReport(tool: "racelab", seed: 1, noise: true, lessons: lessons, interrupted: "SIGINT")
+        let xml = JUnitDocument(run: report).xml()
+        #expect(xml.contains(#"<testsuites name="racelab" tests="2" failures="1""#))
+        #expect(xml.contains(#"<testsuite name="run" tests="1" failures="1""#))
+        #expect(xml.contains(#"<testcase classname="racelab.run" name="interrupted""#))
+        #expect(xml.contains(#"<failure message="interrupted by SIGINT: "#))
+        #expect(XMLParser(data: Data(xml.utf8)).parse())
+    }
+
     @Test("text from variants and compilers is escaped, and characters XML forbids are dropped")
     func escaping() {
         #expect(

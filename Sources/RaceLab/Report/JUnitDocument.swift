@@ -99,29 +99,50 @@ func xmlEscaped(_ text: String) -> String {
 
 extension JUnitDocument {
     /// A `racelab run` report: a variant fails when its verdict is not the one its kind calls for.
+    /// An interrupted run adds a suite `run` with one failing case, `interrupted`: a CI reader that
+    /// only counts failures would otherwise show the variants that finished, all passing, as a pass.
     public init(run report: RunReport) {
         let text = TextReport()
-        self.init(
-            name: report.tool,
-            suites: report.lessons.map { lesson in
+        var suites = Self.suites(of: report, text: text)
+        if let signal = report.interrupted {
+            let message = "interrupted by \(signal): only the variants reported here finished; the run is not a pass"
+            suites.append(
                 Suite(
-                    name: "lesson \(lesson.number): \(lesson.slug)",
-                    cases: lesson.variants.map { variant in
+                    name: "run",
+                    cases: [
                         TestCase(
-                            className: "\(report.tool).\(lesson.slug)",
-                            name: "\(variant.name) [\(variant.kind.rawValue)]",
-                            seconds: variant.wallSeconds,
-                            failure: variant.passed
-                                ? nil
-                                : (
-                                    "\(variant.verdict.label): \(variant.verdictReason)",
-                                    variant.stderrTail.joined(separator: "\n")
-                                ),
-                            output: text.variant(variant)
+                            className: "\(report.tool).run",
+                            name: "interrupted",
+                            seconds: 0,
+                            failure: (message, ""),
+                            output: ""
                         )
-                    }
+                    ]
                 )
-            }
-        )
+            )
+        }
+        self.init(name: report.tool, suites: suites)
+    }
+
+    private static func suites(of report: RunReport, text: TextReport) -> [Suite] {
+        report.lessons.map { lesson in
+            Suite(
+                name: "lesson \(lesson.number): \(lesson.slug)",
+                cases: lesson.variants.map { variant in
+                    TestCase(
+                        className: "\(report.tool).\(lesson.slug)",
+                        name: "\(variant.name) [\(variant.kind.rawValue)]",
+                        seconds: variant.wallSeconds,
+                        failure: variant.passed
+                            ? nil
+                            : (
+                                "\(variant.verdict.label): \(variant.verdictReason)",
+                                variant.stderrTail.joined(separator: "\n")
+                            ),
+                        output: text.variant(variant)
+                    )
+                }
+            )
+        }
     }
 }
