@@ -77,10 +77,7 @@ package struct SampledThread: Hashable, Sendable {
     package func sample(count: Int, interval: Duration) -> ThreadActivity {
         var samples: [ThreadActivity] = []
         for index in 0..<max(count, 1) {
-            if index > 0 {
-                let (seconds, attoseconds) = interval.components
-                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-            }
+            if index > 0 { Thread.sleep(forTimeInterval: interval.seconds) }
             samples.append(sample())
         }
         return ThreadActivity.summary(of: samples)

@@ -333,11 +333,3 @@ private final class HookSlots: @unchecked Sendable {
         slots.deallocate()
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -13,9 +13,7 @@ extension ExplorerExecutor: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
         if AsyncJobs.intercept(job, door: .sleep) { return }
-        let seconds = (delay as? Duration).map {
-            Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18
-        }
+        let seconds = (delay as? Duration)?.seconds
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds ?? 0)) { [self] in run(job, for: nil) }
     }
 
