@@ -17,6 +17,10 @@ public struct ExplorationOptions: Sendable {
         /// sets: only the orders of steps that touch a common object and at least one writes it
         /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`).
         case dpor
+        /// Each state once: a schedule is cut short where its prefix is a trace (the same steps,
+        /// up to reordering steps that commute) already searched from, with no fewer preemptions
+        /// left (see `StateCachingStrategy`). Covers every trace `none` covers, by construction.
+        case states
     }
 
     public var strategy: Strategy

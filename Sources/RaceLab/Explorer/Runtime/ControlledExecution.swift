@@ -157,7 +157,8 @@ final class ControlledExecution: @unchecked Sendable {
                 current: current,
                 step: steps.count,
                 pending: state.pending,
-                previousStep: footprints.count == steps.count ? footprints.last : .everything
+                previousStep: footprints.count == steps.count ? footprints.last : .everything,
+                spawned: state.spawned
             )
             let chosen = strategy.choose(decision)
             if enabled.count > 1 { branching += 1 }

@@ -42,6 +42,8 @@ struct SchedulingDecision {
     let pending: [(any SchedulingPoint)?]
     /// What the previous step touched (see `Footprint`), nil at the first decision.
     var previousStep: Footprint? = nil
+    /// The threads started so far, in the order they were started (their ids follow the program's).
+    var spawned: [SpawnedThread] = []
 
     /// The choice that preempts nobody: the thread that ran the previous step if it can go on,
     /// otherwise the lowest enabled one.
@@ -55,7 +57,10 @@ extension ExplorationOptions {
     /// The strategy that runs a search with these options, over programs of `threads` threads.
     func makeStrategy(threads: Int) -> any SchedulingStrategy {
         switch strategy {
-        case .dfs: DepthFirstStrategy(preemptionBound: preemptions, reduction: reduction)
+        case .dfs:
+            reduction == .states
+                ? StateCachingStrategy(preemptionBound: preemptions)
+                : DepthFirstStrategy(preemptionBound: preemptions, reduction: reduction)
         case .pct: PCTStrategy(threads: threads, depth: preemptions + 1, seed: seed, stepEstimate: 1)
         case .random: RandomStrategy(seed: seed)
         }

@@ -1,0 +1,269 @@
+/// Exhaustive search within a preemption bound that runs each *state* once: `.states` reduction.
+///
+/// A state is what the steps so far leave behind. Two schedule prefixes that differ only in the
+/// order of steps that commute (their footprints do not meet, see `Footprint`) are the same
+/// Mazurkiewicz trace, so they leave the program in the same state, and every schedule that goes on
+/// from one has a twin going on from the other that ends the same way. What can differ is the
+/// preemption bound: the twin must be within it too. So a state here is identified by the trace
+/// of its prefix (`TracePrefix`), and a visit of it also records the thread that ran last, whether
+/// that thread could go on, and the preemptions spent to get there.
+///
+/// The search is `DepthFirstStrategy`'s with every option tried (as `.none`), except that a
+/// choice is skipped when a visit already made *subsumes* it: a visit of the same state whose
+/// continuations within the bound include all of the choice's. Visit `(s, y, c′)` (thread `y`
+/// ran last, `c′` preemptions spent) subsumes `(s, x, c)` when `y == x` and `c′ ≤ c`, or when
+/// `c′ + [y can go on in s] ≤ c`: a continuation's first switch costs at most one preemption
+/// more after `y` than after `x`, and every later switch costs the same. A state whose threads
+/// have all finished (or deadlocked) is subsumed by any visit.
+///
+/// Why that loses nothing within the bound: by induction on how many steps remain, a visited
+/// state, once its subtree has been searched, has had every continuation within the bound run up
+/// to trace equivalence. A visit that is not skipped tries every enabled thread within the bound;
+/// a skipped choice is subsumed by a visit whose subtree is already searched (a visit of the same
+/// trace is never on the current path, whose prefixes are shorter). Unlike sleep sets or DPOR's
+/// backtracking sets, no argument about which order the bound allows is needed: the bound is part
+/// of what a visit records. The reduction is only as sound as the footprints (the same caveat as
+/// `.dpor`, see `Footprint`), and it assumes, as every replaying search here does, that the program
+/// makes the same choices under the same schedule (a program that does not is flagged).
+///
+/// A choice can be skipped before it runs when its step's trace is known: from an earlier
+/// execution that ran the same thread from the same state (the step is then the same), or from an
+/// ancestor where that was known and every step since commuted with it (the step's own record is
+/// then unchanged: the sleep-set observation, used here only to *name* a state to look up). A
+/// decision at which every choice is subsumed makes the rest of its execution redundant: it runs to
+/// the end without opening decisions (it is still checked, and counted).
+final class StateCachingStrategy: SchedulingStrategy {
+    private struct Node {
+        /// Choices in the order tried: the running thread first (no preemption), then the others.
+        let options: [Int]
+        /// Each option's thread's canonical name (see `TracePrefix`).
+        let names: [Int]
+        var index: Int
+        var tried: Set<Int>
+        let preemptionsBefore: Int
+        let currentEnabled: Bool
+        let state: TracePrefix.Fingerprint
+        /// Per option, the state its step leads to, where known when the node was made.
+        let predicted: [TracePrefix.Fingerprint?]
+
+        func cost(of option: Int) -> Int { option > 0 && currentEnabled ? 1 : 0 }
+    }
+
+    /// One visit of a state.
+    private struct Visit {
+        /// The canonical name of the thread that ran last; -1 at the start.
+        let last: Int
+        let lastEnabled: Bool
+        let preemptions: Int
+
+        func subsumes(last other: Int, preemptions cost: Int) -> Bool {
+            (last == other && preemptions <= cost) || preemptions + (lastEnabled ? 1 : 0) <= cost
+        }
+    }
+
+    private struct Transition: Hashable {
+        let state: TracePrefix.Fingerprint
+        let thread: Int
+    }
+
+    private struct Successor {
+        let state: TracePrefix.Fingerprint
+        /// Whether the step touched only what its point declared, so that the point's footprint in
+        /// another execution is the step's.
+        let declaredAll: Bool
+    }
+
+    let preemptionBound: Int
+    private var stack: [Node] = []
+    private var depth = 0
+    private var visits: [TracePrefix.Fingerprint: [Visit]] = [:]
+    private var ended: Set<TracePrefix.Fingerprint> = []
+    /// Per state visited: the canonical names of the threads that could go on there.
+    private var enabledAt: [TracePrefix.Fingerprint: Set<Int>] = [:]
+    private var successors: [Transition: Successor] = [:]
+    private var names = TracePrefix.Names()
+
+    // This execution.
+    private var prefix = TracePrefix()
+    private var lastChosen: (thread: Int, operation: String, declared: Footprint, from: TracePrefix.Fingerprint)?
+    /// Per thread id: the event its next step is known to be (see the type's discussion), while
+    /// every step since it was learned commuted with it.
+    private var known: [Int: (event: TracePrefix.Fingerprint, footprint: Footprint)] = [:]
+    private var redundantFrom: Int?
+
+    /// Executions that, from some decision on, only repeated states already searched.
+    private(set) var redundantExecutions = 0
+    private(set) var nondeterministic = false
+
+    var warning: String? {
+        nondeterministic
+            ? "the program made different choices under the same schedule prefix; counts are not exact" : nil
+    }
+
+    init(preemptionBound: Int) {
+        self.preemptionBound = preemptionBound
+    }
+
+    /// States visited so far (each trace with at least one visit).
+    var statesVisited: Int { visits.count }
+
+    func beginExecution() {
+        depth = 0
+        prefix = TracePrefix()
+        names.reset()
+        lastChosen = nil
+        known = [:]
+        redundantFrom = nil
+    }
+
+    func choose(_ decision: SchedulingDecision) -> Int {
+        names.learn(decision.spawned, programThreads: decision.pending.count - decision.spawned.count)
+        absorb(decision.previousStep ?? .everything)
+        learnKnownSteps(decision)
+        let (enabled, current) = (decision.enabled, decision.current)
+        let currentEnabled = current.map(enabled.contains) ?? false
+        let options = currentEnabled ? [current!] + enabled.filter { $0 != current } : enabled
+        defer { depth += 1 }
+        let chosen: Int
+        if depth < stack.count {
+            if stack[depth].options != options || stack[depth].state != prefix.fingerprint {
+                nondeterministic = true
+                stack.removeSubrange(depth...)
+                chosen = open(options, currentEnabled: currentEnabled, current: current)
+            } else {
+                chosen = stack[depth].options[stack[depth].index]
+            }
+        } else if redundantFrom != nil {
+            chosen = decision.nonPreemptive
+        } else {
+            chosen = open(options, currentEnabled: currentEnabled, current: current)
+        }
+        var declared = decision.pending[chosen]?.footprint ?? .everything
+        declared.insert(.thread(chosen))
+        lastChosen = (chosen, decision.pending[chosen]?.name ?? "", declared, prefix.fingerprint)
+        return chosen
+    }
+
+    /// A new decision at this depth: records the visit and takes the first choice not subsumed.
+    private func open(_ options: [Int], currentEnabled: Bool, current: Int?) -> Int {
+        let before = stack.last.map { $0.preemptionsBefore + $0.cost(of: $0.index) } ?? 0
+        let last = current.map(names.name) ?? -1
+        let state = prefix.fingerprint
+        visits[state, default: []].append(Visit(last: last, lastEnabled: currentEnabled, preemptions: before))
+        let optionNames = options.map(names.name)
+        if enabledAt[state] == nil { enabledAt[state] = Set(optionNames) }
+        var node = Node(
+            options: options,
+            names: optionNames,
+            index: 0,
+            tried: [],
+            preemptionsBefore: before,
+            currentEnabled: currentEnabled,
+            state: state,
+            predicted: options.map { thread in known[thread].map { state + $0.event } }
+        )
+        guard let first = nextOption(of: &node) else {
+            // Every choice repeats a searched state: run on without decisions.
+            redundantFrom = depth
+            redundantExecutions += 1
+            return options[0]
+        }
+        node.index = first
+        stack.append(node)
+        return options[first]
+    }
+
+    /// The next option of `node` within the bound whose state no visit subsumes, marking every
+    /// option it passes over as tried.
+    private func nextOption(of node: inout Node) -> Int? {
+        for option in node.options.indices where !node.tried.contains(option) {
+            node.tried.insert(option)
+            let cost = node.preemptionsBefore + node.cost(of: option)
+            guard cost <= preemptionBound else { continue }
+            let thread = node.names[option]
+            let next = successors[Transition(state: node.state, thread: thread)]?.state ?? node.predicted[option]
+            if let next,
+                isSubsumed(next, last: thread, preemptions: cost) || isCovered(next, last: thread, preemptions: cost)
+            {
+                continue
+            }
+            return option
+        }
+        return nil
+    }
+
+    /// Whether every choice at `state`, reached with `last` run last and `preemptions` spent, is
+    /// known to lead to a subsumed state: the state was visited before (so its threads and their
+    /// steps are known) and nothing new can follow it.
+    private func isCovered(_ state: TracePrefix.Fingerprint, last: Int, preemptions: Int) -> Bool {
+        guard let enabled = enabledAt[state] else { return false }
+        let lastEnabled = enabled.contains(last)
+        for thread in enabled {
+            let cost = preemptions + (thread != last && lastEnabled ? 1 : 0)
+            guard cost <= preemptionBound else { continue }
+            guard let next = successors[Transition(state: state, thread: thread)]?.state,
+                isSubsumed(next, last: thread, preemptions: cost)
+            else { return false }
+        }
+        return true
+    }
+
+    private func isSubsumed(_ state: TracePrefix.Fingerprint, last: Int, preemptions: Int) -> Bool {
+        if ended.contains(state) { return true }
+        return visits[state]?.contains { $0.subsumes(last: last, preemptions: preemptions) } ?? false
+    }
+
+    /// Adds the step that just ran (the thread chosen last, with what it really touched) to the
+    /// prefix, and what it taught: the state that thread's step leads to from the state before it.
+    private func absorb(_ footprint: Footprint) {
+        guard let chosen = lastChosen else { return }
+        prefix.append(
+            thread: chosen.thread,
+            name: names.name(chosen.thread),
+            operation: chosen.operation,
+            footprint: footprint
+        )
+        successors[Transition(state: chosen.from, thread: names.name(chosen.thread))] = Successor(
+            state: prefix.fingerprint,
+            declaredAll: footprint.isCovered(by: chosen.declared)
+        )
+        known[chosen.thread] = nil
+        known = known.filter { !$0.value.footprint.isDependent(on: footprint) }
+        lastChosen = nil
+    }
+
+    /// Threads whose next step from this state is known from an earlier execution, with a footprint
+    /// that is its point's declaration in this one.
+    private func learnKnownSteps(_ decision: SchedulingDecision) {
+        let state = prefix.fingerprint
+        for (thread, point) in decision.pending.enumerated() {
+            guard let point,
+                let successor = successors[Transition(state: state, thread: names.name(thread))],
+                successor.declaredAll
+            else { continue }
+            var footprint = point.footprint
+            footprint.insert(.thread(thread))
+            known[thread] = (successor.state - state, footprint)
+        }
+    }
+
+    func endExecution(_ result: ExecutionResult) -> Bool {
+        if lastChosen != nil, let footprint = result.footprints.last, result.footprints.count == result.steps.count {
+            absorb(footprint)
+        }
+        ended.insert(prefix.fingerprint)
+        if depth < stack.count { stack.removeSubrange(depth...) }
+        while var node = stack.popLast() {
+            if let next = nextOption(of: &node) {
+                node.index = next
+                stack.append(node)
+                return true
+            }
+        }
+        return false
+    }
+
+    func annotate(_ report: inout ExplorationReport) {
+        report.redundantSchedules = redundantExecutions
+    }
+}
