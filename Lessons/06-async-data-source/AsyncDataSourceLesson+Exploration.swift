@@ -73,7 +73,7 @@ extension AsyncDataSourceLesson {
         readOnlySteps: Bool = false,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
-        Exploration(
+        let exploration = Exploration(
             summary: "thread 1 renders the UI once, the others each publish the next state twice; "
                 + "invariant: the UI saw one whole state and no update was lost",
             makeState: { Explored(trial: makeTrial()) },
@@ -96,6 +96,9 @@ extension AsyncDataSourceLesson {
                 return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
             }
         )
+        // With read-only steps every step touches shared state only inside the design's queues (a
+        // `queue.async` item, a `ui.sync`), which the explorer sees: its footprints are complete.
+        return readOnlySteps ? exploration.declaringCompleteFootprints() : exploration
     }
 
     /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where

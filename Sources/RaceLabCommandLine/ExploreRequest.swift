@@ -10,7 +10,7 @@ struct ExploreRequest: Equatable {
     /// Only this variant; nil for every variant of the lesson that has an exploration.
     var variant: String?
     var strategy: ExplorationOptions.Strategy = .dfs
-    var reduction: ExplorationOptions.Reduction = .none
+    var reduction: ExplorationOptions.Reduction = .automatic
     var threads: Int?
     var preemptions: Int = 2
     var schedules: Int?

@@ -117,10 +117,12 @@ extension OptionHelp {
 
     static let reduction = OptionHelp(
         "--reduction R",
-        usage: "--reduction none|dpor",
-        "dfs: none (default) runs every schedule; dpor skips",
-        "schedules that only reorder steps touching different",
-        "objects (opt-in: see the README for what it saves)."
+        usage: "--reduction auto|none|dpor|states",
+        "dfs: none runs every schedule; states skips schedules",
+        "that reach a state already searched, dpor those that only",
+        "reorder steps touching different objects. auto (default):",
+        "states where the exploration declares what its steps",
+        "touch, else none."
     )
 
     static let threads = OptionHelp("--threads K", "Logical threads (default: the exploration's, usually 2).")

@@ -20,7 +20,7 @@ struct ExploreCommandLineTests {
         }
     }
 
-    @Test("no reduction by default; --reduction dpor is named; a bad reduction is refused with a one-line error")
+    @Test("auto by default (none for lesson 1, states for state-object), the reduction used named, a bad one refused")
     func reductionOption() throws {
         let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy")
         #expect(plain.status == 0)
@@ -32,9 +32,18 @@ struct ExploreCommandLineTests {
         // Lesson 1's window names no object: it depends on every other step, so no schedule is
         // skipped here, though the two gets (plain items of a concurrent queue) commute.
         #expect(output.stdout.contains("10 schedules (every behaviour within the bound), 6 distinct traces"))
+        // state-object declares complete footprints: auto is states, and it covers the same traces
+        // as none in fewer schedules.
+        let automatic = try Executable.racelab.run("explore", "6", "--variant", "state-object")
+        let none = try Executable.racelab.run("explore", "6", "--variant", "state-object", "--reduction", "none")
+        #expect(automatic.status == 0)
+        #expect(none.status == 0)
+        #expect(automatic.stdout.contains("reduction states"))
+        #expect(automatic.stdout.contains("27 schedules (every behaviour within the bound), 18 distinct traces"))
+        #expect(none.stdout.contains("121 schedules (every schedule within the bound), 18 distinct traces"))
         let bad = try Executable.racelab.run("explore", "1", "--reduction", "sleep")
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--reduction must be none or dpor, got 'sleep'"))
+        #expect(bad.stderr.contains("--reduction must be auto, none, dpor or states, got 'sleep'"))
     }
 
     @Test("the fixed store: every schedule explored, none failing, exit 0")

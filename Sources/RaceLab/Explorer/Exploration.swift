@@ -21,6 +21,8 @@ public struct Exploration: Sendable {
     public let defaultThreads: Int
     /// Whether it can show its shared state between steps (`describeState`).
     public let describesState: Bool
+    /// Whether its steps touch only what their points declare (see `declaringCompleteFootprints()`).
+    public private(set) var footprintsComplete = false
 
     private(set) var makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
 
@@ -109,6 +111,25 @@ extension Exploration {
             program.isAsync = true
             return program
         }
+    }
+}
+
+extension Exploration {
+    /// This exploration, declaring that each of its steps (a thread's code from one scheduling
+    /// point to the next) touches shared state only through what its point declares
+    /// (`Race.window(_:on:)`, `Race.step(_:reading:)`, a `@RaceShared` variable) and the explorer's
+    /// primitives (`RaceLock`, `RaceQueue`, …), and only in the way declared (a step that declares
+    /// `reading:` does not write). The default reduction (`ExplorationOptions.Reduction.automatic`)
+    /// is then `.states`, which skips schedules that only reorder steps that commute.
+    ///
+    /// Declare it only when it holds: a step that touches a plain shared variable, an object under a
+    /// lock the explorer does not see, or an `Atomic` between two points makes steps look independent
+    /// that are not, and the reduction may skip the order that fails. Checking it: every verdict,
+    /// trace count and shortest failing schedule the same with `--reduction none` and `states`.
+    public func declaringCompleteFootprints() -> Exploration {
+        var declared = self
+        declared.footprintsComplete = true
+        return declared
     }
 }
 

@@ -10,22 +10,31 @@ public struct ExplorationOptions: Sendable {
     }
 
     /// How dfs avoids running schedules that only reorder independent steps.
+    ///
+    /// Every reduction trusts the footprints: that a step, from its scheduling point to the next,
+    /// touches only what its point declares and the primitives it uses (see `Footprint`). Code that
+    /// shares state otherwise between two points (a plain variable, a lock the explorer does not see,
+    /// an `Atomic`) breaks that, and a reduction can then skip the very order that fails.
     public enum Reduction: String, Sendable, CaseIterable, Codable {
+        /// The strongest sound for the exploration: `.states` when it declares complete footprints
+        /// (`Exploration.declaringCompleteFootprints()`), otherwise `.none`. The report names the
+        /// one used.
+        case automatic = "auto"
         /// Every schedule within the preemption bound.
         case none
         /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, with sleep
         /// sets: only the orders of steps that touch a common object and at least one writes it
         /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`).
         case dpor
-        /// Each state once: a schedule is cut short where its prefix is a trace (the same steps,
-        /// up to reordering steps that commute) already searched from, with no fewer preemptions
-        /// left (see `StateCachingStrategy`). Covers every trace `none` covers, by construction.
+        /// Each state once: a choice is skipped where it leads to a trace (the same steps, up to
+        /// reordering steps that commute) already searched from, with no fewer preemptions left
+        /// (see `StateCachingStrategy`). With complete footprints it covers every trace `none`
+        /// covers, by construction.
         case states
     }
 
     public var strategy: Strategy
-    /// dfs only: the reduction (default `.none`: `.dpor` does not yet pay for its analysis, see the
-    /// README); pct and random ignore it.
+    /// dfs only: the reduction (default `.automatic`); pct and random ignore it.
     public var reduction: Reduction
     /// Logical threads; nil for the exploration's default.
     public var threads: Int?
@@ -47,7 +56,7 @@ public struct ExplorationOptions: Sendable {
 
     public init(
         strategy: Strategy = .dfs,
-        reduction: Reduction = .none,
+        reduction: Reduction = .automatic,
         threads: Int? = nil,
         preemptions: Int = 2,
         schedules: Int? = nil,
@@ -65,6 +74,12 @@ public struct ExplorationOptions: Sendable {
         self.stepBound = stepBound
         self.stallTimeout = stallTimeout
         self.marks = marks
+    }
+
+    /// The reduction `exploration` is explored with: `.automatic` resolved.
+    func reduction(for exploration: Exploration) -> Reduction {
+        guard reduction == .automatic else { return reduction }
+        return exploration.footprintsComplete ? .states : .none
     }
 
     var scheduleLimit: Int {

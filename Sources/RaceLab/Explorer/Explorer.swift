@@ -21,6 +21,8 @@ public enum Explorer {
         options: ExplorationOptions = .init(),
         after prefix: [Int]
     ) throws -> ExplorationReport {
+        var options = options
+        options.reduction = options.reduction(for: exploration)
         let threads = options.threads ?? exploration.defaultThreads
         let start = DispatchTime.now().uptimeNanoseconds
         var schedules = 0

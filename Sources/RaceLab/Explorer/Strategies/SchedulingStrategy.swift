@@ -58,9 +58,12 @@ extension ExplorationOptions {
     func makeStrategy(threads: Int) -> any SchedulingStrategy {
         switch strategy {
         case .dfs:
-            reduction == .states
-                ? StateCachingStrategy(preemptionBound: preemptions)
-                : DepthFirstStrategy(preemptionBound: preemptions, reduction: reduction)
+            switch reduction {
+            case .states: StateCachingStrategy(preemptionBound: preemptions)
+            case .dpor: DepthFirstStrategy(preemptionBound: preemptions, reduction: .dpor)
+            // `.automatic` is resolved by `Explorer` before a strategy is made; unresolved, it is none.
+            case .none, .automatic: DepthFirstStrategy(preemptionBound: preemptions, reduction: .none)
+            }
         case .pct: PCTStrategy(threads: threads, depth: preemptions + 1, seed: seed, stepEstimate: 1)
         case .random: RandomStrategy(seed: seed)
         }
