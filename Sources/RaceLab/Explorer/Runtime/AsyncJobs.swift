@@ -202,8 +202,8 @@ extension ControlledExecution {
     /// Registers `job` as the point its thread is paused at. `creator` is set for a job whose task
     /// (or, for a job that is no task, whose thread) is new.
     fileprivate func enqueue(_ job: UnownedJob, task: UInt64, creator: Int?, door: AsyncJobs.Door) {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let model = AsyncJobsModel.of(state)
         let point: (String) -> JobPoint = { JobPoint(name: $0, job: job, execution: self) }
         if task != 0, let thread = model.taskThreads[task],
@@ -230,21 +230,21 @@ extension ControlledExecution {
             let thread = state.addThread(by: creator ?? 0, name: name, first: point(first))
             model.singleJobThreads.insert(thread)
         }
-        condition.broadcast()
+        // A job from outside the execution (a real timer, a callback) may be what it waits for.
+        wakeController()
     }
 
     /// Called by the worker that ran a job of `thread`: the job returned, so the baton comes back.
     /// A task thread with no job of its own enqueued now waits for one.
     func jobEnded(_ thread: Int) {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let model = AsyncJobsModel.of(state)
         if model.singleJobThreads.contains(thread) { state.finish(thread) }
         for waiting in model.asyncThreads where !state.isFinished(waiting) && state.pending[waiting] == nil {
             state.pause(waiting, at: AwaitingJob())
         }
-        running = nil
-        condition.broadcast()
+        takeBack()
     }
 
     /// Whether the execution has come to rest: every program thread finished, and the threads left
@@ -253,14 +253,14 @@ extension ControlledExecution {
         schedulesJobs && unfinished.allSatisfy { $0 >= programThreads && state.pending[$0] is AwaitingJob }
     }
 
-    /// With no thread able to go on and some waiting for a job: waits (condition held) until a job
+    /// With no thread able to go on and some waiting for a job: waits (lock held) until a job
     /// is enqueued from outside the execution (a real timer, a callback) or `timeout` passes;
     /// true if something changed.
     func awaitOutsideJob(unfinished: [Int], timeout: Double) -> Bool {
         guard schedulesJobs, unfinished.contains(where: { state.pending[$0] is AwaitingJob }) else { return false }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while unfinished.allSatisfy({ !state.canProceed($0) }) {
-            if !condition.wait(until: deadline) { return unfinished.contains(where: state.canProceed) }
+            if !awaitWakeUp(until: deadline) { return unfinished.contains(where: state.canProceed) }
         }
         return true
     }
@@ -277,11 +277,10 @@ extension ControlledExecution {
             done.signal()
         }
         // The task's start is now the thread's point: give the baton back until it is chosen.
-        condition.lock()
+        lock.lock()
         precondition(state.pending[thread] is JobPoint, "the thread's task did not reach the explorer")
-        running = nil
-        condition.broadcast()
-        condition.unlock()
+        takeBack()
+        lock.unlock()
         done.wait()
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs one explorable program under a baton: every logical thread is a real thread, but only the
-/// one holding the baton runs; the others wait on a shared condition until it is their turn.
+/// one holding the baton runs; the others wait, each on a condition of its own, until it is their
+/// turn.
 ///
 /// A thread gives the baton back at each scheduling point (a `Race.window`, a `Race.step`, a
 /// `RaceLock.lock()`): it records the operation it is about to perform and waits. The controller
@@ -14,10 +15,24 @@ import Foundation
 ///
 /// Code before a thread's first scheduling point runs when the thread is started, one thread after
 /// the other; it is treated as thread-local set-up, not as steps.
+///
+/// One lock guards everything (`running`, `state`, the errors); each logical thread waits for its
+/// turn on a condition of its own and the controller on another, so a hand-off wakes one thread:
+/// the one given the baton, or the controller when the baton comes back. (One shared condition
+/// woke every paused thread at every hand-off, each to find it was not its turn and sleep again:
+/// three times the context switches, most of an exploration's time spent in the kernel.)
 final class ControlledExecution: @unchecked Sendable {
-    let condition = NSCondition()
-    /// The thread allowed to run; nil while the controller decides.
-    var running: Int?
+    /// Guards `running`, `state` and what the threads record.
+    let lock = ParkingLock()
+    /// Where the controller waits: for the baton to come back, or for a job from outside. Only the
+    /// controller waits here.
+    private let controllerWakeUp = ParkingCondition()
+    /// Per logical thread, by id: where it waits for its turn. Made when first needed, since threads
+    /// are added while the execution runs. Guarded by `lock`.
+    private var turns: [ParkingCondition] = []
+    /// The thread allowed to run; nil while the controller decides. Set with `hand(to:)` and
+    /// `takeBack()`, which wake whoever waits for the change.
+    private(set) var running: Int?
     let state: ExecutionState
     /// What each thread did, to explain a stall or an exploration that explored nothing.
     let trace = ThreadTrace()
@@ -101,8 +116,8 @@ final class ControlledExecution: @unchecked Sendable {
             timing[keyPath: part] += Double(now - phase) / 1e9
             phase = now
         }
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         // Start each thread and let it run its set-up to its first scheduling point.
         for (index, body) in program.threads.enumerated() {
             let logical = LogicalThread(id: index, execution: self)
@@ -115,8 +130,7 @@ final class ControlledExecution: @unchecked Sendable {
             }
             thread.stackSize = 1 << 20
             thread.start()
-            running = index
-            condition.broadcast()
+            hand(to: index)
             if !awaitBaton(timeout: stallTimeout) {
                 return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
             }
@@ -170,8 +184,7 @@ final class ControlledExecution: @unchecked Sendable {
             state.beginStep(of: chosen, at: point)
             point.chosen(by: chosen, in: state)
             current = chosen
-            running = chosen
-            condition.broadcast()
+            hand(to: chosen)
             if !awaitBaton(timeout: stallTimeout) {
                 return result(.stuck(thread: chosen, after: point.name, seconds: stallTimeout))
             }
@@ -180,22 +193,59 @@ final class ControlledExecution: @unchecked Sendable {
         if let (thread, message) = errors.min(by: { $0.key < $1.key }) {
             return result(.threw(thread: thread, message: message))
         }
-        condition.unlock()
+        lock.unlock()
         let broken = program.invariant()
-        condition.lock()
+        lock.lock()
         return result(broken.map(ExecutionOutcome.invariantBroken) ?? .passed)
     }
 
-    // MARK: - Controller side (condition held)
+    // MARK: - Hand-offs (lock held)
+
+    /// Gives the baton to `thread` and wakes it (it alone: no other thread's wait ends).
+    func hand(to thread: Int) {
+        running = thread
+        turn(of: thread).broadcast()
+    }
+
+    /// Takes the baton back from the thread running (or from no one) and wakes the controller.
+    func takeBack() {
+        running = nil
+        wakeController()
+    }
+
+    /// Wakes the controller to look again: the baton came back, or the state changed in a way that
+    /// can let a thread go on (`awaitOutsideJob`).
+    func wakeController() {
+        controllerWakeUp.signal()
+    }
+
+    /// The condition thread `thread` waits on for its turn.
+    private func turn(of thread: Int) -> ParkingCondition {
+        while turns.count <= thread { turns.append(ParkingCondition()) }
+        return turns[thread]
+    }
+
+    /// Waits until the controller gives `thread` the baton.
+    private func awaitBaton(for thread: Int) {
+        let turn = turn(of: thread)
+        while running != thread { turn.wait(on: lock) }
+    }
+
+    /// Waits (as the controller) for a wake-up, at most until `deadline`; false when it passed.
+    func awaitWakeUp(until deadline: Date) -> Bool {
+        controllerWakeUp.wait(on: lock, until: deadline)
+    }
+
+    // MARK: - Controller side (lock held)
 
     /// Records the program's state in the log, if there is one: called between steps, with every
-    /// thread paused. The condition is released meanwhile, as for the invariant, so that describing
+    /// thread paused. The lock is released meanwhile, as for the invariant, so that describing
     /// may wait for work outside the explorer (a queue's barrier, an actor's job).
     private func describeState(_ program: ExplorableProgram) {
         guard let stateLog, let describe = program.describeState else { return }
-        condition.unlock()
+        lock.unlock()
         let line = describe()
-        condition.lock()
+        lock.lock()
         stateLog.states.append(line)
     }
 
@@ -203,7 +253,7 @@ final class ControlledExecution: @unchecked Sendable {
     private func awaitBaton(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while running != nil {
-            if !condition.wait(until: deadline) && running != nil { return false }
+            if !awaitWakeUp(until: deadline) && running != nil { return false }
         }
         return true
     }
@@ -224,8 +274,7 @@ final class ControlledExecution: @unchecked Sendable {
             guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else { return }
             next = chosen + 1
             (state.resume(chosen) as? JobPoint)?.dispatch(as: chosen)
-            running = chosen
-            condition.broadcast()
+            hand(to: chosen)
             if !awaitBaton(timeout: timeout) { return }
         }
     }
@@ -254,48 +303,47 @@ final class ControlledExecution: @unchecked Sendable {
 
     /// Waits until the controller hands `index` the baton (a thread's start, a spawned body's).
     func awaitTurn(_ index: Int) {
-        condition.lock()
-        while running != index { condition.wait() }
+        lock.lock()
+        awaitBaton(for: index)
         trace.resumed(index)
-        condition.unlock()
+        lock.unlock()
     }
 
     /// Called by a running thread at a scheduling point: hand the baton back and wait for a turn.
     func pause(_ index: Int, at point: any SchedulingPoint) {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         state.pause(index, at: point)
         trace.paused(index, at: point.name)
-        running = nil
-        condition.broadcast()
-        while running != index { condition.wait() }
+        takeBack()
+        awaitBaton(for: index)
         trace.resumed(index)
     }
 
     /// Runs `body` on the state under the lock: a model update between two points.
     func withState<Result>(_ body: (ExecutionState) -> Result) -> Result {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return body(state)
     }
 
     func finish(_ index: Int) {
-        condition.lock()
+        lock.lock()
+        defer { lock.unlock() }
         // A thread whose task finished it (`runTask`) no longer holds the baton.
-        if state.isFinished(index) {
-            condition.unlock()
-            return
-        }
+        if state.isFinished(index) { return }
         state.finish(index)
-        if running == index { running = nil }
-        condition.broadcast()
-        condition.unlock()
+        if running == index {
+            takeBack()
+        } else {
+            wakeController()
+        }
     }
 
     func record(_ error: any Error, of index: Int) {
-        condition.lock()
+        lock.lock()
         errors[index] = String(describing: error)
-        condition.unlock()
+        lock.unlock()
     }
 }
 
