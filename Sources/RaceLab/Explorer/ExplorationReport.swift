@@ -12,8 +12,10 @@ public struct ExplorationReport: Sendable {
     /// differ only in the order of independent steps as one (Mazurkiewicz traces, see
     /// `TraceKey`). Equal to `schedules` when no two runs were equivalent.
     public var tracesCovered: Int? = nil
+    /// dfs with `.states` only: the distinct states (traces of schedule prefixes) decided at.
+    public var statesSearched: Int? = nil
     /// dfs with `.states` only: executions that, from some decision on, could only repeat states
-    /// already searched (every choice there was subsumed); they ran to the end and were checked.
+    /// already searched (every choice there was skipped); they ran to the end and were checked.
     public var redundantSchedules: Int? = nil
     /// dfs only: true when every schedule within the bound ran (the schedule limit was not hit).
     public let exhaustive: Bool

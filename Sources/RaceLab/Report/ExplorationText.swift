@@ -43,6 +43,12 @@ extension VariantExploration {
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
                     + "\(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
             )
+            if let statesSearched, let redundantSchedules {
+                lines.append(
+                    "  states: " + counted(statesSearched, "distinct state") + " decided at; "
+                        + "\(redundantSchedules) of the schedules ran on from one already searched"
+                )
+            }
             if let timing { lines.append("  " + timing.perSchedule(schedules)) }
             if let pctGuarantee, let pctSteps, let preemptions {
                 lines.append(

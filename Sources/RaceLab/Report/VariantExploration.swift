@@ -30,8 +30,12 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var preemptions: Int?
     /// pct and random only.
     public var seed: UInt64?
-    /// dfs only: the partial-order reduction (`none`, `dpor`).
+    /// dfs only: the partial-order reduction used (`none`, `dpor`, `states`).
     public var reduction: String?
+    /// `states` only: distinct states decided at, and schedules that ran on past a state already
+    /// searched (see `ExplorationReport.statesSearched`, `redundantSchedules`).
+    public var statesSearched: Int?
+    public var redundantSchedules: Int?
     public var schedules: Int
     /// dfs only: the distinct behaviours (Mazurkiewicz traces) the schedules covered.
     public var traces: Int?
@@ -73,6 +77,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         preemptions = report.preemptions
         seed = report.strategy == .dfs ? nil : report.seed
         reduction = report.reduction?.rawValue
+        statesSearched = report.statesSearched
+        redundantSchedules = report.redundantSchedules
         schedules = report.schedules
         traces = report.tracesCovered
         exhaustive = report.exhaustive

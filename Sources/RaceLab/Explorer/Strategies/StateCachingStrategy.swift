@@ -108,7 +108,7 @@ final class StateCachingStrategy: SchedulingStrategy {
     private var depth = 0
     private var visits: [TracePrefix.Fingerprint: [Visit]] = [:]
     private var ended: Set<TracePrefix.Fingerprint> = []
-    /// Per state visited: the canonical names of the threads that could go on there.
+    /// Per state decided at (in any execution): the canonical names of the threads that could go on.
     private var enabledAt: [TracePrefix.Fingerprint: Set<Int>] = [:]
     private var successors: [Transition: Successor] = [:]
     private var covered: Set<Coverage> = []
@@ -139,9 +139,6 @@ final class StateCachingStrategy: SchedulingStrategy {
     init(preemptionBound: Int) {
         self.preemptionBound = preemptionBound
     }
-
-    /// States visited so far (each trace with at least one visit).
-    var statesVisited: Int { visits.count }
 
     func beginExecution() {
         depth = 0
@@ -352,6 +349,7 @@ final class StateCachingStrategy: SchedulingStrategy {
     }
 
     func annotate(_ report: inout ExplorationReport) {
+        report.statesSearched = visits.count
         report.redundantSchedules = redundantExecutions
     }
 }
