@@ -47,18 +47,24 @@ final class ParkedThreads: @unchecked Sendable {
     /// Runs `body`, then `last`, on a free thread, or on a new one if none is free; returns at once.
     func run(_ body: @escaping @Sendable () -> Void, last: @escaping @Sendable () -> Void) {
         lock.lock()
-        defer { lock.unlock() }
         // Each queued item is owed a thread that will take one: a free one, promised now, or a new one.
         queue.append(Work(body: body, last: last))
-        if free > 0 {
+        let promised = free > 0
+        if promised {
             free -= 1
-            workArrived.signal()
-            return
+        } else {
+            startedCount += 1
         }
-        startedCount += 1
-        let thread = Thread { [self] in serve() }
-        thread.stackSize = stackSize
-        thread.start()
+        lock.unlock()
+        if promised {
+            // After unlocking, so that the thread woken does not wake only to wait for the lock. No
+            // wake-up is lost: a thread that has not started waiting yet will find the queue full.
+            workArrived.signal()
+        } else {
+            let thread = Thread { [self] in serve() }
+            thread.stackSize = stackSize
+            thread.start()
+        }
     }
 
     private func serve() {
