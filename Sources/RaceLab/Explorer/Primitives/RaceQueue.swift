@@ -145,7 +145,8 @@ extension RaceQueue {
     }
 
     /// Submits `work` as an item run by a new logical thread (`async`) started by `submitter`, on a
-    /// real thread of its own (inside the real queue, as for `runItem`); returns at once.
+    /// real thread of its own (a parked one, `ParkedThreads`; inside the real queue, as for
+    /// `runItem`); returns at once.
     fileprivate func submitItem(
         by submitter: LogicalThread,
         barrier: Bool,
@@ -158,7 +159,7 @@ extension RaceQueue {
                 .submit(barrier: barrier, owner: thread)
             return QueueItemStart(queue: model, serial: isSerial, barrier: barrier, item: item, name: name)
         }
-        let runner = Thread { [item] in
+        ParkedThreads.shared.run { [item] in
             child.begin()
             Race.$hook.withValue(child) {
                 if child.isFreeRunning {
@@ -168,10 +169,9 @@ extension RaceQueue {
                 }
             }
             self.itemDone(item, barrier: barrier, on: child)
+        } last: {
             child.end()
         }
-        runner.stackSize = 1 << 20
-        runner.start()
     }
 
     private func itemDone(_ item: Int, barrier: Bool, on logical: LogicalThread) {

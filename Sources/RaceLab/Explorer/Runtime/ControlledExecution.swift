@@ -121,15 +121,14 @@ final class ControlledExecution: @unchecked Sendable {
         // Start each thread and let it run its set-up to its first scheduling point.
         for (index, body) in program.threads.enumerated() {
             let logical = LogicalThread(id: index, execution: self)
-            let thread = Thread {
+            ParkedThreads.shared.run {
                 Race.$hook.withValue(logical) {
                     logical.execution.awaitTurn(index)
                     do { try body() } catch { logical.execution.record(error, of: index) }
                 }
+            } last: {
                 logical.execution.finish(index)
             }
-            thread.stackSize = 1 << 20
-            thread.start()
             hand(to: index)
             if !awaitBaton(timeout: stallTimeout) {
                 return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
