@@ -62,7 +62,9 @@ final class ExplorerExecutor: TaskExecutor, @unchecked Sendable {
             thread.name = "racelab.explorer.tasks"
             thread.start()
         } else {
-            condition.broadcast()
+            // Every idle thread waits for the same thing, any job: one wake-up per job is enough.
+            // (A thread already woken is no longer waiting, so the next job's signal wakes another.)
+            condition.signal()
         }
     }
 
