@@ -34,30 +34,24 @@ struct ParkedThreadsTests {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
-        for _ in 0..<count {
-            threads.run {
-                started.signal()
-                release.wait()
-            } last: {
-                ended.signal()
+        /// Runs `count` bodies that all wait until every one of them has started, and waits for them.
+        func runAtOnce() {
+            for _ in 0..<count {
+                threads.run {
+                    started.signal()
+                    release.wait()
+                } last: {
+                    ended.signal()
+                }
             }
+            for _ in 0..<count { started.wait() }
+            for _ in 0..<count { release.signal() }
+            for _ in 0..<count { ended.wait() }
         }
-        for _ in 0..<count { started.wait() }
-        for _ in 0..<count { release.signal() }
-        for _ in 0..<count { ended.wait() }
+        runAtOnce()
         #expect(threads.started == count)
         // All free again: as many bodies at once start no new thread.
-        for _ in 0..<count {
-            threads.run {
-                started.signal()
-                release.wait()
-            } last: {
-                ended.signal()
-            }
-        }
-        for _ in 0..<count { started.wait() }
-        for _ in 0..<count { release.signal() }
-        for _ in 0..<count { ended.wait() }
+        runAtOnce()
         #expect(threads.started == count)
     }
 
