@@ -9,7 +9,7 @@ ARGS    ?=
 TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons explorations list bench bench-explorer clean exercises-check examples tsan test-tsan tsan-demo \
+.PHONY: help build release test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo \
 	format lint lint-workflows screenshots
 
 help: ## List the targets
@@ -87,6 +87,18 @@ examples: ## Run the Examples/ packages' tests (swift test; they depend on RaceL
 
 bench-explorer: release ## Explore every variant without and with partial-order reduction: schedules, traces, time
 	Scripts/bench-explorer $(RACELAB) $(ARGS)
+
+# The differential fuzzer of the explorer's reductions (Tests/RaceLabTests/DifferentialFuzzTests.swift)
+# with a longer budget than `make test` gives it: RACELAB_FUZZ_PROGRAMS random programs from
+# RACELAB_FUZZ_SEED (from the environment or the command line), each
+# explored with reductions none, dpor and states; any difference in final states, verdict or traces
+# fails with the program's seed and text (RACELAB_FUZZ_PROGRAM=<seed> reruns that one).
+RACELAB_FUZZ_PROGRAMS ?= 5000
+RACELAB_FUZZ_SEED ?= 1
+
+fuzz-explorer: ## Differential fuzzing of the explorer's reductions against none (RACELAB_FUZZ_PROGRAMS=5000 RACELAB_FUZZ_SEED=1)
+	RACELAB_FUZZ_PROGRAMS=$(RACELAB_FUZZ_PROGRAMS) RACELAB_FUZZ_SEED=$(RACELAB_FUZZ_SEED) \
+		$(SWIFT) test $(TEST_ARGS) --filter 'DifferentialFuzzTests/randomPrograms'
 
 bench: ## Benchmark the ways to guard shared state (release); writes .build/bench/results.md and chart.svg
 	$(SWIFT) build -c release --product racelab-bench
