@@ -200,7 +200,10 @@ struct FuzzProgram: CustomStringConvertible, Sendable {
 
     /// The program as an exploration with complete footprints. Each execution's final state goes to
     /// `finals`; the invariant fails on the final states `fails` picks.
-    func exploration(recording finals: FinalStates, failingWhen fails: @escaping @Sendable (String) -> Bool)
+    func exploration(
+        recording finals: FinalStates,
+        failingWhen fails: @escaping @Sendable (String) -> Bool
+    )
         -> Exploration
     {
         let (threads, registers) = (self.threads, self.registers)

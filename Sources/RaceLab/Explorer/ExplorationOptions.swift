@@ -22,9 +22,10 @@ public struct ExplorationOptions: Sendable {
         case automatic = "auto"
         /// Every schedule within the preemption bound.
         case none
-        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, with sleep
+        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, without sleep
         /// sets: only the orders of steps that touch a common object and at least one writes it
-        /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`).
+        /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`). It may run a trace more than once
+        /// (see `DepthFirstStrategy`).
         case dpor
         /// Each state once: a choice is skipped where it leads to a trace (the same steps, up to
         /// reordering steps that commute) already searched from, with no fewer preemptions left
