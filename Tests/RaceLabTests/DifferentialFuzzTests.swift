@@ -13,7 +13,7 @@ import Testing
 @Suite("Reductions against none, on random programs")
 struct DifferentialFuzzTests {
     /// Programs run by default, and the most schedules `.none` may run on one before it is skipped.
-    static let defaultPrograms = 200
+    static let defaultPrograms = 150
     static let scheduleLimit = 500
 
     /// What one reduction made of a program.
@@ -99,6 +99,12 @@ struct DifferentialFuzzTests {
         return comparison
     }
 
+    /// The preemption bound program `seed` is explored within: 0 to 3, more often 2 or 3, where
+    /// orders that need preemptions (and a reduction's mistakes about them) show.
+    static func preemptions(for seed: UInt64) -> Int {
+        [0, 1, 2, 2, 3, 3][Int(SplitMix64.mix(seed) % 6)]
+    }
+
     /// The seeds of the programs to run: `RACELAB_FUZZ_PROGRAM` alone, or `RACELAB_FUZZ_PROGRAMS`
     /// of them derived from `RACELAB_FUZZ_SEED`.
     static var seeds: [UInt64] {
@@ -116,7 +122,7 @@ struct DifferentialFuzzTests {
         var totals: [ExplorationOptions.Reduction: Int] = [:]
         for seed in Self.seeds {
             let program = FuzzProgram(seed: seed)
-            let preemptions = Int(SplitMix64.mix(seed) % 4)
+            let preemptions = Self.preemptions(for: seed)
             let comparison = try await Self.compare(program, preemptions: preemptions, seed: seed)
             guard let schedules = comparison.schedules else {
                 skipped += 1
@@ -124,6 +130,9 @@ struct DifferentialFuzzTests {
             }
             compared += 1
             totals.merge(schedules, uniquingKeysWith: +)
+            if (compared + skipped) % 250 == 0 {
+                print("differential fuzzing: \(compared + skipped) programs so far, \(failed) with a difference")
+            }
             if !comparison.differences.isEmpty {
                 failed += 1
                 Issue.record(
@@ -141,6 +150,63 @@ struct DifferentialFuzzTests {
                 + "none \(totals[.none] ?? 0), dpor \(totals[.dpor] ?? 0), states \(totals[.states] ?? 0)"
         )
         #expect(compared * 5 >= Self.seeds.count * 4, "most programs must be small enough to compare")
+    }
+
+    /// The final states `.none` reaches on `program` that the sleep-set search does not; nil when
+    /// either ran past `scheduleLimit` schedules.
+    static func missedBySleepSets(_ program: FuzzProgram, preemptions: Int) async throws -> Set<String>? {
+        let full = try await search(program, .none, preemptions: preemptions) { _ in false }
+        guard full.report.exhaustive,
+            let reduced = try await SleepSetDPORStrategy.finals(
+                of: program,
+                preemptions: preemptions,
+                limit: scheduleLimit
+            )
+        else { return nil }
+        return full.finals.subtracting(reduced)
+    }
+
+    /// A program the fuzzer found at random (1 of 800 from `RACELAB_FUZZ_SEED=3`) on which dpor
+    /// with sleep sets misses final states within 2 preemptions.
+    static let foundAtRandom = FuzzProgram(
+        threads: [
+            [.copy(.b, from: .b, plus: 1)],
+            [
+                .read(.b, register: 0), .sync(.concurrent, barrier: true, [.read(.b, register: 1)]),
+                .copy(.a, from: .a, plus: 1),
+            ],
+            [.write(.b, 2), .copy(.a, from: .b, plus: 1)],
+        ],
+        registers: 2
+    )
+
+    /// The comparison can fail: a reduction known to miss schedules (`SleepSetDPORStrategy`) misses
+    /// final states of the issue's program and of one the fuzzer found.
+    @Test("dpor with sleep sets under the bound misses final states of programs the fuzzer knows")
+    func catchesKnownUnsoundReduction() async throws {
+        for (program, preemptions) in [(Self.foundAtRandom, 2), (Self.sawAndCount, 2), (Self.sawAndCount, 3)] {
+            let missed = try await Self.missedBySleepSets(program, preemptions: preemptions)
+            #expect(missed?.isEmpty == false, "\(program), \(preemptions) preemptions")
+        }
+    }
+
+    /// How often random programs catch the sleep-set search: run with `RACELAB_FUZZ_CALIBRATE=1`
+    /// (and `RACELAB_FUZZ_PROGRAMS`, `RACELAB_FUZZ_SEED`) to measure the generator's reach.
+    @Test(
+        "calibration: random programs on which dpor with sleep sets misses final states",
+        .enabled(if: ProcessInfo.processInfo.environment["RACELAB_FUZZ_CALIBRATE"] != nil)
+    )
+    func calibrate() async throws {
+        var caught: [String] = []
+        for seed in Self.seeds {
+            let preemptions = Self.preemptions(for: seed)
+            let program = FuzzProgram(seed: seed)
+            if try await Self.missedBySleepSets(program, preemptions: preemptions)?.isEmpty == false {
+                caught.append("0x\(String(seed, radix: 16)), \(preemptions) preemptions: \(program)")
+            }
+        }
+        print("sleep-set dpor missed final states of \(caught.count) of \(Self.seeds.count) programs")
+        print(caught.joined(separator: "\n"))
     }
 
     /// Three threads on three variables (`b` is what T0 saw of `c`); the invariant fails when

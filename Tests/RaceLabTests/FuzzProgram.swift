@@ -81,29 +81,31 @@ struct FuzzProgram: CustomStringConvertible, Sendable {
         self.registers = registers
     }
 
-    /// The program `seed` makes: 2 to 4 threads, fewer operations each the more threads there are.
+    /// The program `seed` makes: 2 to 4 threads, fewer operations each the more threads there are,
+    /// on one to three of the variables and one or two of the cells (the fewer, the more races).
     init(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+        let (variables, cells) = (2 + pick(2), 1 + pick(2))
         var registers = 0
         func plain() -> Operation {
-            let variable = Variable(rawValue: pick(3))!
-            switch pick(8) {
-            case 0, 1: return .write(variable, 1 + pick(3))
-            case 2: return .copy(variable, from: Variable(rawValue: pick(3))!, plus: 1 + pick(2))
-            case 3: return .add(variable, 1 + pick(2))
-            case 4, 5:
+            let variable = Variable(rawValue: pick(variables))!
+            switch pick(10) {
+            case 0, 1, 2: return .write(variable, 1 + pick(3))
+            case 3, 4: return .copy(variable, from: Variable(rawValue: pick(variables))!, plus: 1 + pick(2))
+            case 5: return .add(variable, 1 + pick(2))
+            case 6, 7:
                 registers += 1
                 return .read(variable, register: registers - 1)
-            case 6: return .update(cell: pick(2), declared: pick(4) != 0, plus: 1 + pick(2))
+            case 8: return .update(cell: pick(cells), declared: pick(4) != 0, plus: 1 + pick(2))
             default:
                 registers += 1
-                return .look(cell: pick(2), register: registers - 1)
+                return .look(cell: pick(cells), register: registers - 1)
             }
         }
         func operation() -> Operation {
             let body = { (0...pick(2)).map { _ in plain() } }
-            switch pick(10) {
+            switch pick(16) {
             case 0: return .locked(pick(2), body())
             case 1:
                 let queue: Queue = pick(2) == 0 ? .serial : .concurrent
@@ -114,8 +116,8 @@ struct FuzzProgram: CustomStringConvertible, Sendable {
             default: return plain()
             }
         }
-        let count = 2 + pick(3)
-        let most = [2: 3, 3: 2, 4: 1][count]!
+        let count = [2, 3, 3, 4][pick(4)]
+        let most = [2: 3, 3: 3, 4: 1][count]!
         self.threads = (0..<count).map { _ in (0...pick(most)).map { _ in operation() } }
         self.registers = registers
     }
