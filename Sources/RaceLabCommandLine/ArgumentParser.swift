@@ -191,9 +191,9 @@ struct ArgumentParser {
                     "--replay names \(replay.threads) threads but --threads is \(threads); give one of the two"
                 )
             }
-            if replay.choices.count > request.stepBound {
+            if let stepBound = request.stepBound, replay.choices.count > stepBound {
                 throw reader.error(
-                    "--replay names \(replay.choices.count) choices, more than the \(request.stepBound) steps "
+                    "--replay names \(replay.choices.count) choices, more than the \(stepBound) steps "
                         + "an execution may take (--steps)"
                 )
             }

@@ -17,7 +17,7 @@ extension RaceLabTool {
                 let printed = printJSON(ExploreAllDocument(tool: name, lessons: explored), what: "exploration")
                 if printed != .success { return printed }
             }
-            return explored.allSatisfy { $0.variants.allSatisfy(\.asExpected) } ? .success : .unexpectedVerdict
+            return Self.exitCode(for: explored.flatMap(\.variants))
         }
         guard let lesson = lessons.first(where: { $0.number == request.lessons[0] }) else { return .usage }
         let variants = lesson.variants.filter { variant in
@@ -44,6 +44,10 @@ extension RaceLabTool {
                 if !request.json {
                     print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks))
                 }
+            } catch let refusal as ReplayRefusal {
+                // Nothing ran that could be reported: the schedule is not one of this variant's.
+                printError("\(name): --replay refused: \(refusal.reason)")
+                return .usage
             } catch {
                 // A failed setup is an error of the machine, not a verdict on the variant.
                 printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
@@ -64,7 +68,16 @@ extension RaceLabTool {
             let printed = printJSON(document, what: "exploration")
             if printed != .success { return printed }
         }
-        return entries.allSatisfy(\.asExpected) ? .success : .unexpectedVerdict
+        return Self.exitCode(for: entries)
+    }
+
+    /// The exit status of an exploration: an unexpected verdict that is evidence wins (1); else a
+    /// variant without a verdict (ERROR, INCONCLUSIVE, or a fixed variant's CLEAN, NOT EXHAUSTIVE:
+    /// not proof) makes it an error (3).
+    static func exitCode(for entries: [VariantExploration]) -> ExitCode {
+        let unexpected = entries.filter { !$0.asExpected }
+        if unexpected.contains(where: \.isConclusive) { return .unexpectedVerdict }
+        return unexpected.isEmpty ? .success : .error
     }
 }
 
@@ -112,14 +125,15 @@ extension RaceLabTool {
         if let failure = entry.failure, exploration.describesState,
             let schedule = Schedule(replayString: failure.replay)
         {
-            let (result, diverged) = try Explorer.replay(
+            // A replay that went elsewhere would show the states of another execution.
+            if let result = try? Explorer.replay(
                 exploration,
                 schedule: schedule,
                 options: options,
                 describingStates: true
-            )
-            // A replay that went elsewhere would show the states of another execution.
-            if !diverged && result.steps == failure.steps { states = result.states }
+            ), result.steps == failure.steps {
+                states = result.states
+            }
         }
         return SchedulePicture(
             entry,
