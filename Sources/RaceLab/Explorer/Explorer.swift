@@ -71,7 +71,9 @@ public enum Explorer {
             timing.check += result.timing.check
             let analysis = DispatchTime.now().uptimeNanoseconds
             defer { timing.analysis += secondsSince(analysis) }
-            if options.strategy == .dfs { traces.insert(TraceKey(result)) }
+            // An unfinished execution is no behaviour of the program, and its key costs the square
+            // of its steps (as many as the bound).
+            if options.strategy == .dfs && !result.outcome.isInconclusive { traces.insert(TraceKey(result)) }
             if case .stuck = result.outcome {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
                 // something the explorer does not model, or the cooperative pool is exhausted).
@@ -87,8 +89,8 @@ public enum Explorer {
                     // Its threads loop on even free-running: each further schedule would leave more.
                     abandoned = result.outcome.summary
                     warning =
-                        "schedule \(schedules) did not finish within \(stepBound) steps, and its threads did not "
-                        + "finish when run freely either (a livelock); exploration stopped"
+                        "the threads of schedule \(schedules) did not finish even when run freely (a livelock); "
+                        + "exploration stopped"
                     break
                 }
             } else if measuring {

@@ -15,7 +15,7 @@ extension VariantExploration {
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions)`: the verdict and,
     /// unless a failing schedule decided it, what the search covered.
-    var verdictLine: String {
+    public var verdictLine: String {
         guard failure == nil || inconclusive, let scope else { return "  verdict: \(verdict)" }
         return "  verdict: \(verdict) (\(scope))"
     }
@@ -41,11 +41,9 @@ extension VariantExploration {
             let scope =
                 exhaustive
                 ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
-                : inconclusive && stall != nil
-                    ? " (stopped: a thread got stuck)"
-                    : inconclusive && unfinishedSchedules == nil
-                        ? " (stopped)"
-                        : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+                : stopped != nil
+                    ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
+                    : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
             let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "

@@ -67,6 +67,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// No verdict: the explorer lost control of a thread, or a schedule did not finish within the
     /// step bound and no failing one was found.
     public var inconclusive = false
+    /// Why the search stopped before its end (a stuck thread, a livelock); nil when it did not.
+    public var stopped: String?
     /// With `inconclusive`: which thread got stuck, where, the likely cause and the fix.
     public var stall: StallDiagnosis?
     /// A buggy variant should fail, a fixed one should not.
@@ -111,13 +113,19 @@ public struct VariantExploration: Sendable, Codable, Equatable {
                 report.stepBoundGiven
                 ? "--steps raises the bound" : "the bound was measured from the first schedule; --steps sets it"
             let line =
-                "\(report.unfinishedSchedules) of the schedules did not finish within \(report.stepBound) steps "
-                + "(a livelock, or a program that runs longer under them: \(remedy))"
+                "\(report.unfinishedSchedules) of the schedules did not finish within \(report.stepBound) "
+                + (report.stepBound == 1 ? "step" : "steps") + " (a livelock, or a program that runs longer under them: \(remedy))"
             warning = warning.map { "\($0)\n\(line)" } ?? line
         }
+        stopped = report.abandoned
         inconclusive = report.abandoned != nil || (report.failure == nil && report.unfinishedSchedules > 0)
         stall = report.stall
         scope = Self.scope(of: report)
+        if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
+            scope =
+                "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
+                + "\(report.stepBound) steps"
+        }
         granularity = Self.granularity(of: report)
         asExpected = verdict == (kind == .buggy ? "FOUND" : "CLEAN")
     }
@@ -132,7 +140,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
                 bound += ", up to reordering independent steps (reduction \(reduction.rawValue))"
             }
             if report.exhaustive { return "every schedule of \(bound)" }
-            if report.abandoned != nil { return "the search stopped after \(report.schedules) schedules of \(bound)" }
+            if report.abandoned != nil {
+                return "the search stopped after \(report.schedules) of the schedules of \(bound)"
+            }
             return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
         case .pct, .random:
             return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"

@@ -168,9 +168,9 @@ final class ControlledExecution: @unchecked Sendable {
             }
             if steps.count >= stepBound {
                 lap(\.steps)
-                // A livelock loops in the drain too: as many steps again as the bound, then its
-                // threads are left parked (the explorer stops, see `Explorer.explore`).
-                let ended = drain(timeout: stallTimeout, limit: stepBound)
+                // A livelock loops in the drain too: after `drainSteps` its threads are left parked
+                // (the explorer stops, and says the bound may be raised).
+                let ended = drain(timeout: stallTimeout, limit: Self.drainSteps)
                 var unfinished = result(.stepBoundExceeded(stepBound))
                 unfinished.threadsLeftRunning = !ended
                 return unfinished
@@ -266,6 +266,9 @@ final class ControlledExecution: @unchecked Sendable {
         }
         return true
     }
+
+    /// The steps the threads of an unfinished execution get to finish free-running.
+    static let drainSteps = 1_000
 
     /// Lets every unfinished thread run to its end after a deadlock or the step bound, so that none
     /// is left parked forever: primitives stop excluding and threads take turns round-robin, one

@@ -16,7 +16,7 @@ final class ReplayStrategy: SchedulingStrategy {
             let wanted = choices[step]
             if enabled.contains(wanted) { return wanted }
             if divergence == nil {
-                let exists = decision.pending[wanted] != nil
+                let exists = decision.pending.indices.contains(wanted) && decision.pending[wanted] != nil
                 let could = enabled.map(String.init).joined(separator: ", ")
                 divergence =
                     "decision \(step + 1) chooses thread \(wanted), which "
