@@ -46,7 +46,7 @@ extension RaceLabTool {
                 }
             } catch let refusal as ReplayRefusal {
                 // Nothing ran that could be reported: the schedule is not one of this variant's.
-                printError("\(name): --replay refused: \(refusal.reason)")
+                printError("\(name): error: --replay refused: \(refusal.reason)")
                 return .usage
             } catch {
                 // A failed setup is an error of the machine, not a verdict on the variant.

@@ -63,7 +63,7 @@ struct ExploreCommandTests {
         arguments: [
             (["explore"], "which lesson? give a number, a slug or 'all'"),
             (["explore", "all", "--variant", "clean"], "--variant needs a single lesson, not 'all'"),
-            (["explore", "all", "--replay", "2:0.1"], "--replay needs a single lesson, not 'all'"),
+            (["explore", "all", "--replay", "2:0.1@0a1b2c"], "--replay needs a single lesson, not 'all'"),
             (["explore", "all", "--trace", "trace.json"], "--trace needs a single lesson, not 'all'"),
             (
                 ["explore", "1", "--stall", "0"],
@@ -75,9 +75,18 @@ struct ExploreCommandTests {
             ),
             (["explore", "1", "--strategy", "bfs"], "--strategy must be dfs, pct or random, got 'bfs'"),
             (["explore", "1", "--threads", "0"], "--threads must be an integer from 1 to 16, got '0'"),
-            (["explore", "1", "--replay", "2:0.x"], "--replay needs a replay string like '2:0.1.0.1', got '2:0.x'"),
+            (
+                ["explore", "1", "--replay", "2:0.x@0a1b2c"],
+                "--replay '2:0.x@0a1b2c': not a replay string like '2:0.1.0.1@3fa9c1', as a report prints it: "
+                    + "a choice is not a thread number"
+            ),
             (
                 ["explore", "1", "--replay", "2:0.1"],
+                "--replay '2:0.1': the replay string names no program (it ends without '@' and a fingerprint): "
+                    + "it was written by hand, cut short, or made by an older RaceLab; explore again for a current one"
+            ),
+            (
+                ["explore", "1", "--replay", "2:0.1@0a1b2c"],
                 "--replay needs --variant (one of: clean, drops-every-2, lock-order)"
             ),
         ]
@@ -91,11 +100,15 @@ struct ExploreCommandTests {
     @Test("exit 0 when the buggy variants fail, the deadlock included, and the fixed one does not")
     func exitStatus() {
         let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
+        let program = Self.lesson.variant(named: "drops-every-2")?.exploration?.fingerprint(marks: true) ?? ""
         #expect(tool.run(["explore", "1", "--json"]) == .success)
-        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1"]) == .success)
+        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1@" + program]) == .success)
         // A serial schedule of the buggy variant passes, so the replay does not reproduce: exit 1.
         #expect(
-            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1"]) == .unexpectedVerdict
+            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1@" + program])
+                == .unexpectedVerdict
         )
+        // The same decisions under another variant's name are refused: exit 2, nothing run.
+        #expect(tool.run(["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.0.1@" + program]) == .usage)
     }
 }

@@ -55,15 +55,15 @@ struct ReliabilityTests {
             (["explore", "1", "--threads", "2", "--threads", "3"], "option '--threads' is given twice"),
             (["power", "1", "--noise", "off"], "power measures with noise off and with noise on; it takes no --noise"),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--strategy", "pct"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--strategy", "pct"],
                 "--replay runs one given schedule; --strategy is for a search and cannot go with it"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--schedules", "5"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--schedules", "5"],
                 "--replay runs one given schedule; --schedules is for a search and cannot go with it"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1"],
+                ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1@0a1b2c"],
                 "--replay runs one given schedule; --seed is for a search and cannot go with it"
             ),
         ]
@@ -76,19 +76,19 @@ struct ReliabilityTests {
         "a replay string that no program can follow is refused with the reason",
         arguments: [
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "999:0"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "999:0@0a1b2c"],
                 "--replay names 999 threads; a program here has at most 16"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40@0a1b2c"],
                 "--replay chooses thread 40, which no program of 2 threads can reach"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--threads", "3"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--threads", "3"],
                 "--replay names 2 threads but --threads is 3; give one of the two"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0"],
+                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0@0a1b2c"],
                 "--replay names 3 choices, more than the 2 steps an execution may take (--steps)"
             ),
         ]

@@ -53,7 +53,7 @@ public struct Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
         if !parts[1].isEmpty {
             for field in parts[1].split(separator: ".", omittingEmptySubsequences: false) {
                 guard let choice = Int(field), choice >= 0 else {
-                    throw ReplayRefusal("not a replay string \(example): '\(field)' is not a thread number")
+                    throw ReplayRefusal("not a replay string \(example): a choice is not a thread number")
                 }
                 choices.append(choice)
             }
