@@ -184,6 +184,14 @@ struct HelpText {
             and the fix; an exploration in which threads never interleave warns that nothing was
             explored, and why.
 
+            Verdicts: FOUND or NOT FOUND (buggy), CLEAN or FAILED (fixed), REPRODUCED or NOT
+            REPRODUCED (a replay). A clean verdict says what it covered: the threads, the
+            preemption bound, the reduction, and how much code ran as one step (a data race inside
+            a step is ThreadSanitizer's to find). A fixed variant whose search was cut by the
+            schedule limit is CLEAN, NOT EXHAUSTIVE: no proof. An error thrown by a thread is
+            ERROR (not the bug, unless the exploration declares it its failure); a schedule that
+            does not finish within the step bound, or a stuck thread, is INCONCLUSIVE.
+
             ARGUMENTS:
               <lesson>             A lesson number or slug, or 'all' (every lesson with an
                                    explorable variant).
@@ -191,7 +199,9 @@ struct HelpText {
             \(optionsSection(.explore))
 
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
-            and no fixed variant has one; 1 otherwise; 2 for bad usage.
+            and every fixed variant is CLEAN; 1 when a variant got the other verdict; 3 when a
+            variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE) and none got the other;
+            2 for bad usage, and for a replay string refused because it does not fit the variant.
             """
         case .play:
             """

@@ -102,7 +102,9 @@ struct ExploreCommandTests {
         let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
         let program = Self.lesson.variant(named: "drops-every-2")?.exploration?.fingerprint(marks: true) ?? ""
         #expect(tool.run(["explore", "1", "--json"]) == .success)
-        #expect(tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1@" + program]) == .success)
+        #expect(
+            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1@" + program]) == .success
+        )
         // A serial schedule of the buggy variant passes, so the replay does not reproduce: exit 1.
         #expect(
             tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1@" + program])

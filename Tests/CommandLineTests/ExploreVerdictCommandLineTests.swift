@@ -70,7 +70,10 @@ struct ExploreVerdictCommandLineTests {
         }
     }
 
-    @Test("a replay string that does not fit is refused with one line and status 2, and nothing runs", arguments: Tamper.allCases)
+    @Test(
+        "a replay string that does not fit is refused with one line and status 2, and nothing runs",
+        arguments: Tamper.allCases
+    )
     func misfitRefused(tamper: Tamper) throws {
         let (lesson, variant, replay, reason) = tamper.apply(to: try Self.lessonOneReplay())
         let output = try Executable.racelab.run("explore", lesson, "--variant", variant, "--replay", replay)

@@ -229,7 +229,9 @@ struct CheckingOwnCodeTests {
         await withKnownIssue {
             _ = await expectFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 0, states: states))
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("was refused: the replay string belongs to another program")
+            issue.comments.map(\.rawValue).joined().contains(
+                "was refused: the replay string belongs to another program"
+            )
         }
         // The search ran (and found thread 0 first); the pinned [1, 0] did not run first.
         #expect(states.value.first?.order == [0, 1])

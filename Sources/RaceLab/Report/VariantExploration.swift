@@ -114,7 +114,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
                 ? "--steps raises the bound" : "the bound was measured from the first schedule; --steps sets it"
             let line =
                 "\(report.unfinishedSchedules) of the schedules did not finish within \(report.stepBound) "
-                + (report.stepBound == 1 ? "step" : "steps") + " (a livelock, or a program that runs longer under them: \(remedy))"
+                + (report.stepBound == 1 ? "step" : "steps")
+                + " (a livelock, or a program that runs longer under them: \(remedy))"
             warning = warning.map { "\($0)\n\(line)" } ?? line
         }
         stopped = report.abandoned
