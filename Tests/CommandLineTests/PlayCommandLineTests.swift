@@ -21,7 +21,8 @@ struct PlayCommandLineTests {
     func lessonOneScheduleBreaksIt() throws {
         let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
         let replay = try Self.replayString(explored.stdout)
-        let choices = try #require(replay.split(separator: ":").last).split(separator: ".")
+        let decisions = try #require(replay.split(separator: "@").first)
+        let choices = try #require(decisions.split(separator: ":").last).split(separator: ".")
         #expect(choices.count == 6)
         let output = try Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
         #expect(output.status == 0)
