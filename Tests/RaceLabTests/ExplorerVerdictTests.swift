@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 /// What the explorer may and may not call a verdict: a step bound is not a failure, an error is not
@@ -190,5 +191,29 @@ struct ExplorerVerdictTests {
         #expect(Schedule(replayString: "2:0.1.0.1@3fa9zz") == nil)
         #expect(Schedule(replayString: "2:0.1.0.1@3fa9c1")?.choices == [0, 1, 0, 1])
         #expect(Schedule(replayString: "3:@3fa9c1") == Schedule(threads: 3, choices: [], program: "3fa9c1"))
+    }
+
+    @Test("expectNoFailingSchedule and expectFailingSchedule record an issue for an error, never pass or find on it")
+    func checksRecordErrors() async {
+        for wantFailure in [false, true] {
+            await withKnownIssue {
+                if wantFailure {
+                    _ = await expectFailingSchedule(Self.throwing)
+                } else {
+                    _ = await expectNoFailingSchedule(Self.throwing)
+                }
+            } matching: { issue in
+                issue.comments.map(\.rawValue).joined().contains("errors, not evidence either way")
+            }
+        }
+    }
+
+    @Test("expectNoFailingSchedule records an issue for a livelock: inconclusive, not clean")
+    func checksRecordLivelock() async {
+        await withKnownIssue {
+            _ = await expectNoFailingSchedule(Self.livelock)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("inconclusive")
+        }
     }
 }
