@@ -120,7 +120,8 @@ struct ExplorerVerdictTests {
         let report = try await Explorer.explore(ExplorerTests.lockedIncrement)
         let entry = VariantExploration(name: "locked", kind: .fixed, report: report)
         #expect(entry.verdict == "CLEAN")
-        #expect(entry.verdictLine == "  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions)")
+        let scope = "every schedule of 2 threads with at most 2 preemptions, reduction none"
+        #expect(entry.verdictLine == "  verdict: CLEAN (\(scope))")
         #expect(entry.granularity?.contains("ThreadSanitizer") == true)
     }
 

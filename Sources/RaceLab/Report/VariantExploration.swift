@@ -137,8 +137,10 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         switch report.strategy {
         case .dfs:
             var bound = "\(threads) with at most \(report.preemptions) preemptions"
-            if let reduction = report.reduction, reduction != .none {
-                bound += ", up to reordering independent steps (reduction \(reduction.rawValue))"
+            if let reduction = report.reduction {
+                bound +=
+                    reduction == .none
+                    ? ", reduction none" : " up to reordering independent steps, reduction \(reduction.rawValue)"
             }
             if report.exhaustive { return "every schedule of \(bound)" }
             if report.abandoned != nil {
