@@ -51,7 +51,7 @@ public enum ExecutionOutcome: Equatable, Sendable {
             "deadlock: " + positions.map(\.description).joined(separator: "; ")
         case .stepBoundExceeded(let bound):
             "did not finish within \(bound) step\(bound == 1 ? "" : "s") "
-                + "(a livelock, or a longer program: --steps raises the bound)"
+                + "(a livelock, or a longer program: --steps or ExplorationOptions.stepBound raises the bound)"
         case let .stuck(thread, after, seconds):
             "thread \(thread) ran \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s after '\(after)' without reaching a scheduling point"
         }

@@ -8,12 +8,12 @@ extension VariantExploration {
     /// - Parameters:
     ///   - heading: the first line, naming what was explored.
     ///   - replayCommand: the line that replays the failing schedule, given its replay string
-    ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0` on the command line).
+    ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0@e6afab` on the command line).
     public func text(heading: String, replayCommand: (String) -> String = { $0 }) -> String {
         ([heading] + bodyLines(replayCommand: replayCommand) + [verdictLine]).joined(separator: "\n") + "\n"
     }
 
-    /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions)`: the verdict and,
+    /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
     /// unless a failing schedule decided it, what the search covered.
     public var verdictLine: String {
         guard failure == nil || inconclusive, let scope else { return "  verdict: \(verdict)" }
