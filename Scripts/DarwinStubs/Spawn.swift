@@ -24,7 +24,9 @@ public typealias posix_spawnattr_t = UnsafeMutableRawPointer
 ) -> Int32 { fatalError("stub") }
 
 /// `int posix_spawn_file_actions_init(posix_spawn_file_actions_t *)`.
-@discardableResult public func posix_spawn_file_actions_init(_ file_actions: UnsafeMutablePointer<posix_spawn_file_actions_t?>!) -> Int32 {
+@discardableResult public func posix_spawn_file_actions_init(
+    _ file_actions: UnsafeMutablePointer<posix_spawn_file_actions_t?>!
+) -> Int32 {
     fatalError("stub")
 }
 
@@ -64,18 +66,28 @@ public typealias posix_spawnattr_t = UnsafeMutableRawPointer
 ) -> Int32 { fatalError("stub") }
 
 /// `int posix_spawnattr_init(posix_spawnattr_t *)`.
-@discardableResult public func posix_spawnattr_init(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!) -> Int32 { fatalError("stub") }
+@discardableResult public func posix_spawnattr_init(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!) -> Int32 {
+    fatalError("stub")
+}
 
 /// `int posix_spawnattr_destroy(posix_spawnattr_t *)`.
-@discardableResult public func posix_spawnattr_destroy(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!) -> Int32 { fatalError("stub") }
+@discardableResult public func posix_spawnattr_destroy(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!) -> Int32 {
+    fatalError("stub")
+}
 
 /// `int posix_spawnattr_setflags(posix_spawnattr_t *, short)`.
-@discardableResult public func posix_spawnattr_setflags(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!, _ flags: Int16) -> Int32 {
+@discardableResult public func posix_spawnattr_setflags(
+    _ attr: UnsafeMutablePointer<posix_spawnattr_t?>!,
+    _ flags: Int16
+) -> Int32 {
     fatalError("stub")
 }
 
 /// `int posix_spawnattr_setpgroup(posix_spawnattr_t *, pid_t)`.
-@discardableResult public func posix_spawnattr_setpgroup(_ attr: UnsafeMutablePointer<posix_spawnattr_t?>!, _ pgroup: pid_t) -> Int32 {
+@discardableResult public func posix_spawnattr_setpgroup(
+    _ attr: UnsafeMutablePointer<posix_spawnattr_t?>!,
+    _ pgroup: pid_t
+) -> Int32 {
     fatalError("stub")
 }
 
