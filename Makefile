@@ -10,7 +10,7 @@ TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help build release test lessons explorations list bench bench-explorer clean exercises-check examples tsan test-tsan tsan-demo \
-	format lint lint-workflows screenshots lesson-tables
+	format lint lint-workflows screenshots lesson-tables typecheck-darwin
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -132,6 +132,10 @@ format: ## Format every Swift file in place (swift format, rules in .swift-forma
 lint: ## Check formatting and portability without changing anything; CI fails on any finding
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	Scripts/check-portability
+
+typecheck-darwin: build ## Type-check every Darwin branch on Linux against Scripts/DarwinStubs; then plant errors and show them caught
+	Scripts/typecheck-darwin
+	Scripts/typecheck-darwin --self-test
 
 lint-workflows: ## Check the GitHub workflows with actionlint (installs a pinned actionlint if it is missing)
 	Scripts/lint-workflows
