@@ -52,6 +52,8 @@ public struct RaceLabTool: Sendable {
             printError(help.usage(scratchCommand))
             return .usage
         }
+        // Folders of runs killed with SIGKILL (which could not remove their own) go first.
+        if command.scratchCommand != nil { ScratchSpace.sweepStaleFolders() }
         switch command {
         case .help(nil):
             print(help.overview())
@@ -68,15 +70,10 @@ public struct RaceLabTool: Sendable {
             return run(request)
         case .power(let request):
             return power(request)
-        case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise, budget):
-            return runChild(
-                lessonNumber,
-                variantName,
-                Workload(trials: trials, iterations: iterations),
-                seed,
-                noise,
-                budget
-            )
+        case .child(let request):
+            // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
+            let served = ChildService.serve(request, lessons: lessons + [ThreadSanitizerCalibration.lesson])
+            return served ? .success : .error
         case .matrix(let request):
             return matrix(request)
         case .explore(let request):
@@ -223,32 +220,15 @@ public struct RaceLabTool: Sendable {
             let printed = printJSON("report") { try report.jsonText() }
             if printed != .success { return printed }
         }
-        if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .error }
-        if let html = request.html, !writeFile(html, what: "the HTML report", { RunHTML.render(report) }) {
-            return .error
+        // Each file is written even when another could not be: one failure loses nothing else.
+        var written = true
+        if let junit = request.junit { written = writeJUnit(JUnitDocument(run: report), to: junit) && written }
+        if let html = request.html {
+            written = writeFile(html, what: "the HTML report", { RunHTML.render(report) }) && written
         }
+        if !written { return .error }
         if let signal { return ExitCode(rawValue: 128 + signal) ?? .error }
         return Self.exitCode(for: report)
-    }
-
-    private func runChild(
-        _ lessonNumber: Int,
-        _ variantName: String,
-        _ workload: Workload,
-        _ seed: UInt64,
-        _ noise: Bool,
-        _ budget: Double?
-    ) -> ExitCode {
-        guard let lesson = (lessons + [ThreadSanitizerCalibration.lesson]).first(where: { $0.number == lessonNumber }),
-            let variant = lesson.variant(named: variantName)
-        else { return .usage }
-        // A parent killed with SIGKILL cannot kill its child group: the child notices and stops.
-        WorkerProcess.exitWhenOrphaned(parent: getppid())
-        let report = StressRunner.run(
-            variant,
-            options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget)
-        )
-        return printJSON("report") { try IsolatedRun.reportLine(report) }
     }
 }
 

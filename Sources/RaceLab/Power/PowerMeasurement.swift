@@ -17,9 +17,9 @@ public enum PowerMeasurement {
 
     /// Measures every buggy variant of `lesson` (or only `variant`) with every strategy.
     ///
-    /// The runner's strategies start `executable` with its hidden `_run-variant` command, so it must
-    /// be a `RaceLabTool`-based program that knows `lesson` (by default, the running one). A variant
-    /// whose exploration cannot be set up gets no explorer rows.
+    /// Every strategy runs in a child process of `executable` (a `ChildRequest`), so it must be a
+    /// `RaceLabTool`-based program that knows `lesson` (by default, the running one). A variant whose
+    /// exploration cannot be set up gets no explorer rows.
     ///
     /// - Parameters:
     ///   - trials: trials per variant and runner strategy, and schedules per explorer strategy
@@ -58,17 +58,17 @@ public enum PowerMeasurement {
                     DetectionRate(strategy: strategy.name, report: IsolatedRun.run(request, executable: executable))
                 )
             }
-            if let exploration = variant.exploration {
+            if variant.exploration != nil {
                 for strategy in explorerStrategies {
                     let options = ExplorationOptions(strategy: strategy, schedules: workload.trials, seed: seed)
-                    guard let report = try? Explorer.explore(exploration, options: options) else { continue }
-                    rates.append(
-                        DetectionRate(
-                            variant: variant.name,
-                            strategy: "explorer \(strategy.rawValue)",
-                            exploration: report
-                        )
+                    let rate = IsolatedExploration.measure(
+                        variant,
+                        lesson: lesson.number,
+                        options: options,
+                        strategyName: "explorer \(strategy.rawValue)",
+                        executable: executable
                     )
+                    if let rate { rates.append(rate) }
                 }
             }
         }
