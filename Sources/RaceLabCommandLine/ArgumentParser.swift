@@ -44,7 +44,7 @@ struct ArgumentParser {
                 throw UsageError("\(ChildRequest.command) is internal to racelab")
             }
             return .child(request)
-        case WorkerProcess.command:
+        case WorkerRequest.command:
             return try parseWorker(rest)
         default:
             if first.hasPrefix("-") { throw UsageError("unknown option \(quoted(first))") }
@@ -276,23 +276,18 @@ struct ArgumentParser {
         return explorable
     }
 
-    /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its
-    /// business, so they are passed on unread.
+    /// `_worker <request>`, as `WorkerProcess.launch` starts a worker: its lesson and worker must
+    /// exist; the worker's own arguments are its business, so they are passed on unread.
     private func parseWorker(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        guard arguments.count >= 3, let parent = Int32(arguments[2]), parent >= 0 else {
-            throw UsageError("\(WorkerProcess.command) is internal to racelab")
+        guard let request = try? WorkerRequest(commandLine: arguments) else {
+            throw UsageError("\(WorkerRequest.command) is internal to racelab")
         }
         let reader = OptionReader([], command: nil)
-        let lesson = try self.lesson(arguments[0], reader: reader)
-        guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
-            throw reader.error("lesson \(lesson.number) has no worker \(quoted(arguments[1]))")
+        let lesson = try self.lesson(String(request.lesson), reader: reader)
+        guard lesson.workers.contains(where: { $0.name == request.worker }) else {
+            throw reader.error("lesson \(lesson.number) has no worker \(quoted(request.worker))")
         }
-        return .runWorker(
-            lesson: lesson.number,
-            worker: arguments[1],
-            parent: parent,
-            arguments: Array(arguments.dropFirst(3))
-        )
+        return .runWorker(request)
     }
 
     /// Takes `argument` as the command's one lesson; refuses an unknown option and a second lesson.

@@ -17,7 +17,7 @@ enum ParsedCommand: Equatable {
     /// Let a person be the scheduler of one variant's exploration.
     case play(PlayRequest)
     /// The hidden command `WorkerProcess` uses to run one of a lesson's workers in a process of its own.
-    case runWorker(lesson: Int, worker: String, parent: Int32, arguments: [String])
+    case runWorker(WorkerRequest)
 }
 
 /// What `run` was asked to do.

@@ -80,8 +80,8 @@ public struct RaceLabTool: Sendable {
             return explore(request)
         case .play(let request):
             return play(request)
-        case let .runWorker(lessonNumber, workerName, parent, arguments):
-            return runWorker(lessonNumber, workerName, parent: parent, arguments)
+        case .runWorker(let request):
+            return runWorker(request)
         }
     }
 
@@ -234,14 +234,13 @@ public struct RaceLabTool: Sendable {
 
 extension RaceLabTool {
     /// Runs a lesson's worker in this process (see `LessonWorker`): 0 when it returns, 1 when it throws.
-    private func runWorker(_ lessonNumber: Int, _ workerName: String, parent: Int32, _ arguments: [String]) -> ExitCode
-    {
-        guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
-            let worker = lesson.workers.first(where: { $0.name == workerName })
+    private func runWorker(_ request: WorkerRequest) -> ExitCode {
+        guard let lesson = lessons.first(where: { $0.number == request.lesson }),
+            let worker = lesson.workers.first(where: { $0.name == request.worker })
         else { return .usage }
-        WorkerProcess.exitWhenOrphaned(parent: parent)
+        WorkerProcess.exitWhenOrphaned(parent: request.parent)
         do {
-            try worker.main(arguments)
+            try worker.main(request.arguments)
             return .success
         } catch {
             printError("\(name): worker \(lesson.number)/\(worker.name) failed: \(error)")

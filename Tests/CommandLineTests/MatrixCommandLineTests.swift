@@ -92,4 +92,25 @@ struct MatrixCommandLineTests {
         }
         #expect(parser.refusal(["_run-variant", "1", "clean"])?.message == "unknown command '_run-variant'")
     }
+
+    @Test("a worker's request is read back as it was written; a known lesson and worker are required")
+    func workerRequestRoundTrip() throws {
+        let lesson = Lesson(
+            number: 4,
+            slug: "workers",
+            title: "t",
+            summary: "s",
+            workload: Workload(trials: 1, iterations: 1),
+            variants: [Synthetic.clean],
+            workers: [LessonWorker(name: "increment", summary: "s") { _ in }]
+        )
+        let parser = ArgumentParser(lessons: [lesson])
+        let request = WorkerRequest(lesson: 4, worker: "increment", parent: 0, arguments: ["--file", "a b", ""])
+        #expect(try parser.parse(request.commandLine()) == .runWorker(request))
+        let unknown = WorkerRequest(lesson: 4, worker: "decrement", parent: 0, arguments: [])
+        #expect(parser.refusal(try unknown.commandLine())?.message == "lesson 4 has no worker 'decrement'")
+        for arguments in [["_worker", "4", "increment", "0"], ["_worker"], ["_worker", "{}"]] {
+            #expect(parser.refusal(arguments)?.message == "_worker is internal to racelab")
+        }
+    }
 }
