@@ -51,6 +51,16 @@ let exploring = Lesson(
             tally.incrementLocked()
             FileHandle.standardError.write(Data("written by the code under test".utf8))
         },
+        tallying("hangs", .fixed, "thread 0 starts a helper process, then never reaches another point") {
+            tally,
+            index in
+            // A test that interrupts the exploration waits for this file, which names the helper.
+            if index == 0, let mark = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HANG_MARK"] {
+                startHelper(pidFile: mark)
+                while true { sleep(1) }
+            }
+            tally.incrementLocked()
+        },
         Variant.counting(name: "setup-fails", kind: .fixed, summary: "its exploration's state cannot be made")
             .exploring(
                 Exploration(

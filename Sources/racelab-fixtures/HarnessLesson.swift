@@ -32,21 +32,26 @@ let harness = Lesson(
             kind: .fixed,
             summary: "its first operation starts `sleep 600` with Foundation's Process and leaves it running",
             operation: { counter, iteration in
-                if iteration.trial == 0 && iteration.index == 0 { startHelper() }
+                if iteration.trial == 0 && iteration.index == 0,
+                    let pidFile = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HELPER_PID"]
+                {
+                    startHelper(pidFile: pidFile)
+                }
                 counter.withLockedValue { $0 += 1 }
             }
         ),
     ]
 )
 
-/// Starts `/bin/sleep 600` and writes its pid to the file `RACELAB_FIXTURE_HELPER_PID` names, for a
-/// test to check that it is gone once the run is over.
-func startHelper() {
+/// Starts `/bin/sleep 600` with Foundation's `Process` (which puts it in a process group of its own)
+/// and writes its pid to `pidFile`, for a test to check that it is gone once the run is over.
+func startHelper(pidFile: String) {
     let helper = Process()
     helper.executableURL = URL(fileURLWithPath: "/bin/sleep")
     helper.arguments = ["600"]
     guard (try? helper.run()) != nil else { return }
-    if let path = ProcessInfo.processInfo.environment["RACELAB_FIXTURE_HELPER_PID"] {
-        _ = FileManager.default.createFile(atPath: path, contents: Data("\(helper.processIdentifier)".utf8))
-    }
+    // Written whole, then renamed: a test that sees the file reads a whole pid.
+    let partial = pidFile + ".partial"
+    _ = FileManager.default.createFile(atPath: partial, contents: Data("\(helper.processIdentifier)".utf8))
+    _ = rename(partial, pidFile)
 }
