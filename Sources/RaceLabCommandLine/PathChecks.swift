@@ -64,7 +64,7 @@ enum OutputPath {
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let count = bytes[written...].withUnsafeBytes { writeBytes(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
@@ -81,6 +81,11 @@ enum OutputPath {
         var kind: String
         var description: String { "it is \(kind), not a regular file" }
     }
+}
+
+/// `write(2)`, reachable from inside `OutputPath`, whose own `write(_:to:)` hides the C function there.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
 
 /// Checks the temporary directory the tool keeps its scratch folders in, before anything runs.

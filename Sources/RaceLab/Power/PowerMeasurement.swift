@@ -3,8 +3,8 @@
 ///
 /// Every buggy variant is run by the stress runner with noise off and with noise on, each in a
 /// child process of its own with the same seed and workload, and, when the variant declares an
-/// exploration, sampled by the schedule explorer's random and PCT strategies for as many schedules as
-/// the runner runs trials. Each way of running gives one `DetectionRate`: the share of trials (or
+/// exploration, sampled by the schedule explorer's random and PCT strategies (each in a child process
+/// too) for as many schedules as the runner runs trials. Each way of running gives one `DetectionRate`: the share of trials (or
 /// schedules) that exposed the bug, its 95% Wilson interval, and the first one that exposed it.
 public enum PowerMeasurement {
     /// The ways the stress runner runs each buggy variant, in report order.
