@@ -7,7 +7,7 @@ import RaceLab
 let harness = Lesson(
     number: 7,
     slug: "harness",
-    title: "checks that print or trap; a helper left running",
+    title: "checks that print or trap; a helper left running; a failed exit",
     summary: "Variants whose check prints or traps, and one that leaves a process running; for 'run'.",
     workload: Workload(trials: 2, iterations: 4),
     variants: [
@@ -37,6 +37,15 @@ let harness = Lesson(
                 {
                     startHelper(pidFile: pidFile)
                 }
+                counter.withLockedValue { $0 += 1 }
+            }
+        ),
+        Variant.counting(
+            name: "exits-66-at-exit",
+            kind: .fixed,
+            summary: "every write is kept; its process exits with status 66 after the report, as TSan's does",
+            operation: { counter, _ in
+                atexit { _exit(66) }
                 counter.withLockedValue { $0 += 1 }
             }
         ),

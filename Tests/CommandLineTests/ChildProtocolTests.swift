@@ -32,6 +32,19 @@ struct ChildProtocolTests {
         #expect(report.stderrTail.contains { $0.contains("Fatal error: fixture check trap") })
     }
 
+    @Test("a report followed by a failed exit is not used: CRASHED, with the status")
+    func failedExitAfterReport() throws {
+        let (output, report) = try run("exits-66-at-exit")
+        #expect(output.status == 1)
+        #expect(report.verdict == .crashed)
+        #expect(report.exitStatus == 66)
+        #expect(report.trials == 0)
+        #expect(
+            report.verdictReason
+                == "the process exited with status 66 after writing its report, which is therefore not used"
+        )
+    }
+
     #if os(Linux)
     /// Foundation's `Process` starts its child in a process group of its own, out of reach of a kill of
     /// the variant's group; the variant's session still holds it.

@@ -27,7 +27,7 @@ struct IsolatedExploreTests {
         #expect(entry["failure"] == nil)
         let text = try Executable.fixtures.run("explore", "exploring", "--variant", "exits")
         #expect(text.status == 1)
-        #expect(text.stdout.contains("the process exited without a report during the exploration"))
+        #expect(text.stdout.contains("the process exited with status 0 without a report, during the exploration"))
         #expect(text.stdout.contains("verdict: CRASHED"))
         #expect(!text.stdout.contains("FOUND"))
     }

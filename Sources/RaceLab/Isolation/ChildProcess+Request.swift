@@ -15,6 +15,22 @@ extension ChildProcess {
             return nil
         }
 
+        /// Whether the child wrote its result, whatever became of it afterwards.
+        package var wroteResult: Bool {
+            guard let last = messages.last else { return false }
+            if case .phase = last { return false }
+            return true
+        }
+
+        /// How the child ended, in words: `exited with status 66`, `died from signal 4 (SIGILL)`.
+        package var ending: String {
+            switch result.termination {
+            case .exited(let status): "exited with status \(status)"
+            case .signaled(let number): "died from signal \(number) (\(signalName(number)))"
+            case .timedOut: "was killed by the watchdog"
+            }
+        }
+
         /// The child's result: its last message that is not a phase, provided the child exited with
         /// status 0 after writing it (a result followed by a crash is not trusted).
         package var reply: ChildMessage? {

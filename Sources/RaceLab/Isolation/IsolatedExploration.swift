@@ -84,24 +84,16 @@ package enum IsolatedExploration {
         }
         if let reply = answer.reply { return .reply(reply) }
         let stderr = IsolatedRun.tail(of: answer.result.stderr, lines: IsolatedRun.stderrTailLines)
-        var ended = failure(variant, .crashed, "", stderr: stderr)
-        switch answer.result.termination {
-        case .signaled(let number):
-            ended.signal = Int(number)
-            ended.verdictReason = "the process died from signal \(number) (\(signalName(number)))"
-        case .exited(let status):
-            ended.exitStatus = Int(status)
-            ended.verdictReason =
-                status == 0
-                ? "the process exited without a report" : "the process exited with status \(status) without a report"
-        case .timedOut:
-            ended.verdictReason = "the process was killed by the watchdog"
-        }
-        if answer.lastPhase == .report {
+        var ended = failure(variant, .crashed, "the process \(answer.ending)", stderr: stderr)
+        if case .signaled(let number) = answer.result.termination { ended.signal = Int(number) }
+        if case .exited(let status) = answer.result.termination { ended.exitStatus = Int(status) }
+        if answer.wroteResult {
+            ended.verdictReason += " after writing its report, which is therefore not used"
+        } else if answer.lastPhase == .report {
             ended.verdict = .error
             ended.verdictReason = "the exploration ran, but its process could not write the report"
         } else {
-            ended.verdictReason += " during the exploration; no schedule was judged"
+            ended.verdictReason += " without a report, during the exploration; no schedule was judged"
         }
         return .ended(ended)
     }

@@ -63,7 +63,9 @@ package enum IsolatedRun {
             request,
             wall: answer.result.wallSeconds,
             stderr: tail(of: answer.result.stderr, lines: stderrTailLines),
-            ended: .ended(answer.result.termination, lastPhase: answer.lastPhase)
+            ended: answer.wroteResult
+                ? .afterReport(answer.result.termination, answer.ending)
+                : .ended(answer.result.termination, lastPhase: answer.lastPhase)
         )
     }
 
@@ -72,6 +74,8 @@ package enum IsolatedRun {
         case notStarted(String)
         /// It ran and ended so, last saying it was in `lastPhase`.
         case ended(ChildProcess.Termination, lastPhase: ChildPhase?)
+        /// It wrote its report, then failed to exit with status 0 (as `ending` says).
+        case afterReport(ChildProcess.Termination, String)
     }
 
     /// The report for a child that crashed, was killed by the watchdog, or exited without a report.
@@ -98,6 +102,11 @@ package enum IsolatedRun {
             harnessError = true
             verdict = .error
             reason = "the variant's process could not be started: \(why)"
+        case .afterReport(let termination, let ending):
+            if case .signaled(let number) = termination { signal = Int(number) }
+            if case .exited(let status) = termination { exitStatus = Int(status) }
+            verdict = .crashed
+            reason = "the process \(ending) after writing its report, which is therefore not used"
         case .ended(.timedOut, _):
             timedOut = true
             verdict = .timedOut
