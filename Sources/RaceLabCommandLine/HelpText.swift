@@ -182,7 +182,10 @@ struct HelpText {
             where each thread waits. A thread that reaches no scheduling point within the stall
             limit is reported stuck, with its last point, what it was seen doing, the likely cause
             and the fix; an exploration in which threads never interleave warns that nothing was
-            explored, and why.
+            explored, and why. Every variant is explored in a child process: a thread that calls
+            exit or traps, or an invariant that traps, is reported as CRASHED for that variant, and
+            what the code prints stays out of the report. An option the strategy does not use
+            (--reduction for pct or random, --seed for dfs, --preemptions for random) is refused.
 
             ARGUMENTS:
               <lesson>             A lesson number or slug, or 'all' (every lesson with an
@@ -191,7 +194,8 @@ struct HelpText {
             \(optionsSection(.explore))
 
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
-            and no fixed variant has one; 1 otherwise; 2 for bad usage.
+            and no fixed variant has one; 1 otherwise (a crash included); 2 for bad usage; 3 when
+            a variant could not be set up or a file could not be written.
             """
         case .play:
             """
