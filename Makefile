@@ -10,7 +10,7 @@ TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help build release test lessons explorations list bench bench-explorer clean exercises-check examples tsan test-tsan tsan-demo \
-	format lint lint-workflows screenshots
+	format lint lint-workflows screenshots lesson-tables typecheck-darwin
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -121,6 +121,12 @@ tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (
 # The formatter ships with the toolchain (`swift format`); its rules are in .swift-format.
 FORMAT_PATHS := Package.swift Sources Tests Lessons Examples Scripts Plugins
 
+# Every measured table and sample output in Lessons/ sits between <!-- lesson-tables:begin SPEC -->
+# and <!-- lesson-tables:end --> markers; this target reruns each SPEC with the release racelab and
+# rewrites the block, so the lesson texts never quote a stale figure or mix debug and release.
+lesson-tables: release ## Rewrite the measured tables and sample outputs in Lessons/ from one release build (Scripts/lesson-tables)
+	Scripts/lesson-tables --no-build
+
 screenshots: release ## Render explore --html and run --html pages to PNGs in .build/screenshots (headless Chromium)
 	Scripts/screenshots
 
@@ -130,6 +136,10 @@ format: ## Format every Swift file in place (swift format, rules in .swift-forma
 lint: ## Check formatting and portability without changing anything; CI fails on any finding
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 	Scripts/check-portability
+
+typecheck-darwin: build ## Type-check every Darwin branch on Linux against Scripts/DarwinStubs; then plant errors and show them caught
+	Scripts/typecheck-darwin
+	Scripts/typecheck-darwin --self-test
 
 lint-workflows: ## Check the GitHub workflows with actionlint (installs a pinned actionlint if it is missing)
 	Scripts/lint-workflows

@@ -28,6 +28,17 @@ struct ExploreCommandTests {
     )
     let parser = ArgumentParser(lessons: [Self.lesson])
 
+    @Test("each strategy takes the options it uses")
+    func strategyOptions() throws {
+        for arguments in [
+            ["explore", "1", "--strategy", "dfs", "--reduction", "dpor", "--preemptions", "3"],
+            ["explore", "1", "--strategy", "pct", "--seed", "1", "--preemptions", "3"],
+            ["explore", "1", "--strategy", "random", "--seed", "1", "--schedules", "10"],
+        ] {
+            #expect(throws: Never.self) { try parser.parse(arguments) }
+        }
+    }
+
     @Test("options are read into a request")
     func parsesOptions() throws {
         var expected = ExploreRequest(lesson: 1)
@@ -54,8 +65,6 @@ struct ExploreCommandTests {
         #expect(try parser.parse(["explore", "all", "--stall", "0.5"]) == .explore(expected))
         #expect(expected.options.stallTimeout == 0.5)
         #expect(ExploreRequest(lesson: 1).options.stallTimeout == ExplorationOptions().stallTimeout)
-        let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
-        #expect(tool.run(["explore", "all", "--json"]) == .success)
     }
 
     @Test(
@@ -89,28 +98,27 @@ struct ExploreCommandTests {
                 ["explore", "1", "--replay", "2:0.1@0a1b2c"],
                 "--replay needs --variant (one of: clean, drops-every-2, lock-order)"
             ),
+            (
+                ["explore", "1", "--strategy", "pct", "--reduction", "dpor"],
+                "--reduction is for the dfs strategy; --strategy pct would ignore it"
+            ),
+            (
+                ["explore", "all", "--reduction", "states", "--strategy", "random"],
+                "--reduction is for the dfs strategy; --strategy random would ignore it"
+            ),
+            (
+                ["explore", "1", "--seed", "7"],
+                "--seed is for the pct and random strategies; --strategy dfs would ignore it"
+            ),
+            (
+                ["explore", "1", "--strategy", "random", "--preemptions", "1"],
+                "--preemptions is for the dfs and pct strategies; --strategy random would ignore it"
+            ),
         ]
     )
     func refusesBadInput(arguments: [String], message: String) {
         let error = parser.refusal(arguments)
         #expect(error?.message == message)
         #expect(error?.command == .explore)
-    }
-
-    @Test("exit 0 when the buggy variants fail, the deadlock included, and the fixed one does not")
-    func exitStatus() {
-        let tool = RaceLabTool(name: "racelab", lessons: [Self.lesson])
-        let program = Self.lesson.variant(named: "drops-every-2")?.exploration?.fingerprint(marks: true) ?? ""
-        #expect(tool.run(["explore", "1", "--json"]) == .success)
-        #expect(
-            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.1.0.1@" + program]) == .success
-        )
-        // A serial schedule of the buggy variant passes, so the replay does not reproduce: exit 1.
-        #expect(
-            tool.run(["explore", "1", "--variant", "drops-every-2", "--replay", "2:0.0.1.1@" + program])
-                == .unexpectedVerdict
-        )
-        // The same decisions under another variant's name are refused: exit 2, nothing run.
-        #expect(tool.run(["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.0.1@" + program]) == .usage)
     }
 }

@@ -113,9 +113,21 @@ struct ReliabilityTests {
     }
 
     @Test(
-        "--junit is checked before anything runs: a folder, an empty path, a missing folder",
+        "output files are checked before anything runs: a folder, a device, an empty path, a missing folder",
         arguments: [
-            (["run", "1", "--junit", "/tmp"], "--junit '/tmp': is a folder; give a file name"),
+            (["run", "1", "--junit", "/tmp"], "--junit '/tmp': is a folder, not a regular file; give a file name"),
+            (
+                ["run", "1", "--junit", "/dev/full"],
+                "--junit '/dev/full': is a device, not a regular file; give a file name"
+            ),
+            (
+                ["run", "1", "--html", "/dev/null"],
+                "--html '/dev/null': is a device, not a regular file; give a file name"
+            ),
+            (
+                ["explore", "1", "--trace", "/dev/full"],
+                "--trace '/dev/full': is a device, not a regular file; give a file name"
+            ),
             (["run", "1", "--junit="], "--junit '': is empty; give a file name"),
             (
                 ["matrix", "--junit", "/nonexistent-racelab/dir/out.xml"],
@@ -174,18 +186,6 @@ struct ReliabilityTests {
         #expect(FileManager.default.fileExists(atPath: mark))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left.filter { $0.hasPrefix(ScratchSpace.prefix) }.isEmpty, "\(left)")
-    }
-
-    @Test("an exploration whose setup fails exits 3 (an error), not 1")
-    func exploreSetupFailure() {
-        let failing = Exploration(
-            summary: "its state cannot be made",
-            makeState: { () throws -> Int in throw POSIXError(.ENOSPC) },
-            thread: { _, _ in },
-            invariant: { _, _ in nil }
-        )
-        let lesson = Synthetic.lesson(1, "unsettable", [Synthetic.clean.exploring(failing)])
-        #expect(RaceLabTool(name: "racelab", lessons: [lesson]).run(["explore", "1"]) == .error)
     }
 }
 

@@ -1,5 +1,5 @@
 /// How the explorer searches: the strategy and its bounds.
-public struct ExplorationOptions: Sendable {
+public struct ExplorationOptions: Sendable, Codable, Equatable {
     public enum Strategy: String, Sendable, CaseIterable, Codable {
         /// Every schedule within the preemption bound, exhaustively.
         case dfs
