@@ -58,15 +58,20 @@ struct IsolatedExploreTests {
 
     @Test("a lost update is FOUND and replays; a serial schedule does not reproduce it: exit 1")
     func verdictsThroughTheChild() throws {
-        #expect(try explore("lost-update").output.status == 0)
+        let (found, entry) = try explore("lost-update")
+        #expect(found.status == 0)
         #expect(try explore("locked").output.status == 0)
+        // The failing schedule's string carries the variant's fingerprint; a serial schedule of the
+        // same program is written with the same one.
+        let failing = try #require((entry["failure"] as? [String: Any])?["replay"] as? String)
+        let program = try #require(failing.split(separator: "@").last)
         let replay = try Executable.fixtures.run(
             "explore",
             "exploring",
             "--variant",
             "lost-update",
             "--replay",
-            "2:0.1.1.0"
+            failing
         )
         #expect(replay.status == 0)
         #expect(replay.stdout.contains("verdict: REPRODUCED"))
@@ -76,7 +81,7 @@ struct IsolatedExploreTests {
             "--variant",
             "lost-update",
             "--replay",
-            "2:0.0.1.1"
+            "2:0.0.1.1@\(program)"
         )
         #expect(serial.status == 1)
         #expect(serial.stdout.contains("verdict: NOT REPRODUCED"))
