@@ -1,5 +1,5 @@
 /// How the explorer searches: the strategy and its bounds.
-public struct ExplorationOptions: Sendable {
+public struct ExplorationOptions: Sendable, Codable, Equatable {
     public enum Strategy: String, Sendable, CaseIterable, Codable {
         /// Every schedule within the preemption bound, exhaustively.
         case dfs
@@ -45,8 +45,10 @@ public struct ExplorationOptions: Sendable {
     public var schedules: Int?
     /// Seed for pct and random.
     public var seed: UInt64
-    /// Steps after which an execution is reported as a livelock.
-    public var stepBound: Int
+    /// Steps after which an execution is given up as unfinished (a livelock, or a longer program):
+    /// inconclusive, never a failure. Nil (the default) measures it: ten times the steps of the
+    /// first execution that finishes, at least 1,000 (10,000 until one has finished).
+    public var stepBound: Int?
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     public var stallTimeout: Double
     /// Whether `Race.window` and `Race.step` are scheduling points. False: the explorer uses only the
@@ -62,7 +64,7 @@ public struct ExplorationOptions: Sendable {
         preemptions: Int = 2,
         schedules: Int? = nil,
         seed: UInt64 = 0,
-        stepBound: Int = 1_000,
+        stepBound: Int? = nil,
         stallTimeout: Double = 10,
         marks: Bool = true
     ) {

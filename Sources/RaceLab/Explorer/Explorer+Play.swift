@@ -29,13 +29,15 @@ extension Explorer {
         let program = try exploration.makeProgram(threads)
         let states = StateLog()
         let strategy = InteractiveStrategy(prefix: prefix, states: states, decide: decide)
-        let result = ControlledExecution.run(
+        var result = ControlledExecution.run(
             program,
             strategy: strategy,
-            stepBound: options.stepBound,
+            stepBound: options.stepBound ?? StepBound.beforeMeasuring + prefix.count,
             stallTimeout: options.stallTimeout,
             states: states
         )
+        result.schedule.program = exploration.fingerprint(marks: true)
+        result.errorsAreFailures = exploration.errorsAreFailures
         return PlayedExecution(
             result: result,
             steps: Array(strategy.steps.prefix(strategy.stoppedAfter ?? strategy.steps.count)),
