@@ -70,7 +70,7 @@ struct CheckingOwnCodeTests {
             report = await expectReproduced(Synthetic.clean, workload: Workload(trials: 2, iterations: 4), seed: 3)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("did not reproduce its bug (NOT REPRODUCED)")
+            return text.contains("did not reproduce its bug in 2 trials (5.0 s allowed) (NOT REPRODUCED)")
                 && text.contains(VariantReport.noWindowReached)
         }
         #expect(report?.windowsReached == 0)

@@ -53,6 +53,10 @@ public struct ExplorationOptions: Sendable {
     /// job (a task's start, each resumption after an `await`, an actor's queue, a sleep's wake-up),
     /// run one at a time; code under exploration then needs no mark at all.
     public var marks: Bool
+    /// How many more schedules to run after the first failing one, looking for a shorter failure
+    /// (the report keeps the shortest): 0 stops at the first; nil (the default) searches to the end.
+    /// `expectFailingSchedule` sets it when it is nil, since one failing schedule is its answer.
+    public var schedulesAfterFailure: Int? = nil
 
     public init(
         strategy: Strategy = .dfs,

@@ -37,6 +37,8 @@ public enum Explorer {
         var exhaustive = false
         var firstFailure: (schedule: Int, seconds: Double)?
         var traces = Set<TraceKey>()
+        var isAsync = false
+        var stoppedAfterFailure = false
 
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
@@ -45,6 +47,7 @@ public enum Explorer {
         while schedules < options.scheduleLimit {
             let setUp = DispatchTime.now().uptimeNanoseconds
             let program = try exploration.makeProgram(threads)
+            isAsync = program.isAsync
             timing.setUp += secondsSince(setUp)
             let result = ControlledExecution.run(
                 program,
@@ -77,12 +80,22 @@ public enum Explorer {
                 }
                 if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
             }
-            if !strategy.endExecution(result) {
+            let ended = !strategy.endExecution(result)
+            if ended {
                 exhaustive = true
+                break
+            }
+            if let after = options.schedulesAfterFailure, let first = firstFailure, schedules - first.schedule >= after
+            {
+                stoppedAfterFailure = true
                 break
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let notInterleaved =
+            abandoned == nil
+            ? nothingExplored(threads, unscheduled, branching, remedy: remedy(async: isAsync, marks: options.marks))
+            : nil
         var report = ExplorationReport(
             strategy: options.strategy,
             threads: threads,
@@ -95,11 +108,13 @@ public enum Explorer {
             elapsedSeconds: elapsed,
             warning: joinedWarnings(
                 warning ?? strategy.warning,
-                abandoned == nil ? nothingExplored(threads, unscheduled, branching) : nil
+                notInterleaved
             ),
             abandoned: abandoned
         )
         report.stall = stall
+        report.notInterleaved = notInterleaved
+        report.stoppedAfterFailure = stoppedAfterFailure ? options.schedulesAfterFailure : nil
         report.timing = timing
         strategy.annotate(&report)
         if options.strategy == .dfs {
@@ -120,16 +135,21 @@ public enum Explorer {
     /// The warning for an exploration in which nothing, or less than the program, was interleaved:
     /// threads that ran as set-up in every execution (`unscheduled`), and a search in which no
     /// decision ever had two threads to choose from (`branching` 0, so every execution was the same).
-    static func nothingExplored(_ threads: Int, _ unscheduled: Set<Int>?, _ branching: Int) -> String? {
+    /// `remedy` says what would give such a thread scheduling points in this exploration.
+    static func nothingExplored(
+        _ threads: Int,
+        _ unscheduled: Set<Int>?,
+        _ branching: Int,
+        remedy: String = remedy(async: false, marks: true)
+    ) -> String? {
         let idle = (unscheduled ?? []).sorted()
         let names =
             idle.count == 1
             ? "thread \(idle[0])"
             : "threads " + idle.dropLast().map(String.init).joined(separator: ", ") + " and \(idle.last ?? 0)"
         let why =
-            (idle.count == 1 ? "it" : "each")
-            + " ran as set-up, alone and to its end, before the next thread started: mark where it touches "
-            + "shared state (Race.window, Race.step), or use RaceLock, RaceQueue, RaceTask or @RaceShared there"
+            (idle.count == 1 ? "it" : "each") + " ran as set-up, alone and to its end, before the next thread started: "
+            + remedy
         var lines: [String] = []
         if branching == 0 {
             let reason =
@@ -144,6 +164,21 @@ public enum Explorer {
             lines.append("\(names) finished without reaching a scheduling point; \(why)")
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// What gives a thread scheduling points, for an exploration of this kind.
+    static func remedy(async: Bool, marks: Bool) -> String {
+        let ignored = marks ? "" : "marks are off, so its Race.window and Race.step were ignored; "
+        if async {
+            return ignored
+                + "its task ran as one job, so nothing in it suspended (an await that waits: another actor, "
+                + "a task's value, a sleep); a step of synchronous code in it needs what synchronous code needs "
+                + "(RaceLab's primitives through the RaceLab switch, @RaceShared, a Race.window mark)"
+        }
+        return ignored
+            + "compile the code under test with the RaceLab switch (its DispatchQueue, NSLock, ... are then "
+            + "RaceLab's), keep shared variables in @RaceShared, or mark where it touches shared state "
+            + "(Race.window)"
     }
 
     /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program

@@ -37,7 +37,13 @@ extension VariantExploration {
                 ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
                 : inconclusive
                     ? " (stopped: a thread got stuck)"
-                    : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+                    : stoppedAfterFailure.map {
+                        $0 == 0
+                            ? " (stopped at the first failing schedule)"
+                            : " (stopped " + counted($0, "schedule")
+                                + " after the first failing one, the shortest kept)"
+                    }
+                        ?? (strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : "")
             let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
