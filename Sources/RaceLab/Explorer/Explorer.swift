@@ -21,10 +21,32 @@ public enum Explorer {
         options: ExplorationOptions = .init(),
         after prefix: [Int]
     ) throws -> ExplorationReport {
+        try explore(exploration, options: options, after: prefix, startPoints: false)
+    }
+
+    /// Whether threads that ran without start points must start at points: a synchronous thread
+    /// ran as set-up to its end in `result`, so no order but the one they were started in ran.
+    static func needsStartPoints(_ result: ExecutionResult, async: Bool) -> Bool {
+        if case .stuck = result.outcome { return false }
+        return !async && !result.unscheduledThreads.isEmpty
+    }
+
+    /// The search, with each synchronous thread starting at a point of its own or not. Without, the
+    /// first execution decides: when a thread ran as set-up to its end, the search starts again
+    /// with start points (the seconds of that first execution are counted in the report's).
+    private static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        after prefix: [Int],
+        startPoints: Bool,
+        startedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) throws -> ExplorationReport {
+        let given = options
         var options = options
         options.reduction = options.reduction(for: exploration)
+        options.schedulesJobs = options.schedulesJobs(for: exploration)
         let threads = options.threads ?? exploration.defaultThreads
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = startedAt
         var schedules = 0
         var failing = 0
         var shortest: ExecutionResult?
@@ -54,8 +76,16 @@ public enum Explorer {
                 strategy: strategy,
                 stepBound: options.stepBound,
                 stallTimeout: options.stallTimeout,
-                marks: options.marks
+                marks: options.marks,
+                schedulesJobs: options.schedulesJobs,
+                footprintsComplete: exploration.footprintsComplete,
+                startPoints: startPoints
             )
+            if !startPoints && schedules == 0
+                && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
+            {
+                return try explore(exploration, options: given, after: prefix, startPoints: true, startedAt: start)
+            }
             schedules += 1
             timing.threads += result.timing.threads
             timing.steps += result.timing.steps
@@ -94,7 +124,12 @@ public enum Explorer {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let notInterleaved =
             abandoned == nil
-            ? nothingExplored(threads, unscheduled, branching, remedy: remedy(async: isAsync, marks: options.marks))
+            ? nothingExplored(
+                threads,
+                unscheduled,
+                branching,
+                remedy: remedy(async: isAsync, marks: options.marks, jobs: options.schedulesJobs)
+            )
             : nil
         var report = ExplorationReport(
             strategy: options.strategy,
@@ -140,7 +175,7 @@ public enum Explorer {
         _ threads: Int,
         _ unscheduled: Set<Int>?,
         _ branching: Int,
-        remedy: String = remedy(async: false, marks: true)
+        remedy: String = remedy(async: false, marks: true, jobs: true)
     ) -> String? {
         let idle = (unscheduled ?? []).sorted()
         let names =
@@ -148,7 +183,8 @@ public enum Explorer {
             ? "thread \(idle[0])"
             : "threads " + idle.dropLast().map(String.init).joined(separator: ", ") + " and \(idle.last ?? 0)"
         let why =
-            (idle.count == 1 ? "it" : "each") + " ran as set-up, alone and to its end, before the next thread started: "
+            (idle.count == 1 ? "it" : "each")
+            + " ran from its start to its end as one step (only the orders in which threads start were tried): "
             + remedy
         var lines: [String] = []
         if branching == 0 {
@@ -167,8 +203,13 @@ public enum Explorer {
     }
 
     /// What gives a thread scheduling points, for an exploration of this kind.
-    static func remedy(async: Bool, marks: Bool) -> String {
+    static func remedy(async: Bool, marks: Bool, jobs: Bool) -> String {
         let ignored = marks ? "" : "marks are off, so its Race.window and Race.step were ignored; "
+        if async && !jobs {
+            return ignored
+                + "Swift concurrency jobs are not scheduling points here (schedulesJobs is false): turn them "
+                + "back on (the default), or mark where it touches shared state (Race.window)"
+        }
         if async {
             return ignored
                 + "its task ran as one job, so nothing in it suspended (an await that waits: another actor, "
@@ -192,16 +233,27 @@ public enum Explorer {
         options: ExplorationOptions = .init(),
         describingStates: Bool = false
     ) throws -> (result: ExecutionResult, diverged: Bool) {
-        let program = try exploration.makeProgram(schedule.threads)
-        let strategy = ReplayStrategy(schedule)
-        let result = ControlledExecution.run(
-            program,
-            strategy: strategy,
-            stepBound: options.stepBound,
-            stallTimeout: options.stallTimeout,
-            states: describingStates ? StateLog() : nil,
-            marks: options.marks
-        )
+        var options = options
+        options.schedulesJobs = options.schedulesJobs(for: exploration)
+        func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
+            let program = try exploration.makeProgram(schedule.threads)
+            let strategy = ReplayStrategy(schedule)
+            let result = ControlledExecution.run(
+                program,
+                strategy: strategy,
+                stepBound: options.stepBound,
+                stallTimeout: options.stallTimeout,
+                states: describingStates ? StateLog() : nil,
+                marks: options.marks,
+                schedulesJobs: options.schedulesJobs,
+                footprintsComplete: exploration.footprintsComplete,
+                startPoints: startPoints
+            )
+            return (result, strategy, program.isAsync && options.schedulesJobs)
+        }
+        // The search's own rule: threads start at points when one ran as set-up to its end.
+        var (result, strategy, isAsync) = try run(startPoints: false)
+        if needsStartPoints(result, async: isAsync) { (result, strategy, _) = try run(startPoints: true) }
         return (result, strategy.diverged || result.schedule != schedule)
     }
 
