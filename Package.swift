@@ -11,12 +11,12 @@ import PackageDescription
 
 /// The lessons, in workshop order: the module name and its folder under `Lessons/`. This list is
 /// the only place a lesson is registered. From it follow the lesson's module (its code; the
-/// folder's `README.md`, `Exercise/` and `CompilerProbes/` are excluded, since the exercise and the
-/// probes are compiled on their own), its test target `Tests/<module>Tests`, and the `racelab`
-/// tool's catalog, which the `LessonCatalog` plugin generates from `racelab`'s lesson dependencies
-/// (module `X` exposes `XLesson.lesson`). A consistency test (`LessonLayoutTests`) fails when this
-/// list, the `Lessons/NN-slug` folders, `racelab list --json`, the README's lesson table and the
-/// variants' declared TSan/compiler expectations disagree.
+/// folder's `README.md`, `APPENDIX.md`, `Exercise/` and `CompilerProbes/` are excluded, since the
+/// exercise and the probes are compiled on their own), its test target `Tests/<module>Tests`, and
+/// the `racelab` tool's catalog, which the `LessonCatalog` plugin generates from `racelab`'s lesson
+/// dependencies (module `X` exposes `XLesson.lesson`). A consistency test (`LessonLayoutTests`)
+/// fails when this list, the `Lessons/NN-slug` folders, `racelab list --json`, the README's lesson
+/// table and the variants' declared TSan/compiler expectations disagree.
 let lessons: [(module: String, folder: String)] = [
     ("SubscriptRace", "01-subscript-race"),
     ("CheckThenAct", "02-check-then-act"),
@@ -80,7 +80,7 @@ let package = Package(
                 name: lesson.module,
                 dependencies: ["RaceLab"],
                 path: "Lessons/\(lesson.folder)",
-                exclude: ["README.md", "Exercise", "CompilerProbes"]
+                exclude: ["README.md", "APPENDIX.md", "Exercise", "CompilerProbes"]
             )
         }
         + lessons.map { lesson in

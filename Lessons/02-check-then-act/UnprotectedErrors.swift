@@ -3,23 +3,21 @@ import RaceLab
 /// The errors in a plain array that every callback appends to, with nothing in between: what the
 /// article's `Protected` exists to prevent.
 ///
-/// `record` is `append` written out as the three steps `Array.append` takes inside the standard
-/// library: read the count, store the element in the next slot, write the count plus one. Two
-/// callbacks that both read the same count store into the same slot, and one error is gone. A literal
-/// `errors.append(error)` has exactly this race, but its window lies inside the standard library, a
-/// few nanoseconds wide, where no race-window mark can reach; measured on this machine it lost an
-/// error in 0.5 % to 9 % of trials of 600 fetches, depending on what else the machine was doing.
-/// Spelled out, the window is visible, and the runner can widen it.
+/// `record` is a simplified `append`: read the count, store the element in the next slot, write the
+/// count plus one. Two callbacks that both read the same count store into the same slot, and one
+/// error is gone. A literal `errors.append(error)` loses elements to the same race, but it is not
+/// exactly this race: `Array.append` also checks that its buffer is uniquely referenced and may
+/// allocate a larger one and move the elements, so two unsynchronized appends can also free a buffer
+/// under each other and crash. Its window lies inside the standard library, where no race-window mark
+/// can reach; spelled out, the window is visible, and the runner can widen it.
 ///
 /// Two details keep the damage to lost errors, so that the lesson can count them instead of crashing:
 /// - the slots are one buffer allocated once, which never moves and is never copied (an `Array` that
 ///   grew while two threads appended would free its old buffer under the other thread, and in debug
-///   builds even a subscript store on an `Array` property may copy the buffer and free the old one:
-///   two threads doing that at once crashed with "double free");
+///   builds even a subscript store on an `Array` property may copy the buffer and free the old one);
 /// - the slots hold `FetchError` values, plain integers inside. Two callbacks storing into one slot
 ///   just overwrite each other. With a reference-counted element (`any Error` is a box) each of them
-///   would release the value it replaced, the same box twice, and the process would die: it did, in
-///   4 of 20 runs, when these slots held `any Error`.
+///   would release the value it replaced, the same box twice, and the process could die.
 public final class UnprotectedErrors: ErrorCollector, @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<FetchError>
     /// A plain `Int`; `@RaceShared` only lets the schedule explorer see its reads and writes.

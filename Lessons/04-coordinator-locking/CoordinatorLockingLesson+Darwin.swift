@@ -2,10 +2,9 @@ import Foundation
 import RaceLab
 
 // The article's own code runs where Foundation has NSFileCoordinator: Darwin. Elsewhere the lesson
-// has the model (OwnerScopedCoordinator) and the kernel locks only. RACELAB_DARWIN_STUBS is set by
-// Scripts/typecheck-darwin only, which type-checks this file on Linux against stubs carrying Apple's
-// documented signatures (Scripts/DarwinStubs); it is never set in a build.
-#if canImport(Darwin) || RACELAB_DARWIN_STUBS
+// has the model (OwnerScopedCoordinator) and the kernel locks only. On Linux, Scripts/typecheck-darwin
+// type-checks this file against stubs carrying Apple's documented signatures (Scripts/DarwinStubs).
+#if canImport(Darwin)
 extension CoordinatorLockingLesson {
     static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator]
 

@@ -48,7 +48,7 @@ final class DocumentTrial: @unchecked Sendable {
             completionQueue: completions,
             discipline: discipline
         )
-        // Version 0 of every document, as an earlier session left it.
+        // Version 0 of every document, as an earlier launch of the app left it.
         for document in 0..<Self.documents {
             let payload = Payload(document: document, version: 0, bodyLength: Self.bodyLength)
             try payload.encoded().write(to: URL(fileURLWithPath: store.path(of: Self.identifier(document))))

@@ -1,8 +1,8 @@
-// Stubs of Darwin-only Foundation API, with the signatures Apple documents (Foundation's
-// NSFileCoordinator.h and NSFilePresenter.h as imported into Swift), for Scripts/typecheck-darwin:
-// they let Linux type-check RaceLab's `#if canImport(Darwin)` code. Never built into a product;
-// nothing here runs. Keep each declaration to the documented signature, or the check proves nothing.
-#if RACELAB_DARWIN_STUBS
+// Darwin-only Foundation API, with the signatures Apple documents (Foundation's NSFileCoordinator.h
+// and NSFilePresenter.h as imported into Swift; developer.apple.com/documentation/foundation/
+// nsfilecoordinator). Part of the stub module `Darwin` (see Darwin.swift), which typecheck-darwin
+// imports into every checked file as Foundation's re-export of Darwin would. Keep each declaration
+// to the documented signature, or the check proves nothing.
 import Foundation
 
 /// Darwin: `AutoreleasingUnsafeMutablePointer<NSError?>?`, which needs the Objective-C runtime.
@@ -48,4 +48,3 @@ open class NSFileCoordinator: NSObject {
         byAccessor writer: (URL) -> Void
     ) { fatalError("stub") }
 }
-#endif

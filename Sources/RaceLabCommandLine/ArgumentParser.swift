@@ -39,9 +39,12 @@ struct ArgumentParser {
             return try parseExplore(rest)
         case "play":
             return try parsePlay(rest)
-        case IsolatedRun.childCommand:
-            return try parseChild(rest)
-        case WorkerProcess.command:
+        case ChildRequest.command:
+            guard let request = try? ChildRequest(arguments: rest) else {
+                throw UsageError("\(ChildRequest.command) is internal to racelab")
+            }
+            return .child(request)
+        case WorkerRequest.command:
             return try parseWorker(rest)
         default:
             if first.hasPrefix("-") { throw UsageError("unknown option \(quoted(first))") }
@@ -168,6 +171,8 @@ struct ArgumentParser {
             }
         }
         guard let lessonIdentifier else { throw reader.error("which lesson? give a number, a slug or 'all'") }
+        // A replay refuses every search option below, with its own reason.
+        if request.replay == nil { try refuseIgnoredByStrategy(request.strategy, reader: reader) }
         if lessonIdentifier == "all" {
             for option in ["--variant", "--replay", "--html", "--trace"] where reader.wasGiven(option) {
                 throw reader.error("\(option) needs a single lesson, not 'all'")
@@ -191,9 +196,9 @@ struct ArgumentParser {
                     "--replay names \(replay.threads) threads but --threads is \(threads); give one of the two"
                 )
             }
-            if replay.choices.count > request.stepBound {
+            if let stepBound = request.stepBound, replay.choices.count > stepBound {
                 throw reader.error(
-                    "--replay names \(replay.choices.count) choices, more than the \(request.stepBound) steps "
+                    "--replay names \(replay.choices.count) choices, more than the \(stepBound) steps "
                         + "an execution may take (--steps)"
                 )
             }
@@ -205,6 +210,25 @@ struct ArgumentParser {
             request.variant = explorable[0]
         }
         return .explore(request)
+    }
+
+    /// Refuses an explore option that `strategy` does not use: it would be ignored, silently.
+    private func refuseIgnoredByStrategy(
+        _ strategy: ExplorationOptions.Strategy,
+        reader: OptionReader
+    ) throws(UsageError) {
+        let unused: [(option: String, usedBy: [ExplorationOptions.Strategy])] = [
+            ("--reduction", [.dfs]),
+            ("--seed", [.pct, .random]),
+            ("--preemptions", [.dfs, .pct]),
+        ]
+        for (option, usedBy) in unused where reader.wasGiven(option) && !usedBy.contains(strategy) {
+            let users = usedBy.map(\.rawValue).joined(separator: " and ")
+            throw reader.error(
+                "\(option) is for the \(users) strateg\(usedBy.count == 1 ? "y" : "ies"); "
+                    + "--strategy \(strategy.rawValue) would ignore it"
+            )
+        }
     }
 
     /// `play <lesson> [--variant NAME] [--threads K]`: one explorable variant, by default the
@@ -252,62 +276,18 @@ struct ArgumentParser {
         return explorable
     }
 
-    /// `_run-variant <lesson> <variant> [options]`, as `IsolatedRun` starts a child.
-    private func parseChild(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        guard arguments.count == 10 || arguments.count == 12 else {
-            throw UsageError("\(IsolatedRun.childCommand) is internal to racelab")
-        }
-        var reader = OptionReader(Array(arguments.dropFirst(2)), command: nil)
-        // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
-        let lesson =
-            arguments[0] == String(ThreadSanitizerCalibration.lesson.number)
-            ? ThreadSanitizerCalibration.lesson : try self.lesson(arguments[0], reader: reader)
-        guard lesson.variant(named: arguments[1]) != nil else {
-            throw reader.error("no variant \(quoted(arguments[1]))")
-        }
-        var trials = 0
-        var iterations = 0
-        var seed: UInt64 = 0
-        var noise = true
-        var budget: Double?
-        while let argument = try reader.next() {
-            switch argument {
-            case "--trials": trials = try reader.positiveInteger(argument, max: Self.maximumTrials)
-            case "--iterations": iterations = try reader.positiveInteger(argument, max: Self.maximumIterations)
-            case "--seed": seed = try reader.seed(argument)
-            case "--noise": noise = try reader.onOff(argument)
-            case "--budget": budget = try reader.seconds(argument)
-            default: throw reader.error("unknown option \(quoted(argument))")
-            }
-        }
-        return .runVariantChild(
-            lesson: lesson.number,
-            variant: arguments[1],
-            trials: trials,
-            iterations: iterations,
-            seed: seed,
-            noise: noise,
-            budget: budget
-        )
-    }
-
-    /// `_worker <lesson> <worker> <parent-pid> [arguments...]`: the worker's own arguments are its
-    /// business, so they are passed on unread.
+    /// `_worker <request>`, as `WorkerProcess.launch` starts a worker: its lesson and worker must
+    /// exist; the worker's own arguments are its business, so they are passed on unread.
     private func parseWorker(_ arguments: [String]) throws(UsageError) -> ParsedCommand {
-        guard arguments.count >= 3, let parent = Int32(arguments[2]), parent >= 0 else {
-            throw UsageError("\(WorkerProcess.command) is internal to racelab")
+        guard let request = try? WorkerRequest(commandLine: arguments) else {
+            throw UsageError("\(WorkerRequest.command) is internal to racelab")
         }
         let reader = OptionReader([], command: nil)
-        let lesson = try self.lesson(arguments[0], reader: reader)
-        guard lesson.workers.contains(where: { $0.name == arguments[1] }) else {
-            throw reader.error("lesson \(lesson.number) has no worker \(quoted(arguments[1]))")
+        let lesson = try self.lesson(String(request.lesson), reader: reader)
+        guard lesson.workers.contains(where: { $0.name == request.worker }) else {
+            throw reader.error("lesson \(lesson.number) has no worker \(quoted(request.worker))")
         }
-        return .runWorker(
-            lesson: lesson.number,
-            worker: arguments[1],
-            parent: parent,
-            arguments: Array(arguments.dropFirst(3))
-        )
+        return .runWorker(request)
     }
 
     /// Takes `argument` as the command's one lesson; refuses an unknown option and a second lesson.

@@ -17,7 +17,8 @@ struct ExploreRequest: Equatable {
     var seed: UInt64 = 0
     /// Run exactly this schedule instead of searching.
     var replay: Schedule?
-    var stepBound: Int = 1_000
+    /// `--steps`; nil to measure the bound from the program (`ExplorationOptions.stepBound`).
+    var stepBound: Int?
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     var stall: Double = ExplorationOptions().stallTimeout
     /// Whether `Race.window`/`Race.step` marks are scheduling points (`--marks on|off`).

@@ -182,7 +182,18 @@ struct HelpText {
             where each thread waits. A thread that reaches no scheduling point within the stall
             limit is reported stuck, with its last point, what it was seen doing, the likely cause
             and the fix; an exploration in which threads never interleave warns that nothing was
-            explored, and why.
+            explored, and why. Every variant is explored in a child process: a thread that calls
+            exit or traps, or an invariant that traps, is reported as CRASHED for that variant, and
+            what the code prints stays out of the report. An option the strategy does not use
+            (--reduction for pct or random, --seed for dfs, --preemptions for random) is refused.
+
+            Verdicts: FOUND or NOT FOUND (buggy), CLEAN or FAILED (fixed), REPRODUCED or NOT
+            REPRODUCED (a replay). A clean verdict says what it covered: the threads, the
+            preemption bound, the reduction, and how much code ran as one step (a data race inside
+            a step is ThreadSanitizer's to find). A fixed variant whose search was cut by the
+            schedule limit is CLEAN, NOT EXHAUSTIVE: no proof. An error thrown by a thread is
+            ERROR (not the bug, unless the exploration declares it its failure); a schedule that
+            does not finish within the step bound, or a stuck thread, is INCONCLUSIVE.
 
             ARGUMENTS:
               <lesson>             A lesson number or slug, or 'all' (every lesson with an
@@ -191,7 +202,10 @@ struct HelpText {
             \(optionsSection(.explore))
 
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
-            and no fixed variant has one; 1 otherwise; 2 for bad usage.
+            and every fixed variant is CLEAN; 1 when a variant got the other verdict (a crash
+            included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE), could
+            not be set up, or a file could not be written, and none got the other; 2 for bad usage,
+            and for a replay string refused because it does not fit the variant.
             """
         case .play:
             """

@@ -141,7 +141,12 @@ extension OptionHelp {
     /// The seed of the explorer's random choices, not of any noise.
     static let explorerSeed = OptionHelp("--seed S", "Seed for pct and random, decimal or 0x hex (default 0).")
 
-    static let steps = OptionHelp("--steps N", "Step bound: longer executions are reported as livelock (1000).")
+    static let steps = OptionHelp(
+        "--steps N",
+        "Step bound: a schedule still running after N steps",
+        "is unfinished, INCONCLUSIVE, never a failure. Default:",
+        "10 times the first finished schedule's steps, >= 1000."
+    )
 
     static func html(of what: String) -> OptionHelp {
         OptionHelp("--html FILE", "Also write \(what) as one", "self-contained HTML page (inline CSS, no URL).")
@@ -169,6 +174,8 @@ extension OptionHelp {
 
     static let replay = OptionHelp(
         "--replay SCHEDULE",
-        "Run exactly this schedule (a replay string from a report)."
+        "Run exactly this schedule (a replay string from a report,",
+        "e.g. 2:0.1.0.1@3fa9c1: its program's fingerprint after @).",
+        "One that names another program or does not fit is refused."
     )
 }

@@ -155,8 +155,11 @@ struct OptionReader {
     /// of `maximumThreads + steps` or more cannot fit, whatever the program.
     mutating func schedule(_ option: String, maximumThreads: Int) throws(UsageError) -> Schedule {
         let text = try value(for: option)
-        guard let schedule = Schedule(replayString: text) else {
-            throw error("\(option) needs a replay string like '2:0.1.0.1', got \(quoted(text))")
+        let schedule: Schedule
+        do {
+            schedule = try Schedule.parse(text)
+        } catch let refusal {
+            throw error("\(option) \(quoted(text)): \(refusal.reason)")
         }
         guard schedule.threads <= maximumThreads else {
             throw error("\(option) names \(schedule.threads) threads; a program here has at most \(maximumThreads)")

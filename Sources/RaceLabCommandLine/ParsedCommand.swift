@@ -8,16 +8,8 @@ enum ParsedCommand: Equatable {
     case run(RunRequest)
     /// Measure how likely each buggy variant is to show its bug, per strategy.
     case power(RunRequest)
-    /// The hidden command a parent uses to run one variant in a child process.
-    case runVariantChild(
-        lesson: Int,
-        variant: String,
-        trials: Int,
-        iterations: Int,
-        seed: UInt64,
-        noise: Bool,
-        budget: Double?
-    )
+    /// The hidden command a parent starts a child process with, to run or explore one variant there.
+    case child(ChildRequest)
     /// Put every variant through the stress runner, ThreadSanitizer and the Swift 6 compiler.
     case matrix(MatrixRequest)
     /// Run variants under the schedule explorer, or replay one schedule.
@@ -25,7 +17,7 @@ enum ParsedCommand: Equatable {
     /// Let a person be the scheduler of one variant's exploration.
     case play(PlayRequest)
     /// The hidden command `WorkerProcess` uses to run one of a lesson's workers in a process of its own.
-    case runWorker(lesson: Int, worker: String, parent: Int32, arguments: [String])
+    case runWorker(WorkerRequest)
 }
 
 /// What `run` was asked to do.
@@ -50,12 +42,14 @@ struct RunRequest: Equatable {
 
 extension ParsedCommand {
     /// The public command, when it keeps files in the temporary directory (its variants run in child
-    /// processes whose output goes there): the one whose usage to show when `TMPDIR` is unusable.
+    /// processes whose output goes there): the one whose usage to show when `TMPDIR` is unusable, and
+    /// whose start sweeps the folders that killed runs left there.
     var scratchCommand: CommandName? {
         switch self {
         case .run: .run
         case .power: .power
         case .matrix: .matrix
+        case .explore: .explore
         default: nil
         }
     }

@@ -126,6 +126,9 @@ final class PlaySession {
         case .passed: print(style.green("The invariant held") + " after " + counted(result.steps.count, "step") + ".")
         case .invariantBroken(let what):
             print(style.red("The invariant broke: \(what)") + " (" + counted(result.steps.count, "step") + ").")
+        case .threw where !result.isFailure:
+            print("A thread threw: \(result.outcome.summary): an error, not the bug the lesson is about.")
+        case .stepBoundExceeded, .stuck: print("The execution did not end: \(result.outcome.summary).")
         default: print(style.red("The execution failed: \(result.outcome.summary)") + ".")
         }
         if let state = result.states.last { print("  state at the end: \(state)") }
@@ -146,7 +149,7 @@ final class PlaySession {
     /// What the explorer says about the variant, after a play: it checks every schedule within the
     /// default bound, so that a fixed variant's "you could not break it" is a measured claim.
     private func verdict(after result: ExecutionResult) throws {
-        if variant.kind == .buggy && result.outcome.isFailure {
+        if variant.kind == .buggy && result.isFailure {
             print(style.green("You broke it.") + " That is the interleaving the lesson is about.")
             return
         }

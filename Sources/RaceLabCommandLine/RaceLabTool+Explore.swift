@@ -2,133 +2,120 @@ import Foundation
 import RaceLab
 
 /// `explore`: run a lesson's variants under the schedule explorer and print the failing schedule.
+///
+/// Each variant is explored in a child process of its own (`IsolatedExploration`): a thread that
+/// traps or calls `exit`, or an invariant that traps, ends that variant's exploration with a CRASHED
+/// verdict and leaves the others, the text report and the JSON document whole.
 extension RaceLabTool {
     func explore(_ request: ExploreRequest) -> ExitCode {
-        // 'all': one lesson after the other, as `run all` does (--html and --trace need one lesson).
-        if request.all {
-            var explored: [ExploreLesson] = []
-            for number in request.lessons {
-                var one = request
-                one.lessons = [number]
-                guard let entries = exploreLesson(one) else { return .error }
-                explored.append(entries)
-            }
-            if request.json {
-                let printed = printJSON(ExploreAllDocument(tool: name, lessons: explored), what: "exploration")
-                if printed != .success { return printed }
-            }
-            return explored.allSatisfy { $0.variants.allSatisfy(\.asExpected) } ? .success : .unexpectedVerdict
-        }
-        guard let lesson = lessons.first(where: { $0.number == request.lessons[0] }) else { return .usage }
-        let variants = lesson.variants.filter { variant in
-            variant.exploration != nil && (request.variant == nil || request.variant == variant.name)
-        }
-        var entries: [VariantExploration] = []
+        // Ctrl-C or SIGTERM kills the child exploring (and what it started); this process then stops.
+        ChildProcess.installInterruptHandler(finishing: true)
+        let executable = ChildProcess.currentExecutable
+        let drawing = request.html != nil || request.trace != nil
+        var explored: [ExploreLesson] = []
         var pictures: [SchedulePicture] = []
-        for variant in variants {
-            do {
-                guard let entry = try VariantExploration.run(variant, options: request.options, replay: request.replay),
-                    let exploration = variant.exploration
-                else { continue }
-                entries.append(entry)
-                if request.html != nil || request.trace != nil {
-                    pictures.append(
-                        try picture(
-                            of: entry,
-                            exploration: exploration,
-                            lesson: lesson.number,
-                            options: request.options
-                        )
-                    )
+        for number in request.lessons {
+            guard let lesson = lessons.first(where: { $0.number == number }) else { return .usage }
+            var entries: [ExploreEntry] = []
+            for variant in lesson.variants
+            where variant.exploration != nil && (request.variant == nil || request.variant == variant.name) {
+                let outcome = IsolatedExploration.run(
+                    variant,
+                    lesson: lesson.number,
+                    options: request.options,
+                    replay: request.replay,
+                    states: drawing,
+                    executable: executable
+                )
+                // The variant stopped by the interruption has no verdict: nothing more is printed.
+                let signal = ChildProcess.interruption.load(ordering: .relaxed)
+                if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
+                let heading = heading(of: variant, in: lesson)
+                switch outcome {
+                case .replayRefused(let reason):
+                    // Nothing ran that could be reported: the schedule is not one of this variant's.
+                    printError("\(name): error: --replay refused: \(reason)")
+                    return .usage
+                case .setupFailed(let why):
+                    // A failed setup is an error of the machine, not a verdict on the variant.
+                    printError("\(name): error: variant \(variant.name) could not be set up: \(why)")
+                    return .error
+                case .explored(let entry, let states):
+                    entries.append(.explored(entry))
+                    if drawing {
+                        pictures.append(picture(of: entry, in: lesson, states: states, options: request.options))
+                    }
+                    if !request.json { print(text(of: entry, heading: heading, lesson: lesson, marks: request.marks)) }
+                case .failed(let failure):
+                    entries.append(.failed(failure))
+                    if !request.json { print(failure.text(heading: heading)) }
                 }
-                if !request.json {
-                    print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks))
-                }
-            } catch {
-                // A failed setup is an error of the machine, not a verdict on the variant.
-                printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
-                return .error
             }
+            explored.append(ExploreLesson(lesson: lesson.number, slug: lesson.slug, variants: entries))
         }
-        let title = "lesson \(lesson.number) (\(lesson.slug)): \(lesson.title)"
-        if let html = request.html,
-            !writeFile(html, what: "the HTML page", { ScheduleHTML.render(title: title, pictures: pictures) })
-        {
-            return .error
-        }
-        if let trace = request.trace, !writeFile(trace, what: "the trace", { try ScheduleTrace.render(pictures) }) {
-            return .error
-        }
+        // The JSON document first: a file that cannot be written below must not cost it.
         if request.json {
-            let document = ExploreDocument(tool: name, lesson: lesson.number, slug: lesson.slug, variants: entries)
-            let printed = printJSON(document, what: "exploration")
+            let printed =
+                request.all
+                ? printJSON(ExploreAllDocument(tool: name, lessons: explored), what: "exploration")
+                : printJSON(ExploreDocument(tool: name, explored: explored[0]), what: "exploration")
             if printed != .success { return printed }
         }
-        return entries.allSatisfy(\.asExpected) ? .success : .unexpectedVerdict
+        var written = true
+        if drawing, let lesson = lessons.first(where: { $0.number == request.lessons[0] }) {
+            let title = "lesson \(lesson.number) (\(lesson.slug)): \(lesson.title)"
+            if let html = request.html {
+                written =
+                    writeFile(html, what: "the HTML page", { ScheduleHTML.render(title: title, pictures: pictures) })
+                    && written
+            }
+            if let trace = request.trace {
+                written = writeFile(trace, what: "the trace", { try ScheduleTrace.render(pictures) }) && written
+            }
+        }
+        return Self.exitCode(for: explored.flatMap(\.variants), written: written)
+    }
+
+    /// The exit status of an exploration: an unexpected verdict that is evidence wins (1); else a
+    /// variant without a verdict (ERROR, INCONCLUSIVE, or a fixed variant's CLEAN, NOT EXHAUSTIVE:
+    /// not proof) or a file not written makes it an error (3).
+    static func exitCode(for entries: [ExploreEntry], written: Bool) -> ExitCode {
+        let unexpected = entries.filter { !$0.asExpected }
+        if unexpected.contains(where: \.isConclusive) { return .unexpectedVerdict }
+        return unexpected.isEmpty && written ? .success : .error
     }
 }
 
 extension RaceLabTool {
-    /// Explores one lesson of `explore all`, printing its text unless `--json`; nil when a variant
-    /// could not be set up (said on stderr).
-    private func exploreLesson(_ request: ExploreRequest) -> ExploreLesson? {
-        guard let lesson = lessons.first(where: { $0.number == request.lessons[0] }) else { return nil }
-        var entries: [VariantExploration] = []
-        for variant in lesson.variants where variant.exploration != nil {
-            do {
-                guard let entry = try VariantExploration.run(variant, options: request.options),
-                    let exploration = variant.exploration
-                else { continue }
-                entries.append(entry)
-                if !request.json {
-                    print(text(of: entry, lesson: lesson, summary: exploration.summary, marks: request.marks))
-                }
-            } catch {
-                printError("\(name): error: variant \(variant.name) could not be set up: \(error)")
-                return nil
-            }
-        }
-        return ExploreLesson(lesson: lesson.number, slug: lesson.slug, variants: entries)
+    /// The first line of a variant's exploration: the lesson, the variant and what it explores.
+    func heading(of variant: Variant, in lesson: Lesson) -> String {
+        "lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]: "
+            + (variant.exploration?.summary ?? variant.summary)
     }
 
     /// One variant's exploration as `explore` prints it: the heading, the report, the verdict.
-    func text(of entry: VariantExploration, lesson: Lesson, summary: String, marks: Bool) -> String {
-        let heading =
-            "lesson \(lesson.number) (\(lesson.slug)), variant \(entry.variant) [\(entry.kind.rawValue)]: " + summary
-        return entry.text(heading: heading) { replay in
+    func text(of entry: VariantExploration, heading: String, lesson: Lesson, marks: Bool) -> String {
+        entry.text(heading: heading) { replay in
             Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, marks: marks, replay: replay)
         }
     }
 
-    /// The picture of one explored variant: its failing schedule replayed once more, so that the
-    /// state after each step is known where the exploration describes it.
+    /// The picture of one explored variant, with the states along its failing schedule that its
+    /// child replayed it for.
     func picture(
         of entry: VariantExploration,
-        exploration: Exploration,
-        lesson: Int,
+        in lesson: Lesson,
+        states: [String],
         options: ExplorationOptions
-    ) throws -> SchedulePicture {
-        var states: [String] = []
-        if let failure = entry.failure, exploration.describesState,
-            let schedule = Schedule(replayString: failure.replay)
-        {
-            let (result, diverged) = try Explorer.replay(
-                exploration,
-                schedule: schedule,
-                options: options,
-                describingStates: true
-            )
-            // A replay that went elsewhere would show the states of another execution.
-            if !diverged && result.steps == failure.steps { states = result.states }
-        }
-        return SchedulePicture(
+    ) -> SchedulePicture {
+        SchedulePicture(
             entry,
-            invariant: exploration.summary,
+            invariant: lesson.variant(named: entry.variant)?.exploration?.summary ?? "",
             states: states,
             replayCommand: entry.failure.map {
                 Self.replayCommand(
                     tool: name,
-                    lesson: lesson,
+                    lesson: lesson.number,
                     variant: entry.variant,
                     marks: options.marks,
                     replay: $0.replay
@@ -138,20 +125,56 @@ extension RaceLabTool {
     }
 }
 
+/// One variant in the JSON documents of `explore`: its exploration, or how it ended without one.
+enum ExploreEntry: Encodable {
+    case explored(VariantExploration)
+    case failed(ExplorationFailure)
+
+    var asExpected: Bool {
+        switch self {
+        case .explored(let entry): entry.asExpected
+        case .failed: false
+        }
+    }
+
+    /// Whether the entry is evidence either way: an exploration with a verdict, or a crash of the
+    /// variant's code (not an error of the machine, not an unfinished or partial search).
+    var isConclusive: Bool {
+        switch self {
+        case .explored(let entry): entry.isConclusive
+        case .failed(let failure): failure.verdict != .error
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .explored(let entry): try entry.encode(to: encoder)
+        case .failed(let failure): try failure.encode(to: encoder)
+        }
+    }
+}
+
 /// The JSON document `explore --json` prints.
 struct ExploreDocument: Encodable {
     var tool: String
     var command = "explore"
     var lesson: Int
     var slug: String
-    var variants: [VariantExploration]
+    var variants: [ExploreEntry]
+
+    init(tool: String, explored: ExploreLesson) {
+        self.tool = tool
+        lesson = explored.lesson
+        slug = explored.slug
+        variants = explored.variants
+    }
 }
 
 /// One lesson's explorations, as `explore all --json` lists them.
 struct ExploreLesson: Encodable {
     var lesson: Int
     var slug: String
-    var variants: [VariantExploration]
+    var variants: [ExploreEntry]
 }
 
 /// The JSON document `explore all --json` prints.

@@ -122,7 +122,7 @@ extension RaceLabTool {
     /// (a failed write is an error of the machine, never a verdict).
     func writeFile(_ path: String, what: String, _ make: () throws -> String) -> Bool {
         do {
-            try Data(try make().utf8).write(to: URL(fileURLWithPath: path))
+            try OutputPath.write(try make(), to: path)
             return true
         } catch {
             printError("\(name): error: cannot write \(what) to \(quoted(path)): \(describeError(error))")

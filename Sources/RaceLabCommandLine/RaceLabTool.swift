@@ -52,6 +52,8 @@ public struct RaceLabTool: Sendable {
             printError(help.usage(scratchCommand))
             return .usage
         }
+        // Folders of runs killed with SIGKILL (which could not remove their own) go first.
+        if command.scratchCommand != nil { ScratchSpace.sweepStaleFolders() }
         switch command {
         case .help(nil):
             print(help.overview())
@@ -68,23 +70,18 @@ public struct RaceLabTool: Sendable {
             return run(request)
         case .power(let request):
             return power(request)
-        case let .runVariantChild(lessonNumber, variantName, trials, iterations, seed, noise, budget):
-            return runChild(
-                lessonNumber,
-                variantName,
-                Workload(trials: trials, iterations: iterations),
-                seed,
-                noise,
-                budget
-            )
+        case .child(let request):
+            // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
+            let served = ChildService.serve(request, lessons: lessons + [ThreadSanitizerCalibration.lesson])
+            return served ? .success : .error
         case .matrix(let request):
             return matrix(request)
         case .explore(let request):
             return explore(request)
         case .play(let request):
             return play(request)
-        case let .runWorker(lessonNumber, workerName, parent, arguments):
-            return runWorker(lessonNumber, workerName, parent: parent, arguments)
+        case .runWorker(let request):
+            return runWorker(request)
         }
     }
 
@@ -223,45 +220,27 @@ public struct RaceLabTool: Sendable {
             let printed = printJSON("report") { try report.jsonText() }
             if printed != .success { return printed }
         }
-        if let junit = request.junit, !writeJUnit(JUnitDocument(run: report), to: junit) { return .error }
-        if let html = request.html, !writeFile(html, what: "the HTML report", { RunHTML.render(report) }) {
-            return .error
+        // Each file is written even when another could not be: one failure loses nothing else.
+        var written = true
+        if let junit = request.junit { written = writeJUnit(JUnitDocument(run: report), to: junit) && written }
+        if let html = request.html {
+            written = writeFile(html, what: "the HTML report", { RunHTML.render(report) }) && written
         }
+        if !written { return .error }
         if let signal { return ExitCode(rawValue: 128 + signal) ?? .error }
         return Self.exitCode(for: report)
-    }
-
-    private func runChild(
-        _ lessonNumber: Int,
-        _ variantName: String,
-        _ workload: Workload,
-        _ seed: UInt64,
-        _ noise: Bool,
-        _ budget: Double?
-    ) -> ExitCode {
-        guard let lesson = (lessons + [ThreadSanitizerCalibration.lesson]).first(where: { $0.number == lessonNumber }),
-            let variant = lesson.variant(named: variantName)
-        else { return .usage }
-        // A parent killed with SIGKILL cannot kill its child group: the child notices and stops.
-        WorkerProcess.exitWhenOrphaned(parent: getppid())
-        let report = StressRunner.run(
-            variant,
-            options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget)
-        )
-        return printJSON("report") { try IsolatedRun.reportLine(report) }
     }
 }
 
 extension RaceLabTool {
     /// Runs a lesson's worker in this process (see `LessonWorker`): 0 when it returns, 1 when it throws.
-    private func runWorker(_ lessonNumber: Int, _ workerName: String, parent: Int32, _ arguments: [String]) -> ExitCode
-    {
-        guard let lesson = lessons.first(where: { $0.number == lessonNumber }),
-            let worker = lesson.workers.first(where: { $0.name == workerName })
+    private func runWorker(_ request: WorkerRequest) -> ExitCode {
+        guard let lesson = lessons.first(where: { $0.number == request.lesson }),
+            let worker = lesson.workers.first(where: { $0.name == request.worker })
         else { return .usage }
-        WorkerProcess.exitWhenOrphaned(parent: parent)
+        WorkerProcess.exitWhenOrphaned(parent: request.parent)
         do {
-            try worker.main(arguments)
+            try worker.main(request.arguments)
             return .success
         } catch {
             printError("\(name): worker \(lesson.number)/\(worker.name) failed: \(error)")

@@ -48,12 +48,11 @@ public enum RaceLabPins {
         if let text = environment[replayVariable] {
             for field in text.split(separator: ",") {
                 let trimmed = field.trimmingCharacters(in: .whitespaces)
-                guard let schedule = Schedule(replayString: trimmed) else {
-                    throw Malformed(
-                        description: "\(replayVariable) holds '\(trimmed)', not a replay string like 2:0.1.1.0"
-                    )
+                do {
+                    schedules.append(try Schedule.parse(trimmed))
+                } catch let refusal {
+                    throw Malformed(description: "\(replayVariable) holds '\(trimmed)': \(refusal.reason)")
                 }
-                schedules.append(schedule)
             }
         }
         return schedules

@@ -131,66 +131,70 @@ enum RaceLabCheck {
             return Search(report: nil, failingSchedule: nil, failures: ["\(function): \(error)"])
         }
         var notes: [String] = []
+        // A pinned schedule that does not fit is an issue of its own, and the search still runs.
+        var refused: [String] = []
         do {
             for schedule in pinned {
-                let (result, diverged) = try await Explorer.replay(exploration, schedule: schedule, options: options)
-                let entry = VariantExploration(name: "pinned", kind: kind, replayOf: result, diverged: diverged)
-                if diverged {
-                    notes.append("note: pinned schedule \(schedule) did not fit this exploration and was skipped")
+                let result: ExecutionResult
+                do {
+                    result = try await Explorer.replay(exploration, schedule: schedule, options: options)
+                } catch let refusal as ReplayRefusal {
+                    refused.append("\(function): the pinned schedule \(schedule) was refused: \(refusal.reason)")
                     continue
                 }
-                guard result.outcome.isFailure else {
-                    notes.append("note: pinned schedule \(schedule) ran first and did not fail")
+                let entry = VariantExploration(name: "pinned", kind: kind, replayOf: result)
+                guard result.isFailure else {
+                    notes.append("note: pinned schedule \(schedule) ran first and did not fail (\(entry.verdict))")
                     continue
                 }
-                if wantFailure { return Search(report: entry, failingSchedule: result.schedule, failures: []) }
+                if wantFailure { return Search(report: entry, failingSchedule: result.schedule, failures: refused) }
                 let message =
                     "\(function): the pinned schedule \(schedule) fails\n"
                     + entry.text(heading: heading, replayCommand: pinLine)
-                return Search(report: entry, failingSchedule: result.schedule, failures: [message])
+                return Search(report: entry, failingSchedule: result.schedule, failures: refused + [message])
             }
             let report = try await Explorer.explore(exploration, options: options)
             let entry = VariantExploration(name: "search", kind: kind, report: report)
             let text = entry.text(heading: heading, replayCommand: pinLine)
             let noted = notes.isEmpty ? "" : "\n" + notes.joined(separator: "\n")
+            func search(_ failures: [String]) -> Search {
+                Search(report: entry, failingSchedule: report.failure?.schedule, failures: refused + failures)
+            }
             if let abandoned = report.abandoned {
                 return Search(
                     report: entry,
                     failingSchedule: nil,
-                    failures: ["\(function): inconclusive, \(abandoned)\n" + text + noted]
+                    failures: refused + ["\(function): inconclusive, \(abandoned)\n" + text + noted]
                 )
             }
             switch (wantFailure, report.failure) {
-            case (true, let failure?):
-                return Search(report: entry, failingSchedule: failure.schedule, failures: [])
-            case (true, nil):
-                return Search(
-                    report: entry,
-                    failingSchedule: nil,
-                    failures: ["\(function): no failing schedule found\n" + text + noted]
-                )
-            case (false, let failure?):
-                return Search(
-                    report: entry,
-                    failingSchedule: failure.schedule,
-                    failures: ["\(function): a schedule fails\n" + text + noted]
-                )
+            case (true, .some): return search([])
+            case (false, .some): return search(["\(function): a schedule fails\n" + text + noted])
+            case (_, nil) where entry.verdict == "ERROR":
+                return search([
+                    "\(function): errors, not evidence either way: \(report.errorSchedules) schedules ended with "
+                        + "an error thrown by a thread (ERROR)\n" + text + noted
+                ])
+            case (_, nil) where entry.inconclusive:
+                return search([
+                    "\(function): inconclusive, \(report.unfinishedSchedules) schedules did not finish within "
+                        + "\(report.stepBound) steps (INCONCLUSIVE)\n" + text + noted
+                ])
+            case (true, nil): return search(["\(function): no failing schedule found\n" + text + noted])
             case (false, nil):
-                guard report.notInterleaved != nil else {
-                    return Search(report: entry, failingSchedule: nil, failures: [])
-                }
+                guard report.notInterleaved != nil else { return search([]) }
                 let what =
                     report.schedules == 1
                     ? "nothing was explored (one schedule ran): finding no failing schedule proves nothing"
                     : "some threads were never interleaved with the others: finding no failing schedule "
                         + "proves nothing about them"
-                return Search(report: entry, failingSchedule: nil, failures: ["\(function): \(what)\n" + text + noted])
+                return search(["\(function): \(what)\n" + text + noted])
             }
         } catch {
             return Search(
                 report: nil,
                 failingSchedule: nil,
-                failures: ["\(function): the exploration could not be set up: \(error)"]
+                failures: refused + ["\(function): the exploration could not be set up: \(error)"]
             )
         }
     }

@@ -24,12 +24,11 @@ public struct RaceLabPinTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         var schedules = RaceLabPins.replays
         for text in replays {
-            guard let schedule = Schedule(replayString: text) else {
-                throw RaceLabPins.Malformed(
-                    description: ".raceLabReplay(\"\(text)\"): not a replay string like 2:0.1.1.0"
-                )
+            do {
+                schedules.append(try Schedule.parse(text))
+            } catch let refusal {
+                throw RaceLabPins.Malformed(description: ".raceLabReplay(\"\(text)\"): \(refusal.reason)")
             }
-            schedules.append(schedule)
         }
         try await RaceLabPins.$seed.withValue(seed ?? RaceLabPins.seed) {
             try await RaceLabPins.$replays.withValue(schedules) { try await function() }
@@ -44,7 +43,7 @@ extension Trait where Self == RaceLabPinTrait {
         RaceLabPinTrait(seed: seed, replays: [])
     }
 
-    /// Replays these schedules (replay strings such as `"2:0.1.1.0"`, as a failure prints them) before
+    /// Replays these schedules (replay strings such as `"2:0.1.1.0@3fa9c1"`, as a failure prints them) before
     /// the test's explorations search: a schedule that once failed is re-run first.
     public static func raceLabReplay(_ schedules: String...) -> Self {
         RaceLabPinTrait(seed: nil, replays: schedules)

@@ -117,4 +117,4 @@ let errors = Lesson(
     ]
 )
 
-RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults, deadlock, errors, stuck]).main()
+RaceLabTool(name: "racelab-fixtures", lessons: [synthetic, faults, deadlock, errors, stuck, exploring, harness]).main()

@@ -46,8 +46,12 @@ struct ActorReentrancyUnmarkedTests {
         let failure = try #require(try await Explorer.explore(exploration, options: Self.options).failure)
         var reproduced = 0
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
-            if !replay.diverged && replay.result.outcome == failure.outcome { reproduced += 1 }
+            // A replay that does not fit (the program is not deterministic) is refused: not reproduced.
+            if let replay = try? await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options),
+                replay.outcome == failure.outcome
+            {
+                reproduced += 1
+            }
         }
         #expect(reproduced == 100)
     }

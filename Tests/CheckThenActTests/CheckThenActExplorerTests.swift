@@ -29,7 +29,7 @@ struct CheckThenActExplorerTests {
                 Self.exploration(CheckThenActLesson.buggy),
                 schedule: failure.schedule
             )
-            #expect(replay.result.outcome == failure.outcome)
+            #expect(replay.outcome == failure.outcome)
         }
     }
 
@@ -41,7 +41,7 @@ struct CheckThenActExplorerTests {
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
-            #expect(replay.result.outcome == failure.outcome)
+            #expect(replay.outcome == failure.outcome)
         }
     }
 
@@ -76,8 +76,7 @@ struct CheckThenActExplorerTests {
         #expect(Set(failure.steps.suffix(2).map(\.thread)) == [2, 3])
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
+            #expect(replay.outcome == failure.outcome)
         }
     }
 
@@ -107,8 +106,7 @@ struct CheckThenActExplorerTests {
         let failure = try #require(report.failure)
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
+            #expect(replay.outcome == failure.outcome)
         }
     }
 

@@ -67,37 +67,50 @@ struct MatrixCommandLineTests {
         #expect(throws: UsageError.self) { try parser.parse(["power", "1", "--junit", "report.xml"]) }
     }
 
-    @Test("a variant's child can be given a time budget, and the TSan calibration is a lesson children know")
-    func childBudget() throws {
-        #expect(
-            try parser.parse([
-                "_run-variant", "1", "clean", "--trials", "3", "--iterations", "4", "--seed", "5",
-                "--noise", "on", "--budget", "1.5",
-            ])
-                == .runVariantChild(
-                    lesson: 1,
-                    variant: "clean",
-                    trials: 3,
-                    iterations: 4,
-                    seed: 5,
-                    noise: true,
-                    budget: 1.5
-                )
+    @Test("a child's request, a time budget included, is read back as it was written; anything else is refused")
+    func childRequestRoundTrip() throws {
+        let run = ChildRequest(
+            lesson: 1,
+            variant: "clean",
+            job: .run(workload: Workload(trials: 3, iterations: 4), seed: 5, noise: true, budget: 1.5),
+            channel: "/tmp/channel"
         )
-        #expect(
-            try parser.parse([
-                "_run-variant", "0", "mutex", "--trials", "3", "--iterations", "4", "--seed", "5",
-                "--noise", "on",
-            ])
-                == .runVariantChild(
-                    lesson: 0,
-                    variant: "mutex",
-                    trials: 3,
-                    iterations: 4,
-                    seed: 5,
-                    noise: true,
-                    budget: nil
-                )
+        #expect(try parser.parse(run.arguments()) == .child(run))
+        let explore = ChildRequest(
+            lesson: 0,
+            variant: "mutex",
+            job: .explore(
+                options: ExplorationOptions(strategy: .pct, threads: 3, seed: 9, marks: false),
+                replay: "2:0.1",
+                states: true
+            ),
+            channel: "/tmp/channel"
         )
+        #expect(try parser.parse(explore.arguments()) == .child(explore))
+        for arguments in [["_child"], ["_child", "{}"], ["_child", "not json"], try run.arguments() + ["extra"]] {
+            #expect(parser.refusal(arguments)?.message == "_child is internal to racelab")
+        }
+        #expect(parser.refusal(["_run-variant", "1", "clean"])?.message == "unknown command '_run-variant'")
+    }
+
+    @Test("a worker's request is read back as it was written; a known lesson and worker are required")
+    func workerRequestRoundTrip() throws {
+        let lesson = Lesson(
+            number: 4,
+            slug: "workers",
+            title: "t",
+            summary: "s",
+            workload: Workload(trials: 1, iterations: 1),
+            variants: [Synthetic.clean],
+            workers: [LessonWorker(name: "increment", summary: "s") { _ in }]
+        )
+        let parser = ArgumentParser(lessons: [lesson])
+        let request = WorkerRequest(lesson: 4, worker: "increment", parent: 0, arguments: ["--file", "a b", ""])
+        #expect(try parser.parse(request.commandLine()) == .runWorker(request))
+        let unknown = WorkerRequest(lesson: 4, worker: "decrement", parent: 0, arguments: [])
+        #expect(parser.refusal(try unknown.commandLine())?.message == "lesson 4 has no worker 'decrement'")
+        for arguments in [["_worker", "4", "increment", "0"], ["_worker"], ["_worker", "{}"]] {
+            #expect(parser.refusal(arguments)?.message == "_worker is internal to racelab")
+        }
     }
 }

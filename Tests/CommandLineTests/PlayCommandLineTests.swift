@@ -21,7 +21,8 @@ struct PlayCommandLineTests {
     func lessonOneScheduleBreaksIt() throws {
         let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
         let replay = try Self.replayString(explored.stdout)
-        let choices = try #require(replay.split(separator: ":").last).split(separator: ".")
+        let decisions = try #require(replay.split(separator: "@").first)
+        let choices = try #require(decisions.split(separator: ":").last).split(separator: ".")
         #expect(choices.count == 6)
         let output = try Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
         #expect(output.status == 0)
@@ -211,13 +212,21 @@ struct SchedulePictureCommandLineTests {
 
     @Test(
         "a page or trace that cannot be written (a full disk) is an error, exit 3, in one line",
-        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"),
+        .enabled(if: TinyFileSystem.available, "needs a mountable tmpfs"),
         arguments: [("--html", "the HTML page"), ("--trace", "the trace")]
     )
     func fullDisk(option: String, what: String) throws {
-        let output = try Executable.racelab.run(["explore", "1", "--variant", "buggy", option, "/dev/full"])
+        let disk = try TinyFileSystem.mount(kilobytes: 4)
+        defer { TinyFileSystem.unmount(disk) }
+        // An empty file passes the checks; another file holds the disk's one page.
+        let target = disk.appendingPathComponent("out").path
+        #expect(FileManager.default.createFile(atPath: target, contents: nil))
+        #expect(
+            FileManager.default.createFile(atPath: disk.appendingPathComponent("filler").path, contents: Data("x".utf8))
+        )
+        let output = try Executable.racelab.run(["explore", "1", "--variant", "buggy", option, target])
         #expect(output.status == 3)
-        #expect(output.stderr.hasPrefix("racelab: error: cannot write \(what) to '/dev/full': "))
+        #expect(output.stderr.hasPrefix("racelab: error: cannot write \(what) to '\(target)': "))
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 

@@ -78,6 +78,18 @@ struct PortabilityCheckTests {
             "posix_spawn_file_actions_t()", "Tests/XTests/S.swift", "var a = posix_spawn_file_actions_t()\n",
             "spawn-initialiser"
         ),
+        (
+            "os(macOS) where typecheck-darwin does not look", "Examples/Demo/Sources/Demo/Mac.swift",
+            "#if os(macOS)\nlet a = 1\n#endif\n", "darwin-unchecked"
+        ),
+        (
+            "canImport(UIKit), which typecheck-darwin cannot evaluate", "Sources/Lib/UI.swift",
+            "#if canImport(UIKit)\nimport UIKit\n#endif\n", "darwin-unchecked"
+        ),
+        (
+            "os(tvOS) outside the library modules", "Lessons/01-x/TV.swift", "#if os(tvOS)\nlet a = 1\n#endif\n",
+            "darwin-unchecked"
+        ),
         ("sed -i", "Makefile", "fix:\n\tsed -i 's/a/b/' file\n", "gnu-only"),
         ("sed -E -i", "Scripts/fix", "#!/bin/sh\nsed -E -i 's/a/b/' file\n", "gnu-only"),
         ("readlink -f", "Scripts/where", "#!/bin/sh\nhere=$(readlink -f \"$0\")\n", "gnu-only"),

@@ -55,15 +55,15 @@ struct ReliabilityTests {
             (["explore", "1", "--threads", "2", "--threads", "3"], "option '--threads' is given twice"),
             (["power", "1", "--noise", "off"], "power measures with noise off and with noise on; it takes no --noise"),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--strategy", "pct"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--strategy", "pct"],
                 "--replay runs one given schedule; --strategy is for a search and cannot go with it"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--schedules", "5"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--schedules", "5"],
                 "--replay runs one given schedule; --schedules is for a search and cannot go with it"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1"],
+                ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1@0a1b2c"],
                 "--replay runs one given schedule; --seed is for a search and cannot go with it"
             ),
         ]
@@ -76,19 +76,19 @@ struct ReliabilityTests {
         "a replay string that no program can follow is refused with the reason",
         arguments: [
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "999:0"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "999:0@0a1b2c"],
                 "--replay names 999 threads; a program here has at most 16"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1.40@0a1b2c"],
                 "--replay chooses thread 40, which no program of 2 threads can reach"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1", "--threads", "3"],
+                ["explore", "1", "--variant", "lock-order", "--replay", "2:0.1@0a1b2c", "--threads", "3"],
                 "--replay names 2 threads but --threads is 3; give one of the two"
             ),
             (
-                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0"],
+                ["explore", "1", "--variant", "lock-order", "--steps", "2", "--replay", "2:0.1.0@0a1b2c"],
                 "--replay names 3 choices, more than the 2 steps an execution may take (--steps)"
             ),
         ]
@@ -113,9 +113,21 @@ struct ReliabilityTests {
     }
 
     @Test(
-        "--junit is checked before anything runs: a folder, an empty path, a missing folder",
+        "output files are checked before anything runs: a folder, a device, an empty path, a missing folder",
         arguments: [
-            (["run", "1", "--junit", "/tmp"], "--junit '/tmp': is a folder; give a file name"),
+            (["run", "1", "--junit", "/tmp"], "--junit '/tmp': is a folder, not a regular file; give a file name"),
+            (
+                ["run", "1", "--junit", "/dev/full"],
+                "--junit '/dev/full': is a device, not a regular file; give a file name"
+            ),
+            (
+                ["run", "1", "--html", "/dev/null"],
+                "--html '/dev/null': is a device, not a regular file; give a file name"
+            ),
+            (
+                ["explore", "1", "--trace", "/dev/full"],
+                "--trace '/dev/full': is a device, not a regular file; give a file name"
+            ),
             (["run", "1", "--junit="], "--junit '': is empty; give a file name"),
             (
                 ["matrix", "--junit", "/nonexistent-racelab/dir/out.xml"],
@@ -174,18 +186,6 @@ struct ReliabilityTests {
         #expect(FileManager.default.fileExists(atPath: mark))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left.filter { $0.hasPrefix(ScratchSpace.prefix) }.isEmpty, "\(left)")
-    }
-
-    @Test("an exploration whose setup fails exits 3 (an error), not 1")
-    func exploreSetupFailure() {
-        let failing = Exploration(
-            summary: "its state cannot be made",
-            makeState: { () throws -> Int in throw POSIXError(.ENOSPC) },
-            thread: { _, _ in },
-            invariant: { _, _ in nil }
-        )
-        let lesson = Synthetic.lesson(1, "unsettable", [Synthetic.clean.exploring(failing)])
-        #expect(RaceLabTool(name: "racelab", lessons: [lesson]).run(["explore", "1"]) == .error)
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Four processes increment one file at the same time, each from several threads: the job
 /// `NSFileCoordinator` exists for. Each process is an exit test (a copy of this test binary) that
-/// runs the lesson's `increment` worker through `racelab`'s hidden `_worker` command, the way the
+/// runs the lesson's `increment` worker through `racelab`'s hidden `_worker` command (a `WorkerRequest`), the way the
 /// cross-process variant's worker processes do.
 @Suite("Worker processes sharing one counter file")
 struct CrossProcessTests {
@@ -18,15 +18,18 @@ struct CrossProcessTests {
     static func runWorkers(coordination: IncrementWorker.Coordination, in folder: TestFolder) async throws -> Int {
         let gate = folder.url.appendingPathComponent("gate")
         try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: false)
-        let arguments =
-            ["_worker", String(CoordinatorLockingLesson.number), CoordinatorLockingLesson.incrementWorker.name, "0"]
-            + IncrementWorker.arguments(
+        let arguments = try WorkerRequest(
+            lesson: CoordinatorLockingLesson.number,
+            worker: CoordinatorLockingLesson.incrementWorker.name,
+            parent: 0,
+            arguments: IncrementWorker.arguments(
                 file: folder.counter,
                 increments: incrementsEach,
                 coordination: coordination,
                 gate: gate,
                 parties: processes
             )
+        ).commandLine()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<processes {
                 group.addTask {

@@ -26,6 +26,11 @@ enum OwnCode {
         var order: [Int] = []
     }
 
+    /// A replay string of `whoGoesFirst(forbiddenFirst:states:)`: `decisions` and the program's fingerprint.
+    static func pin(_ decisions: String, forbiddenFirst: Int) -> String {
+        decisions + "@" + whoGoesFirst(forbiddenFirst: forbiddenFirst, states: .init([])).fingerprint(marks: true)
+    }
+
     static func whoGoesFirst(forbiddenFirst: Int, states: LockedValueBox<[Order]>) -> Exploration {
         Exploration(
             summary: "two threads append their index; invariant: thread \(forbiddenFirst) does not go first",
@@ -132,14 +137,14 @@ struct CheckingOwnCodeTests {
         #expect(report?.verdict == "FAILED")
         // The replay string printed is one that fails again.
         let schedule = try #require(Schedule(replayString: replay))
-        let (result, diverged) = try await Explorer.replay(ExplorerTests.lostUpdate, schedule: schedule)
-        #expect(!diverged && result.outcome.isFailure)
+        let result = try await Explorer.replay(ExplorerTests.lostUpdate, schedule: schedule)
+        #expect(result.outcome.isFailure)
     }
 
     @Test("expectFailingSchedule returns a schedule that fails; a fixed exploration has none")
     func failingSchedule() async throws {
         let schedule = try #require(await expectFailingSchedule(ExplorerTests.lostUpdate))
-        let (result, _) = try await Explorer.replay(ExplorerTests.lostUpdate, schedule: schedule)
+        let result = try await Explorer.replay(ExplorerTests.lostUpdate, schedule: schedule)
         #expect(result.outcome.isFailure)
         let clean = await expectNoFailingSchedule(ExplorerTests.lockedIncrement)
         #expect(clean?.verdict == "CLEAN")
@@ -180,7 +185,9 @@ struct CheckingOwnCodeTests {
         #expect(unpinned.value.first?.order == [0, 1])
 
         let pinned = LockedValueBox<[OwnCode.Order]>([])
-        let found = await RaceLabPins.$replays.withValue([threadOneFirst]) {
+        // The same decisions on the other exploration: a schedule made in code names no program.
+        let decisions = Schedule(threads: threadOneFirst.threads, choices: threadOneFirst.choices)
+        let found = await RaceLabPins.$replays.withValue([decisions]) {
             await expectFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 0, states: pinned))
         }
         #expect(pinned.value.first?.order == [1, 0])
@@ -188,26 +195,63 @@ struct CheckingOwnCodeTests {
         #expect(found != nil && found != threadOneFirst)
     }
 
-    @Test("The .raceLabReplay trait runs its schedule first: one that fails decides", .raceLabReplay("2:1.0"))
+    @Test(
+        "The .raceLabReplay trait runs its schedule first: one that fails decides",
+        .raceLabReplay(OwnCode.pin("2:1.0", forbiddenFirst: 1))
+    )
     func replayTraitFailing() async {
         let states = LockedValueBox<[OwnCode.Order]>([])
         var report: VariantExploration?
         await withKnownIssue {
             report = await expectNoFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 1, states: states))
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("the pinned schedule 2:1.0 fails")
+            issue.comments.map(\.rawValue).joined().contains(
+                "the pinned schedule \(OwnCode.pin("2:1.0", forbiddenFirst: 1)) fails"
+            )
         }
         #expect(report?.mode == "replay")
         #expect(states.value.map(\.order) == [[1, 0]])
     }
 
-    @Test("The .raceLabReplay trait runs its schedule first: one that passes, then the search", .raceLabReplay("2:1.0"))
+    @Test(
+        "The .raceLabReplay trait runs its schedule first: one that passes, then the search",
+        .raceLabReplay(OwnCode.pin("2:1.0", forbiddenFirst: 0))
+    )
     func replayTraitPassing() async {
         let states = LockedValueBox<[OwnCode.Order]>([])
         let found = await expectFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 0, states: states))
         #expect(states.value.first?.order == [1, 0])
         #expect(states.value.count > 1)
-        #expect(found?.replayString != "2:1.0")
+        #expect(found?.replayString != OwnCode.pin("2:1.0", forbiddenFirst: 0))
+    }
+
+    @Test(
+        "A pinned schedule of another program is refused with an issue at the caller, and never run",
+        .raceLabReplay(OwnCode.pin("2:1.0", forbiddenFirst: 1))
+    )
+    func replayTraitOfAnotherProgram() async {
+        let states = LockedValueBox<[OwnCode.Order]>([])
+        await withKnownIssue {
+            _ = await expectFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 0, states: states))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "was refused: the replay string belongs to another program"
+            )
+        }
+        // The search ran (and found thread 0 first); the pinned [1, 0] did not run first.
+        #expect(states.value.first?.order == [0, 1])
+    }
+
+    @Test("A pinned schedule that does not fit the program is refused, not run as another")
+    func replayTraitMisfit() async {
+        let states = LockedValueBox<[OwnCode.Order]>([])
+        await RaceLabPins.$replays.withValue([Schedule(replayString: OwnCode.pin("2:1.0.1", forbiddenFirst: 2))!]) {
+            await withKnownIssue {
+                _ = await expectNoFailingSchedule(OwnCode.whoGoesFirst(forbiddenFirst: 2, states: states))
+            } matching: { issue in
+                issue.comments.map(\.rawValue).joined().contains("was refused")
+            }
+        }
     }
 
     @Test("RACELAB_SEED and RACELAB_REPLAY are read, and a malformed one is a clear error")
@@ -215,9 +259,8 @@ struct CheckingOwnCodeTests {
         #expect(try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "0x2a"]) == 42)
         #expect(try RaceLabPins.resolvedSeed(5, environment: ["RACELAB_SEED": "42"]) == 5)
         #expect(
-            try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "2:0.1, 3:2"]).map(\.replayString) == [
-                "2:0.1", "3:2",
-            ]
+            try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "2:0.1@0a1b2c, 3:2@3d4e5f"])
+                .map(\.replayString) == ["2:0.1@0a1b2c", "3:2@3d4e5f"]
         )
         #expect(throws: RaceLabPins.Malformed.self) {
             try RaceLabPins.resolvedSeed(nil, environment: ["RACELAB_SEED": "soon"])
@@ -226,7 +269,13 @@ struct CheckingOwnCodeTests {
             _ = try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "two"])
             Issue.record("a malformed RACELAB_REPLAY was accepted")
         } catch {
-            #expect(error.description == "RACELAB_REPLAY holds 'two', not a replay string like 2:0.1.1.0")
+            #expect(error.description.hasPrefix("RACELAB_REPLAY holds 'two': not a replay string like '2:0.1.0.1@"))
+        }
+        do {
+            _ = try RaceLabPins.resolvedReplays(environment: ["RACELAB_REPLAY": "2:0.1"])
+            Issue.record("a replay string without its program was accepted")
+        } catch {
+            #expect(error.description.contains("names no program"))
         }
     }
 

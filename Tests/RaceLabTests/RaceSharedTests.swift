@@ -33,19 +33,17 @@ struct RaceSharedTests {
         #expect(failure.steps.map(\.operation) == ["read counter", "read counter", "write counter", "write counter"])
         for _ in 0..<100 {
             let replay = try await Explorer.replay(Self.unmarkedIncrement, schedule: failure.schedule, options: options)
-            #expect(!replay.diverged)
-            #expect(replay.result.outcome == failure.outcome)
+            #expect(replay.outcome == failure.outcome)
         }
     }
 
     @Test("a serial schedule keeps every increment")
     func serialScheduleKeepsThem() async throws {
-        let (result, diverged) = try await Explorer.replay(
+        let result = try await Explorer.replay(
             Self.unmarkedIncrement,
             schedule: Schedule(threads: 2, choices: [0, 0, 1, 1]),
             options: .init(marks: false)
         )
-        #expect(!diverged)
         #expect(result.outcome == .passed)
     }
 

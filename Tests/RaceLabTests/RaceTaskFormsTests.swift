@@ -34,7 +34,7 @@ struct RaceTaskFormsTests {
         #expect(try await fine.value == 7)
     }
 
-    @Test("a throwing body under the explorer: a thread of its own, and its error fails the schedule")
+    @Test("a throwing body under the explorer: a thread of its own, and its error fails a schedule that declares it")
     func throwingExplored() async throws {
         let exploration = Exploration(
             summary: "a thread awaits a task that throws",
@@ -48,8 +48,8 @@ struct RaceTaskFormsTests {
                 _ = try await task.value
             },
             invariant: { _, _ in nil }
-        )
-        // RaceTask's own model: jobs are not points, the task is a thread and awaiting it a join.
+        ).treatingErrorsAsFailures()
+        // RaceLab's own model: jobs are not points, the task is a thread and awaiting it a join.
         let report = try await Explorer.explore(exploration, options: .init(schedulesJobs: false))
         let failure = try #require(report.failure)
         #expect(failure.outcome == .threw(thread: 0, message: String(describing: Failed())))

@@ -12,9 +12,9 @@ enum ObserverOnMainQueueVariant {
 
     /// The append races with the UI queue's iteration of the array and the read of the state with
     /// its replacement: data races on reference-counted storage, which can kill the process with a
-    /// signal (measured: SIGILL, SIGABRT or SIGSEGV in 2 of 20 debug and 4 of 20 release runs of
-    /// `racelab run 6 --variant observer-on-main-queue`). That crash is this bug too, so an isolated
-    /// run counts it as reproduced.
+    /// signal (SIGILL, SIGABRT or SIGSEGV have been seen in some runs of `racelab run 6 --variant
+    /// observer-on-main-queue`). That crash is this bug too, so an isolated run counts it as
+    /// reproduced.
     static let variant: Variant = {
         var variant = SpecificQueueObserverVariant.Trial.variant(
             name: "observer-on-main-queue",

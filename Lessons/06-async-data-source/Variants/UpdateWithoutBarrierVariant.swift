@@ -9,9 +9,9 @@ enum UpdateWithoutBarrierVariant {
     }
 
     /// Updates that run side by side also write `state`, a class reference, at once: its reference
-    /// count can be corrupted and the process can die of a signal (measured: SIGSEGV in 4 to 6 of 20
-    /// runs of `racelab run 6 --variant update-without-barrier`). That crash is this bug too, so
-    /// an isolated run counts it as reproduced.
+    /// count can be corrupted and the process can die of a signal (SIGSEGV has been seen in some runs
+    /// of `racelab run 6 --variant update-without-barrier`). That crash is this bug too, so an
+    /// isolated run counts it as reproduced.
     static let variant: Variant = {
         var variant = StateObjectVariant.Trial.variant(
             name: "update-without-barrier",

@@ -4,18 +4,42 @@ public enum ExecutionOutcome: Equatable, Sendable {
     case passed
     /// Every thread finished and the invariant did not hold: what broke.
     case invariantBroken(String)
-    /// A thread body threw.
+    /// A thread body threw. An error, not the bug, unless the exploration declares that an error is
+    /// its failure (`Exploration.errorsAreFailures`).
     case threw(thread: Int, message: String)
     /// No thread could go on: where each unfinished thread was waiting.
     case deadlock([ThreadPosition])
-    /// More steps than the step bound: a livelock or a spin loop through scheduling points.
+    /// The execution did not finish within the step bound (its associated value): a livelock, a spin
+    /// loop through scheduling points, or a program longer than the bound. Not a verdict.
     case stepBoundExceeded(Int)
     /// A thread ran for `seconds` without reaching a scheduling point or its end: it spins or blocks
     /// on something the explorer does not control. Its thread is abandoned and exploration stops.
     case stuck(thread: Int, after: String, seconds: Double)
 
-    /// Whether this execution shows a bug.
-    public var isFailure: Bool { self != .passed }
+    /// Whether this execution shows a bug whatever the exploration declares: a broken invariant or
+    /// a deadlock. An error (`threw`) counts only where the exploration says so (see
+    /// `ExecutionResult.isFailure`); an unfinished or stuck execution never does.
+    public var isFailure: Bool {
+        switch self {
+        case .invariantBroken, .deadlock: true
+        case .passed, .threw, .stepBoundExceeded, .stuck: false
+        }
+    }
+
+    /// Whether a thread threw.
+    public var isError: Bool {
+        if case .threw = self { return true }
+        return false
+    }
+
+    /// Whether the execution ended without saying anything about the program: it did not finish
+    /// within the step bound, or a thread left the explorer's control.
+    public var isInconclusive: Bool {
+        switch self {
+        case .stepBoundExceeded, .stuck: true
+        case .passed, .invariantBroken, .threw, .deadlock: false
+        }
+    }
 
     /// One line for reports.
     public var summary: String {
@@ -25,7 +49,9 @@ public enum ExecutionOutcome: Equatable, Sendable {
         case let .threw(thread, message): "thread \(thread) threw: \(message)"
         case .deadlock(let positions):
             "deadlock: " + positions.map(\.description).joined(separator: "; ")
-        case .stepBoundExceeded(let bound): "livelock: more than \(bound) steps without finishing"
+        case .stepBoundExceeded(let bound):
+            "did not finish within \(bound) step\(bound == 1 ? "" : "s") "
+                + "(a livelock, or a longer program: --steps or ExplorationOptions.stepBound raises the bound)"
         case let .stuck(thread, after, seconds):
             "thread \(thread) ran \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s after '\(after)' without reaching a scheduling point"
         }
@@ -38,7 +64,7 @@ public enum ExecutionOutcome: Equatable, Sendable {
         case .invariantBroken: "invariant"
         case .threw: "error"
         case .deadlock: "deadlock"
-        case .stepBoundExceeded: "livelock"
+        case .stepBoundExceeded: "unfinished"
         case .stuck: "stuck"
         }
     }
@@ -65,7 +91,8 @@ public struct ThreadPosition: Equatable, Sendable, Codable, CustomStringConverti
 
 /// One controlled execution: the schedule it followed, the steps it ran, how it ended.
 public struct ExecutionResult: Sendable {
-    public let schedule: Schedule
+    /// The schedule followed, with the program's fingerprint when the explorer ran it.
+    public internal(set) var schedule: Schedule
     public let steps: [ScheduleStep]
     public let outcome: ExecutionOutcome
     /// Threads started while it ran, beyond the program's own (`schedule.threads`).
@@ -87,6 +114,22 @@ public struct ExecutionResult: Sendable {
     /// After a deadlock: what each unfinished thread's blocked operation would touch. A race with
     /// a step that never ran must be reversed too (it may be what avoids or causes the deadlock).
     var blocked: [Int: Footprint] = [:]
+
+    /// Threads that are still running or parked when the execution ended: a stuck thread, or threads
+    /// that did not finish free-running after the step bound (a livelock). The state is not torn
+    /// down under them, and the exploration stops.
+    var threadsLeftRunning = false
+    /// Whether a thread's error counts as the bug (`Exploration.errorsAreFailures`).
+    public internal(set) var errorsAreFailures = false
+    /// Whether Swift concurrency jobs were scheduling points: each job ran as one step.
+    public internal(set) var jobsWereSteps = false
+
+    /// Whether this execution shows the bug: a broken invariant, a deadlock, or an error where the
+    /// exploration declares errors its failure.
+    public var isFailure: Bool { outcome.isFailure || (errorsAreFailures && outcome.isError) }
+
+    /// Whether a thread threw an error that is not the exploration's failure: no evidence either way.
+    public var isError: Bool { !errorsAreFailures && outcome.isError }
 
     /// Every logical thread that took part: the program's own and the spawned ones.
     public var threadCount: Int { schedule.threads + spawned.count }

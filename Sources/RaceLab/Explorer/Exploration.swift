@@ -26,12 +26,21 @@ public struct Exploration: Sendable {
     /// Whether its marks name every place where the order of its threads matters (see
     /// `markingEveryWindow()`).
     public private(set) var windowsMarked = false
+    /// Whether an error thrown by a thread is the failure this exploration looks for (see
+    /// `treatingErrorsAsFailures()`). False: an error is an ERROR, no evidence either way.
+    public private(set) var errorsAreFailures = false
+    /// Whether its threads run async bodies (`init(summary:defaultThreads:makeState:asyncThread:...)`).
+    public private(set) var isAsync = false
+    /// What names this program in its replay strings: the summary, and the variant's name when a
+    /// variant declares it (`Variant.exploring(_:)`).
+    var identity: String
 
     private(set) var makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
 
     /// - Parameters:
     ///   - makeState: fresh shared state for one schedule.
-    ///   - thread: what logical thread `index` (`0 ..< threads`) does; an error it throws fails the schedule.
+    ///   - thread: what logical thread `index` (`0 ..< threads`) does. An error it throws makes the schedule
+    ///     an ERROR (no evidence of the bug), unless the exploration is `treatingErrorsAsFailures()`.
     ///   - invariant: runs after every thread finished; returns nil when the state is correct, otherwise
     ///     one line saying what broke (shown as the failure).
     ///   - tearDown: releases what `makeState` acquired.
@@ -51,6 +60,7 @@ public struct Exploration: Sendable {
         describeState: (@Sendable (State) -> String)? = nil
     ) {
         self.summary = summary
+        self.identity = summary
         self.defaultThreads = defaultThreads
         self.describesState = describeState != nil
         self.makeProgram = { threads in
@@ -110,6 +120,29 @@ extension Exploration {
             program.isAsync = true
             return program
         }
+        isAsync = true
+    }
+}
+
+extension Exploration {
+    /// This exploration, declaring that an error thrown by a thread is the failure it looks for: a
+    /// schedule in which a thread throws then fails, as a broken invariant does.
+    ///
+    /// Without it an error is an ERROR: the schedule says nothing about the bug (a temporary file
+    /// that could not be written is not a race), and a search whose only bad schedules threw
+    /// reports ERROR, never FOUND or FAILED. Declare it when the code under test reports the bug by
+    /// throwing (a store that throws on a torn read, a check that throws on a lost update).
+    public func treatingErrorsAsFailures() -> Exploration {
+        var declared = self
+        declared.errorsAreFailures = true
+        return declared
+    }
+
+    /// The short fingerprint that names this program in replay strings (`Schedule.program`): six
+    /// hexadecimal digits of a hash of its identity (summary, variant) and of whether marks are
+    /// scheduling points, which changes what a choice means.
+    public func fingerprint(marks: Bool) -> String {
+        Fingerprint.of("\(identity)\nmarks: \(marks ? "on" : "off")")
     }
 }
 
@@ -147,7 +180,9 @@ extension Variant {
     /// This variant, explorable with `racelab explore`.
     public func exploring(_ exploration: Exploration) -> Variant {
         var copy = self
-        copy.exploration = exploration
+        var named = exploration
+        named.identity = "\(exploration.identity)\nvariant: \(name)"
+        copy.exploration = named
         return copy
     }
 }

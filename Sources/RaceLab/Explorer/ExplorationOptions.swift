@@ -1,5 +1,5 @@
 /// How the explorer searches: the strategy and its bounds.
-public struct ExplorationOptions: Sendable {
+public struct ExplorationOptions: Sendable, Codable, Equatable {
     public enum Strategy: String, Sendable, CaseIterable, Codable {
         /// Every schedule within the preemption bound, exhaustively.
         case dfs
@@ -22,9 +22,10 @@ public struct ExplorationOptions: Sendable {
         case automatic = "auto"
         /// Every schedule within the preemption bound.
         case none
-        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, with sleep
+        /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, without sleep
         /// sets: only the orders of steps that touch a common object and at least one writes it
-        /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`).
+        /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`). It may run a trace more than once
+        /// (see `DepthFirstStrategy`).
         case dpor
         /// Each state once: a choice is skipped where it leads to a trace (the same steps, up to
         /// reordering steps that commute) already searched from, with no fewer preemptions left
@@ -44,8 +45,10 @@ public struct ExplorationOptions: Sendable {
     public var schedules: Int?
     /// Seed for pct and random.
     public var seed: UInt64
-    /// Steps after which an execution is reported as a livelock.
-    public var stepBound: Int
+    /// Steps after which an execution is given up as unfinished (a livelock, or a longer program):
+    /// inconclusive, never a failure. Nil (the default) measures it: ten times the steps of the
+    /// first execution that finishes, at least 1,000 (10,000 until one has finished).
+    public var stepBound: Int?
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     public var stallTimeout: Double
     /// Whether `Race.window` and `Race.step` are scheduling points. Either way the explorer uses the
@@ -73,7 +76,7 @@ public struct ExplorationOptions: Sendable {
         preemptions: Int = 2,
         schedules: Int? = nil,
         seed: UInt64 = 0,
-        stepBound: Int = 1_000,
+        stepBound: Int? = nil,
         stallTimeout: Double = 10,
         marks: Bool = true,
         schedulesJobs: Bool = true

@@ -23,7 +23,8 @@ public struct ExplorationReport: Sendable {
     /// (`ExplorationOptions.schedulesAfterFailure`): how many schedules it ran after the first
     /// failing one. Not exhaustive then, and the failure kept is the shortest of those run.
     public var stoppedAfterFailure: Int? = nil
-    /// Executions that failed (broken invariant, error, deadlock, livelock).
+    /// Executions that failed (broken invariant, deadlock; an error where the exploration declares
+    /// errors its failure).
     public let failingSchedules: Int
     /// The shortest failing execution found (the first among equally short ones).
     public let failure: ExecutionResult?
@@ -53,6 +54,28 @@ public struct ExplorationReport: Sendable {
     public var notInterleaved: String? = nil
     /// With `abandoned`: why the thread got stuck, likely, and what to change.
     public var stall: StallDiagnosis? = nil
+
+    /// Executions in which a thread threw an error that is not the exploration's failure: no
+    /// evidence either way (see `Exploration.treatingErrorsAsFailures()`).
+    public var errorSchedules = 0
+    /// The first of them.
+    public var firstError: ExecutionResult? = nil
+    /// Executions that did not finish within the step bound: inconclusive, not failing.
+    public var unfinishedSchedules = 0
+    /// The first of them.
+    public var firstUnfinished: ExecutionResult? = nil
+    /// The step bound the executions ran with (the one given, or the one measured).
+    public var stepBound = 0
+    /// Whether the step bound was given (`ExplorationOptions.stepBound`) rather than measured.
+    public var stepBoundGiven = false
+    /// Whether `Race.window` and `Race.step` were scheduling points.
+    public var marks = true
+    /// Whether the exploration's threads ran async bodies.
+    public var isAsync = false
+    /// Whether Swift concurrency jobs were scheduling points: each job ran as one step.
+    public var jobsWereSteps = false
+    /// Whether an error thrown by a thread counted as a failure.
+    public var errorsAreFailures = false
 
     /// Failing executions per execution run.
     public var hitRate: Double {

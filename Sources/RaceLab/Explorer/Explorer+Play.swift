@@ -42,10 +42,10 @@ extension Explorer {
         let program = try exploration.makeProgram(threads)
         let states = StateLog()
         let strategy = InteractiveStrategy(prefix: prefix, states: states, decide: decide)
-        let result = ControlledExecution.run(
+        var result = ControlledExecution.run(
             program,
             strategy: strategy,
-            stepBound: options.stepBound,
+            stepBound: options.stepBound ?? StepBound.beforeMeasuring + prefix.count,
             stallTimeout: options.stallTimeout,
             states: states,
             marks: options.marks,
@@ -53,6 +53,8 @@ extension Explorer {
             footprintsComplete: exploration.footprintsComplete,
             startPoints: startPoints
         )
+        result.schedule.program = exploration.fingerprint(marks: true)
+        result.errorsAreFailures = exploration.errorsAreFailures
         return PlayedExecution(
             result: result,
             steps: Array(strategy.steps.prefix(strategy.stoppedAfter ?? strategy.steps.count)),

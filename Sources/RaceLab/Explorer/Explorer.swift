@@ -46,10 +46,15 @@ public enum Explorer {
         options.reduction = options.reduction(for: exploration)
         options.schedulesJobs = options.schedulesJobs(for: exploration)
         let threads = options.threads ?? exploration.defaultThreads
+        let fingerprint = exploration.fingerprint(marks: options.marks)
         let start = startedAt
         var schedules = 0
         var failing = 0
         var shortest: ExecutionResult?
+        var errors = 0
+        var firstError: ExecutionResult?
+        var unfinished = 0
+        var firstUnfinished: ExecutionResult?
         var warning: String?
         var abandoned: String?
         var stall: StallDiagnosis?
@@ -57,10 +62,14 @@ public enum Explorer {
         var unscheduled: Set<Int>?
         var branching = 0
         var exhaustive = false
+        var jobsWereSteps = false
         var firstFailure: (schedule: Int, seconds: Double)?
         var traces = Set<TraceKey>()
         var isAsync = false
         var stoppedAfterFailure = false
+        // The step bound: the one given, or measured from the first execution that finishes.
+        var stepBound = options.stepBound ?? StepBound.beforeMeasuring
+        var measuring = options.stepBound == nil
 
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
@@ -71,10 +80,10 @@ public enum Explorer {
             let program = try exploration.makeProgram(threads)
             isAsync = program.isAsync
             timing.setUp += secondsSince(setUp)
-            let result = ControlledExecution.run(
+            var result = ControlledExecution.run(
                 program,
                 strategy: strategy,
-                stepBound: options.stepBound,
+                stepBound: stepBound,
                 stallTimeout: options.stallTimeout,
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
@@ -86,13 +95,18 @@ public enum Explorer {
             {
                 return try explore(exploration, options: given, after: prefix, startPoints: true, startedAt: start)
             }
+            result.schedule.program = fingerprint
+            result.errorsAreFailures = exploration.errorsAreFailures
             schedules += 1
+            jobsWereSteps = jobsWereSteps || result.jobsWereSteps
             timing.threads += result.timing.threads
             timing.steps += result.timing.steps
             timing.check += result.timing.check
             let analysis = DispatchTime.now().uptimeNanoseconds
             defer { timing.analysis += secondsSince(analysis) }
-            if options.strategy == .dfs { traces.insert(TraceKey(result)) }
+            // An unfinished execution is no behaviour of the program, and its key costs the square
+            // of its steps (as many as the bound).
+            if options.strategy == .dfs && !result.outcome.isInconclusive { traces.insert(TraceKey(result)) }
             if case .stuck = result.outcome {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
                 // something the explorer does not model, or the cooperative pool is exhausted).
@@ -101,14 +115,32 @@ public enum Explorer {
                 warning = "a thread got stuck outside the explorer's control; exploration stopped"
                 break
             }
+            if case .stepBoundExceeded = result.outcome {
+                unfinished += 1
+                if firstUnfinished == nil { firstUnfinished = result }
+                if result.threadsLeftRunning {
+                    // Its threads loop on even free-running: each further schedule would leave more.
+                    abandoned = result.outcome.summary
+                    warning =
+                        "the threads of schedule \(schedules) did not finish even when run freely (a livelock); "
+                        + "exploration stopped"
+                    break
+                }
+            } else if measuring {
+                stepBound = StepBound.measured(from: result.steps.count)
+                measuring = false
+            }
             unscheduled = (unscheduled ?? Set(result.unscheduledThreads)).intersection(result.unscheduledThreads)
             branching = max(branching, result.branchingDecisions)
-            if result.outcome.isFailure {
+            if result.isFailure {
                 failing += 1
                 if firstFailure == nil {
                     firstFailure = (schedules, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 }
                 if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
+            } else if result.isError {
+                errors += 1
+                if firstError == nil { firstError = result }
             }
             let ended = !strategy.endExecution(result)
             if ended {
@@ -151,6 +183,16 @@ public enum Explorer {
         report.notInterleaved = notInterleaved
         report.stoppedAfterFailure = stoppedAfterFailure ? options.schedulesAfterFailure : nil
         report.timing = timing
+        report.errorSchedules = errors
+        report.firstError = firstError
+        report.unfinishedSchedules = unfinished
+        report.firstUnfinished = firstUnfinished
+        report.stepBound = stepBound
+        report.stepBoundGiven = options.stepBound != nil
+        report.marks = options.marks
+        report.isAsync = exploration.isAsync
+        report.jobsWereSteps = jobsWereSteps
+        report.errorsAreFailures = exploration.errorsAreFailures
         strategy.annotate(&report)
         if options.strategy == .dfs {
             report.reduction = options.reduction
@@ -222,17 +264,35 @@ public enum Explorer {
             + "(Race.window)"
     }
 
-    /// Runs exactly `schedule` once. `diverged` is true when the schedule did not fit the program
-    /// (a thread it names could not run at that point, or the program needed more decisions).
+    /// Runs exactly `schedule` once.
+    ///
+    /// A schedule that names another program (`Schedule.program`, from its replay string), or whose
+    /// choices the program cannot follow (a thread that cannot run at that point, fewer or more
+    /// decisions than the program takes), is refused: nothing it ran is returned as a result.
     ///
     /// - Parameter describingStates: also record the state after each step in `result.states`
     ///   (when the exploration has a `describeState`).
+    /// - Throws: `ReplayRefusal` with the reason when the schedule does not fit; what the
+    ///   exploration's set-up threw.
     public static func replay(
         _ exploration: Exploration,
         schedule: Schedule,
         options: ExplorationOptions = .init(),
         describingStates: Bool = false
-    ) throws -> (result: ExecutionResult, diverged: Bool) {
+    ) throws -> ExecutionResult {
+        let fingerprint = exploration.fingerprint(marks: options.marks)
+        if let program = schedule.program, program != fingerprint {
+            if program == exploration.fingerprint(marks: !options.marks) {
+                throw ReplayRefusal(
+                    "the replay string was made with marks \(options.marks ? "off" : "on"): "
+                        + "replay it with --marks \(options.marks ? "off" : "on") (ExplorationOptions(marks: \(!options.marks)))"
+                )
+            }
+            throw ReplayRefusal(
+                "the replay string belongs to another program (fingerprint \(program); this one's is "
+                    + "\(fingerprint)): replay it on the lesson, variant or exploration that printed it"
+            )
+        }
         var options = options
         options.schedulesJobs = options.schedulesJobs(for: exploration)
         func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
@@ -241,7 +301,7 @@ public enum Explorer {
             let result = ControlledExecution.run(
                 program,
                 strategy: strategy,
-                stepBound: options.stepBound,
+                stepBound: options.stepBound ?? StepBound.beforeMeasuring + schedule.choices.count,
                 stallTimeout: options.stallTimeout,
                 states: describingStates ? StateLog() : nil,
                 marks: options.marks,
@@ -254,7 +314,28 @@ public enum Explorer {
         // The search's own rule: threads start at points when one ran as set-up to its end.
         var (result, strategy, isAsync) = try run(startPoints: false)
         if needsStartPoints(result, async: isAsync) { (result, strategy, _) = try run(startPoints: true) }
-        return (result, strategy.diverged || result.schedule != schedule)
+        if let divergence = strategy.divergence {
+            throw ReplayRefusal("the schedule does not fit this program: \(divergence)")
+        }
+        let (given, taken) = (schedule.choices.count, result.schedule.choices.count)
+        if case .stepBoundExceeded(let bound) = result.outcome, taken < given {
+            throw ReplayRefusal("the schedule has \(given) decisions, more than the step bound of \(bound) (--steps)")
+        }
+        if taken < given {
+            throw ReplayRefusal(
+                "the schedule does not fit this program: it has \(given) decisions, but the program finished "
+                    + "after \(taken)"
+            )
+        }
+        if taken > given && !result.outcome.isInconclusive {
+            throw ReplayRefusal(
+                "the schedule does not fit this program: it ends after \(given) decisions, but the program "
+                    + "took \(taken) (cut short?)"
+            )
+        }
+        result.schedule.program = fingerprint
+        result.errorsAreFailures = exploration.errorsAreFailures
+        return result
     }
 
     /// `explore` on a dedicated thread, for async callers.
@@ -270,7 +351,7 @@ public enum Explorer {
         _ exploration: Exploration,
         schedule: Schedule,
         options: ExplorationOptions = .init()
-    ) async throws -> (result: ExecutionResult, diverged: Bool) {
+    ) async throws -> ExecutionResult {
         try await RaceLab.onOwnThread { try replay(exploration, schedule: schedule, options: options) }
     }
 }

@@ -9,10 +9,11 @@ import Glibc
 
 /// A child process with its output captured to files and a deadline enforced by a watchdog.
 ///
-/// The child starts in a process group of its own, so that on timeout the watchdog kills the child
-/// *and* anything it spawned (lessons that fork helper processes) with one `SIGKILL`. Output goes to
-/// temporary files rather than pipes: a child that writes a lot can never block on a full pipe, and
-/// a child that dies leaves what it wrote behind for the report.
+/// The child starts in a session and process group of its own, so that on timeout the watchdog kills
+/// the child *and* anything it spawned (lessons that fork helper processes) with one `SIGKILL`, and
+/// so that whatever it left running when it ended, even in a group of its own, is killed with it
+/// (`ProcessSession`). Output goes to temporary files rather than pipes: a child that writes a lot
+/// can never block on a full pipe, and a child that dies leaves what it wrote behind for the report.
 package struct ChildProcess {
     /// How a child ended.
     enum Termination: Equatable {
@@ -114,7 +115,8 @@ package struct ChildProcess {
                 environment: ProcessSpawn.environment(adding: environment),
                 stdout: .file(stdoutPath),
                 stderr: .file(stderrPath),
-                newProcessGroup: true
+                newProcessGroup: true,
+                newSession: true
             )
         } catch let failure as ProcessSpawn.Failure {
             throw LaunchError.spawnFailed(path: executable, errno: failure.code)
@@ -124,6 +126,9 @@ package struct ChildProcess {
 
         let termination = waitForExit(pid, timeout: timeout, clock: clock, started: started, whileWaiting: whileWaiting)
         let wall = (clock.now - started).seconds
+        // What the child started and left running (a helper process, possibly in a group of its
+        // own) ends with it.
+        ProcessSession.killAll(pid)
         if case .exited = termination {
         } else {
             // A child killed by a signal (the watchdog's, or its own trap) ran no exit handler, so its

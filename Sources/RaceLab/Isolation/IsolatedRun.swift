@@ -3,13 +3,10 @@ import Foundation
 /// Runs one variant in a child process of the current executable, so that a variant that traps
 /// (a corrupted `Dictionary`, say) or hangs becomes a line in the report instead of the end of the run.
 ///
-/// The child is the same executable started with the hidden `_run-variant` command; it runs the
-/// variant with `StressRunner` and prints its `VariantReport` as one marked JSON line at the end of
-/// its standard output, so that anything the lesson code prints cannot be mistaken for the report.
+/// The child is the same executable serving a `ChildRequest`: it runs the variant with
+/// `StressRunner` and answers with its `VariantReport` on its `ChildChannel`, so that nothing the
+/// lesson code prints can be mistaken for the report or spoil it.
 package enum IsolatedRun {
-    /// The hidden command a child is started with; a tool that runs variants must accept it.
-    package static let childCommand = "_run-variant"
-    package static let reportMarker = "RACELAB-REPORT "
     static let stderrTailLines = 12
 
     package struct Request {
@@ -24,24 +21,11 @@ package enum IsolatedRun {
             self.options = options
             self.timeout = timeout
         }
-    }
 
-    /// Swift's crash backtracer prints registers and memory maps, which bury the one line that
-    /// matters (`Fatal error: ...`) in a report's stderr tail. Children run without it unless the
-    /// user asked for it explicitly.
-    static var childEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil ? ["SWIFT_BACKTRACE": "enable=no"] : [:]
-    }
-
-    /// Arguments that make a child run `request`.
-    static func childArguments(_ request: Request) -> [String] {
-        [
-            childCommand, String(request.lesson.number), request.variant.name,
-            "--trials", String(request.options.workload.trials),
-            "--iterations", String(request.options.workload.iterations),
-            "--seed", String(request.options.seed),
-            "--noise", request.options.noise ? "on" : "off",
-        ] + (request.options.timeBudget.map { ["--budget", String($0)] } ?? [])
+        /// What the child is asked to do.
+        var job: ChildRequest.Job {
+            .run(workload: options.workload, seed: options.seed, noise: options.noise, budget: options.timeBudget)
+        }
     }
 
     /// Runs `request` in a child of `executable` and returns the report, whatever became of the child.
@@ -57,78 +41,93 @@ package enum IsolatedRun {
         launcher: [String] = [],
         whileWaiting: (Double) -> Void = { _ in }
     ) -> VariantReport {
-        let result: ChildProcess.Result
-        let command = launcher + [executable] + childArguments(request)
+        let answer: ChildProcess.Answer
         do {
-            result = try ChildProcess.run(
-                command[0],
-                arguments: Array(command.dropFirst()),
-                environment: childEnvironment.merging(environment) { _, new in new },
+            answer = try ChildProcess.serve(
+                request.job,
+                lesson: request.lesson.number,
+                variant: request.variant.name,
+                executable: executable,
+                environment: environment,
+                launcher: launcher,
                 timeout: request.timeout,
                 whileWaiting: whileWaiting
             )
         } catch {
             // The child never started (no scratch folder for its output, a failed spawn): an error of
             // this machine, not something the variant did.
-            return failedReport(
-                request,
-                wall: 0,
-                stderr: ["\(error)"],
-                termination: .exited(-1),
-                notStarted: "\(error)"
-            )
+            return failedReport(request, wall: 0, stderr: ["\(error)"], ended: .notStarted("\(error)"))
         }
-        let stderrTail = tail(of: result.stderr, lines: stderrTailLines)
-        if case .exited(0) = result.termination, let report = decodeReport(from: result.stdout) {
-            return report
-        }
-        return failedReport(request, wall: result.wallSeconds, stderr: stderrTail, termination: result.termination)
+        if case .report(let report) = answer.reply { return report }
+        return failedReport(
+            request,
+            wall: answer.result.wallSeconds,
+            stderr: tail(of: answer.result.stderr, lines: stderrTailLines),
+            ended: answer.wroteResult
+                ? .afterReport(answer.result.termination, answer.ending)
+                : .ended(answer.result.termination, lastPhase: answer.lastPhase)
+        )
     }
 
-    /// The line a child prints for its report.
-    package static func reportLine(_ report: VariantReport) throws -> String {
-        reportMarker + (try JSONText.encode(report, pretty: false))
-    }
-
-    static func decodeReport(from stdout: Data) -> VariantReport? {
-        let text = String(decoding: stdout, as: UTF8.self)
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(reportMarker) }) else { return nil }
-        return try? JSONDecoder().decode(VariantReport.self, from: Data(line.dropFirst(reportMarker.count).utf8))
+    /// How a child that left no report ended.
+    private enum Ending {
+        case notStarted(String)
+        /// It ran and ended so, last saying it was in `lastPhase`.
+        case ended(ChildProcess.Termination, lastPhase: ChildPhase?)
+        /// It wrote its report, then failed to exit with status 0 (as `ending` says).
+        case afterReport(ChildProcess.Termination, String)
     }
 
     /// The report for a child that crashed, was killed by the watchdog, or exited without a report.
+    ///
+    /// A crash counts as a buggy variant's bug (`crashMeansReproduced`) only when the child said it was
+    /// running the variant's code: a crash in the check, or before the first trial, is the harness's.
+    /// A child that said it was writing its report and left none failed to report: an error.
     private static func failedReport(
         _ request: Request,
         wall: Double,
         stderr: [String],
-        termination: ChildProcess.Termination,
-        notStarted: String? = nil
+        ended: Ending
     ) -> VariantReport {
         let variant = request.variant
         var signal: Int?
         var exitStatus: Int?
         var timedOut = false
+        /// The harness failed, not the variant: no start, or no report written.
+        var harnessError = false
         let verdict: Verdict
         let reason: String
-        switch termination {
-        case _ where notStarted != nil:
+        switch ended {
+        case .notStarted(let why):
+            harnessError = true
             verdict = .error
-            reason = "the variant's process could not be started: \(notStarted ?? "")"
-        case .timedOut:
+            reason = "the variant's process could not be started: \(why)"
+        case .afterReport(let termination, let ending):
+            if case .signaled(let number) = termination { signal = Int(number) }
+            if case .exited(let status) = termination { exitStatus = Int(status) }
+            verdict = .crashed
+            reason = "the process \(ending) after writing its report, which is therefore not used"
+        case .ended(.timedOut, _):
             timedOut = true
             verdict = .timedOut
             reason = "still running after \(formatSeconds(request.timeout)) s; killed by the watchdog"
-        case .signaled(let number):
+        case .ended(let termination, .report?):
+            if case .signaled(let number) = termination { signal = Int(number) }
+            if case .exited(let status) = termination { exitStatus = Int(status) }
+            harnessError = true
+            verdict = .error
+            reason = "the variant ran, but its process could not write the report"
+        case .ended(.signaled(let number), let phase):
             signal = Int(number)
             let died = "the process died from signal \(number) (\(signalName(number)))"
-            if variant.kind == .buggy && variant.crashMeansReproduced {
+            if phase == .variant && variant.kind == .buggy && variant.crashMeansReproduced {
                 verdict = .reproduced
                 reason = died + ", a known outcome of this bug"
             } else {
                 verdict = .crashed
-                reason = died
+                reason = died + (phase == .check ? " while checking a trial" : "")
             }
-        case .exited(let status):
+        case .ended(.exited(let status), _):
             exitStatus = Int(status)
             verdict = .crashed
             reason =
@@ -148,8 +147,8 @@ package enum IsolatedRun {
             lostWrites: 0,
             inconsistencies: 0,
             duplicates: 0,
-            errors: notStarted == nil ? 0 : 1,
-            crashed: !timedOut && notStarted == nil,
+            errors: harnessError ? 1 : 0,
+            crashed: !timedOut && !harnessError,
             signal: signal,
             exitStatus: exitStatus,
             timedOut: timedOut,

@@ -13,8 +13,9 @@ import Darwin
 /// Each process gets `<tmp>/racelab-<pid>-<start>`, where `<start>` is when the process started
 /// (clock ticks since boot on Linux). The folder is created on first use and removed when the process
 /// exits normally. A process killed with `SIGKILL` cannot clean up, so the first use in any later
-/// RaceLab process also removes every `racelab-<pid>-<start>` folder whose process is gone: a pid that
-/// no longer runs, or that now belongs to a process started at another time (a reused pid).
+/// RaceLab process, and the start of every `RaceLabTool` command, removes every
+/// `racelab-<pid>-<start>` folder whose process is gone: a pid that no longer runs, or that now
+/// belongs to a process started at another time (a reused pid).
 ///
 /// - Note: Only names of exactly that shape are ever removed; nothing else in the temporary directory
 ///   is touched.
@@ -46,6 +47,15 @@ public enum ScratchSpace {
         let path = folder.standardizedFileURL.path
         guard path.hasPrefix(root.standardizedFileURL.path + "/") else { return }
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Removes the process folders in the temporary directory whose process is gone (one killed with
+    /// `SIGKILL` could not remove its own): what a tool calls as it starts, whatever its command.
+    ///
+    /// - Returns: the names of the folders removed.
+    @discardableResult
+    public static func sweepStaleFolders() -> [String] {
+        sweepStaleFolders(in: FileManager.default.temporaryDirectory)
     }
 
     /// The name of the folder of the process `pid` that started at `start`.

@@ -6,8 +6,8 @@ import Darwin
 import Glibc
 #endif
 
-/// A worker process: a copy of the running tool started with the hidden `_worker` command, running
-/// one of a lesson's `LessonWorker`s.
+/// A worker process: a copy of the running tool started with a `WorkerRequest`, running one of a
+/// lesson's `LessonWorker`s.
 ///
 /// Workers stay in the caller's process group, so the watchdog that kills a variant's process group
 /// kills its workers with it. A worker also watches its parent and exits within about 50 ms of the
@@ -34,9 +34,6 @@ public final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    /// The hidden command that runs a worker.
-    package static let command = "_worker"
-
     /// The worker's process id.
     public let pid: pid_t
     private let lock = NSLock()
@@ -49,7 +46,8 @@ public final class WorkerProcess: @unchecked Sendable {
     /// Starts the worker `worker` of lesson `lesson` with `arguments`.
     public static func launch(lesson: Int, worker: String, arguments: [String]) throws -> WorkerProcess {
         let executable = ChildProcess.currentExecutable
-        let all = [command, String(lesson), worker, String(getpid())] + arguments
+        let all = try WorkerRequest(lesson: lesson, worker: worker, parent: getpid(), arguments: arguments)
+            .commandLine()
         let pid: pid_t
         do {
             // The worker's stderr is the caller's; no other descriptor of the caller reaches it.

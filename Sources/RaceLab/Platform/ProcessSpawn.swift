@@ -48,6 +48,10 @@ package enum ProcessSpawn {
     ///   - stdin: `.nullDevice` or `.inherit` (a file opened for reading is not needed yet).
     ///   - newProcessGroup: start the child in a process group of its own (its pid), so that
     ///     `kill(-pid, ...)` reaches it and everything it starts.
+    ///   - newSession: with `newProcessGroup`, make the child the leader of a session of its own
+    ///     (whose process group is its pid too), so that `ProcessSession.killAll` also finds what it
+    ///     starts in groups of their own (Foundation's `Process` does that). Linux only: elsewhere
+    ///     the child gets its own process group.
     /// - Throws: `Failure` when a setup call or the spawn itself fails.
     package static func spawn(
         _ executable: String,
@@ -56,7 +60,8 @@ package enum ProcessSpawn {
         stdin: Stream = .nullDevice,
         stdout: Stream,
         stderr: Stream,
-        newProcessGroup: Bool
+        newProcessGroup: Bool,
+        newSession: Bool = false
     ) throws -> pid_t {
         #if os(tvOS) || os(watchOS)
         // `posix_spawn` is __TVOS_PROHIBITED and __WATCHOS_PROHIBITED in <spawn.h>.
@@ -106,9 +111,11 @@ package enum ProcessSpawn {
         if let closeFrom = closeFromAction {
             try check("posix_spawn_file_actions_addclosefrom_np", closeFrom(&actions, 3))
         }
+        // A session leader cannot also join a process group: setsid() makes its group.
+        if newProcessGroup && newSession { flags = Self.setSessionFlag }
         #endif
         try check("posix_spawnattr_setflags", posix_spawnattr_setflags(&attributes, Int16(flags)))
-        if newProcessGroup {
+        if flags & Int32(POSIX_SPAWN_SETPGROUP) != 0 {
             try check("posix_spawnattr_setpgroup", posix_spawnattr_setpgroup(&attributes, 0))
         }
 
@@ -142,6 +149,10 @@ package enum ProcessSpawn {
     }
 
     #if !canImport(Darwin)
+    /// `POSIX_SPAWN_SETSID` (Glibc 2.26), which Swift's Glibc module does not import: the child
+    /// calls `setsid()`.
+    private static let setSessionFlag: Int32 = 0x80
+
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     /// `posix_spawn_file_actions_addclosefrom_np` (Glibc 2.34), or nil on an older Glibc. Looked up

@@ -59,6 +59,18 @@ public struct DetectionRate: Sendable, Codable, Equatable {
         verdict = report.abandoned != nil ? .timedOut : (report.failingSchedules > 0 ? .reproduced : .notReproduced)
     }
 
+    /// The row of a run that ended without figures: its process crashed, or the harness failed.
+    init(variant: String, strategy: String, ended verdict: Verdict) {
+        self.variant = variant
+        self.strategy = strategy
+        trials = 0
+        exposedTrials = 0
+        probability = 0
+        confidenceInterval = Self.wilson(successes: 0, trials: 0)
+        wallSeconds = 0
+        self.verdict = verdict
+    }
+
     /// The 95% Wilson score interval for `successes` out of `trials`.
     static func wilson(successes: Int, trials: Int, z: Double = 1.959964) -> [Double] {
         guard trials > 0 else { return [0, 1] }
@@ -70,6 +82,6 @@ public struct DetectionRate: Sendable, Codable, Equatable {
         return [max(0, center - half), min(1, center + half)]
     }
 
-    /// Whether the run completed (a crash or timeout leaves nothing to measure).
-    public var completed: Bool { verdict != .crashed && verdict != .timedOut }
+    /// Whether the run completed (a crash, a timeout or a harness that failed leaves nothing to measure).
+    public var completed: Bool { verdict != .crashed && verdict != .timedOut && trials > 0 }
 }

@@ -3,8 +3,8 @@
 ///
 /// Every buggy variant is run by the stress runner with noise off and with noise on, each in a
 /// child process of its own with the same seed and workload, and, when the variant declares an
-/// exploration, sampled by the schedule explorer's random and PCT strategies for as many schedules as
-/// the runner runs trials. Each way of running gives one `DetectionRate`: the share of trials (or
+/// exploration, sampled by the schedule explorer's random and PCT strategies (each in a child process
+/// too) for as many schedules as the runner runs trials. Each way of running gives one `DetectionRate`: the share of trials (or
 /// schedules) that exposed the bug, its 95% Wilson interval, and the first one that exposed it.
 public enum PowerMeasurement {
     /// The ways the stress runner runs each buggy variant, in report order.
@@ -17,9 +17,9 @@ public enum PowerMeasurement {
 
     /// Measures every buggy variant of `lesson` (or only `variant`) with every strategy.
     ///
-    /// The runner's strategies start `executable` with its hidden `_run-variant` command, so it must
-    /// be a `RaceLabTool`-based program that knows `lesson` (by default, the running one). A variant
-    /// whose exploration cannot be set up gets no explorer rows.
+    /// Every strategy runs in a child process of `executable` (a `ChildRequest`), so it must be a
+    /// `RaceLabTool`-based program that knows `lesson` (by default, the running one). A variant whose
+    /// exploration cannot be set up gets no explorer rows.
     ///
     /// - Parameters:
     ///   - trials: trials per variant and runner strategy, and schedules per explorer strategy
@@ -58,17 +58,17 @@ public enum PowerMeasurement {
                     DetectionRate(strategy: strategy.name, report: IsolatedRun.run(request, executable: executable))
                 )
             }
-            if let exploration = variant.exploration {
+            if variant.exploration != nil {
                 for strategy in explorerStrategies {
                     let options = ExplorationOptions(strategy: strategy, schedules: workload.trials, seed: seed)
-                    guard let report = try? Explorer.explore(exploration, options: options) else { continue }
-                    rates.append(
-                        DetectionRate(
-                            variant: variant.name,
-                            strategy: "explorer \(strategy.rawValue)",
-                            exploration: report
-                        )
+                    let rate = IsolatedExploration.measure(
+                        variant,
+                        lesson: lesson.number,
+                        options: options,
+                        strategyName: "explorer \(strategy.rawValue)",
+                        executable: executable
                     )
+                    if let rate { rates.append(rate) }
                 }
             }
         }

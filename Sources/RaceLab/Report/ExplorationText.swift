@@ -8,10 +8,16 @@ extension VariantExploration {
     /// - Parameters:
     ///   - heading: the first line, naming what was explored.
     ///   - replayCommand: the line that replays the failing schedule, given its replay string
-    ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0` on the command line).
+    ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0@e6afab` on the command line).
     public func text(heading: String, replayCommand: (String) -> String = { $0 }) -> String {
-        ([heading] + bodyLines(replayCommand: replayCommand) + ["  verdict: \(verdict)"])
-            .joined(separator: "\n") + "\n"
+        ([heading] + bodyLines(replayCommand: replayCommand) + [verdictLine]).joined(separator: "\n") + "\n"
+    }
+
+    /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
+    /// unless a failing schedule decided it, what the search covered.
+    public var verdictLine: String {
+        guard failure == nil || inconclusive, let scope else { return "  verdict: \(verdict)" }
+        return "  verdict: \(verdict) (\(scope))"
     }
 
     /// Everything but the heading and the verdict.
@@ -35,8 +41,8 @@ extension VariantExploration {
             let scope =
                 exhaustive
                 ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
-                : inconclusive
-                    ? " (stopped: a thread got stuck)"
+                : stopped != nil
+                    ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
                     : stoppedAfterFailure.map {
                         $0 == 0
                             ? " (stopped at the first failing schedule)"
@@ -68,16 +74,32 @@ extension VariantExploration {
         for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
         for line in stall?.lines ?? [] { lines.append("  \(line)") }
         if let failure {
-            lines.append("")
-            lines.append("  FAILING SCHEDULE (" + counted(failure.steps.count, "step") + "): \(failure.message)")
-            let spawned = failure.spawned ?? []
-            lines.append(TimelineText.render(failure.steps, threads: threads + spawned.count, indent: "    "))
-            for thread in spawned { lines.append("    \(thread)") }
-            lines.append("")
-            lines.append("  replay: " + replayCommand(failure.replay))
+            lines += scheduleLines("FAILING SCHEDULE", failure, replayCommand: replayCommand)
         } else {
-            lines.append("  no failing schedule")
+            if let errorSchedules, errorSchedules > 0 {
+                lines.append(
+                    "  " + counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
+                        + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
+                )
+            }
+            if let error {
+                lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
+            } else {
+                lines.append("  no failing schedule")
+            }
+            if let granularity, mode == "search" { lines.append("  granularity: \(granularity)") }
         }
+        return lines
+    }
+
+    /// One schedule as a timeline with its replay line.
+    private func scheduleLines(_ title: String, _ schedule: Failure, replayCommand: (String) -> String) -> [String] {
+        var lines = ["", "  \(title) (" + counted(schedule.steps.count, "step") + "): \(schedule.message)"]
+        let spawned = schedule.spawned ?? []
+        lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
+        for thread in spawned { lines.append("    \(thread)") }
+        lines.append("")
+        lines.append("  replay: " + replayCommand(schedule.replay))
         return lines
     }
 

@@ -6,7 +6,7 @@ import Foundation
 public struct VariantExploration: Sendable, Codable, Equatable {
     /// The failing schedule: what went wrong, its steps, and the string that replays it.
     public struct Failure: Sendable, Codable, Equatable {
-        /// `ExecutionOutcome.kind`: `invariant`, `error`, `deadlock`, `livelock`, ...
+        /// `ExecutionOutcome.kind`: `invariant`, `error`, `deadlock`, `unfinished`, ...
         public var kind: String
         /// The outcome in one line, e.g. `invariant broken: kept 1 of 2 keys`.
         public var message: String
@@ -53,16 +53,29 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var timing: ExplorationTiming?
     /// The shortest failing schedule found, or the replayed one when it failed.
     public var failure: Failure?
-    /// Replay only: the schedule did not fit the variant.
-    public var diverged: Bool?
+    /// Schedules in which a thread threw an error that is not the exploration's failure, and the
+    /// first of them (or the replayed one): errors, no evidence either way.
+    public var errorSchedules: Int?
+    public var error: Failure?
+    /// Schedules that did not finish within the step bound, and the bound: inconclusive.
+    public var unfinishedSchedules: Int?
+    public var stepBound: Int?
+    /// What the search covered, in words: every schedule within the bound, or how many of them
+    /// when it was not exhaustive (`scope` of the verdict line).
+    public var scope: String?
+    /// How much of the code ran as one step: what a race inside a step needs instead.
+    public var granularity: String?
     /// What makes the figures less than they seem (see `ExplorationReport.warning`).
     public var warning: String?
-    /// The explorer lost control of a thread: no verdict.
+    /// No verdict: the explorer lost control of a thread, or a schedule did not finish within the
+    /// step bound and no failing one was found.
     public var inconclusive = false
+    /// Why the search stopped before its end (a stuck thread, a livelock); nil when it did not.
+    public var stopped: String?
     /// With `inconclusive`: which thread got stuck, where, the likely cause and the fix.
     public var stall: StallDiagnosis?
     /// A buggy variant should fail, a fixed one should not.
-    public var asExpected: Bool
+    public var asExpected = false
 
     /// A search's result: `asExpected` when it found a failing schedule exactly if the variant is buggy,
     /// and no thread escaped the explorer's control.
@@ -94,38 +107,97 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         elapsedSeconds = report.elapsedSeconds
         timing = report.strategy == .dfs ? report.timing : nil
         failure = report.failure.map(Self.failure)
+        errorSchedules = report.errorSchedules
+        error = report.firstError.map(Self.failure)
+        unfinishedSchedules = report.unfinishedSchedules
+        stepBound = report.stepBound
         warning = report.warning.map { warning in report.abandoned.map { "\(warning): \($0)" } ?? warning }
-        inconclusive = report.abandoned != nil
+        if report.unfinishedSchedules > 0 && report.abandoned == nil {
+            let remedy =
+                report.stepBoundGiven
+                ? "--steps raises the bound" : "the bound was measured from the first schedule; --steps sets it"
+            let line =
+                "\(report.unfinishedSchedules) of the schedules did not finish within \(report.stepBound) "
+                + (report.stepBound == 1 ? "step" : "steps")
+                + " (a livelock, or a program that runs longer under them: \(remedy))"
+            warning = warning.map { "\($0)\n\(line)" } ?? line
+        }
+        stopped = report.abandoned
+        inconclusive = report.abandoned != nil || (report.failure == nil && report.unfinishedSchedules > 0)
         stall = report.stall
-        asExpected = !inconclusive && (kind == .buggy) == (report.failure != nil)
+        scope = Self.scope(of: report)
+        if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
+            scope =
+                "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
+                + "\(report.stepBound) steps"
+        }
+        granularity = Self.granularity(of: report)
+        asExpected = verdict == (kind == .buggy ? "FOUND" : "CLEAN")
     }
 
-    /// A replay's result: `asExpected` when the schedule fitted the variant and failed exactly if the
-    /// variant is buggy.
-    public init(variant: Variant, replayOf result: ExecutionResult, diverged: Bool) {
-        self.init(name: variant.name, kind: variant.kind, replayOf: result, diverged: diverged)
+    /// What a search covered, for the verdict line.
+    private static func scope(of report: ExplorationReport) -> String {
+        let threads = report.threads == 1 ? "1 thread" : "\(report.threads) threads"
+        switch report.strategy {
+        case .dfs:
+            var bound = "\(threads) with at most \(report.preemptions) preemptions"
+            if let reduction = report.reduction {
+                bound +=
+                    reduction == .none
+                    ? ", reduction none" : " up to reordering independent steps, reduction \(reduction.rawValue)"
+            }
+            if report.exhaustive { return "every schedule of \(bound)" }
+            if report.abandoned != nil {
+                return "the search stopped after \(report.schedules) of the schedules of \(bound)"
+            }
+            return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
+        case .pct, .random:
+            return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
+        }
+    }
+
+    /// How much code ran as one step, and what finds a race inside one.
+    private static func granularity(of report: ExplorationReport) -> String {
+        let step =
+            report.jobsWereSteps
+            ? "each Swift concurrency job (a task's code from one suspension point to the next) ran as one step"
+            : report.isAsync
+                ? "code from one scheduling point (a mark, a RaceLab primitive) to the next ran as one step, awaits included"
+                : "code from one scheduling point (a mark, a @RaceShared access, a RaceLab primitive) to the next ran as one step"
+        return step + "; a data race inside a step is ThreadSanitizer's to find (swift test --sanitize=thread)"
+    }
+
+    /// A replay's result (of a schedule `Explorer.replay` accepted): `asExpected` when it failed
+    /// exactly if the variant is buggy.
+    public init(variant: Variant, replayOf result: ExecutionResult) {
+        self.init(name: variant.name, kind: variant.kind, replayOf: result)
     }
 
     /// A replay's result for a variant known by its name and kind.
-    package init(name: String, kind: VariantKind, replayOf result: ExecutionResult, diverged: Bool) {
+    package init(name: String, kind: VariantKind, replayOf result: ExecutionResult) {
         self.variant = name
         self.kind = kind
         mode = "replay"
         threads = result.schedule.threads
         schedules = 1
         exhaustive = false
-        failingSchedules = result.outcome.isFailure ? 1 : 0
+        failingSchedules = result.isFailure ? 1 : 0
         hitRate = Double(failingSchedules)
         elapsedSeconds = 0
-        failure = result.outcome.isFailure ? Self.failure(result) : nil
-        self.diverged = diverged
-        if case .stuck = result.outcome {
+        failure = result.isFailure ? Self.failure(result) : nil
+        errorSchedules = result.isError ? 1 : 0
+        error = result.isError ? Self.failure(result) : nil
+        scope = "the one schedule replayed"
+        if result.outcome.isInconclusive {
             inconclusive = true
             warning = result.outcome.summary
             stall = result.stall
         }
-        if diverged { warning = "the schedule did not fit this variant; the run went on without preemptions" }
-        asExpected = !diverged && !inconclusive && (kind == .buggy) == result.outcome.isFailure
+        if case .stepBoundExceeded(let bound) = result.outcome {
+            unfinishedSchedules = 1
+            stepBound = bound
+        }
+        asExpected = verdict == (kind == .buggy ? "REPRODUCED" : "CLEAN")
     }
 
     private static func failure(_ result: ExecutionResult) -> Failure {
@@ -144,7 +216,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// Explores `variant` with `options`, or replays `schedule` when one is given.
     ///
     /// - Returns: nil when the variant declares no exploration.
-    /// - Throws: what the exploration's set-up threw (a temporary folder it could not create, say).
+    /// - Throws: `ReplayRefusal` when `schedule` does not fit the variant (nothing is reported about
+    ///   it); what the exploration's set-up threw (a temporary folder it could not create, say).
     public static func run(
         _ variant: Variant,
         options: ExplorationOptions,
@@ -154,22 +227,32 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     {
         guard let exploration = variant.exploration else { return nil }
         if let schedule {
-            let (result, diverged) = try Explorer.replay(exploration, schedule: schedule, options: options)
-            return VariantExploration(variant: variant, replayOf: result, diverged: diverged)
+            let result = try Explorer.replay(exploration, schedule: schedule, options: options)
+            return VariantExploration(variant: variant, replayOf: result)
         }
         return VariantExploration(variant: variant, report: try Explorer.explore(exploration, options: options))
     }
 
-    /// The verdict in one word or two: FOUND or NOT FOUND for a buggy variant's search, REPRODUCED or
-    /// NOT REPRODUCED for its replay, CLEAN or FAILED for a fixed variant, INCONCLUSIVE when the
-    /// explorer lost control of a thread.
+    /// The verdict in one word or a few: FOUND or NOT FOUND for a buggy variant's search,
+    /// REPRODUCED or NOT REPRODUCED for its replay, CLEAN or FAILED for a fixed variant, and
+    /// CLEAN, NOT EXHAUSTIVE for a fixed variant's search that did not run every schedule within
+    /// the bound. No verdict on the bug: ERROR when threads threw errors that are not the
+    /// exploration's failure, INCONCLUSIVE when the explorer lost control of a thread or a schedule
+    /// did not finish within the step bound (and nothing failed).
     public var verdict: String {
         if inconclusive { return "INCONCLUSIVE" }
+        if failure == nil && (errorSchedules ?? 0) > 0 { return "ERROR" }
         switch (kind, failure != nil) {
         case (.buggy, true): return mode == "replay" ? "REPRODUCED" : "FOUND"
         case (.buggy, false): return mode == "replay" ? "NOT REPRODUCED" : "NOT FOUND"
-        case (.fixed, false): return "CLEAN"
+        case (.fixed, false): return mode == "search" && !exhaustive ? "CLEAN, NOT EXHAUSTIVE" : "CLEAN"
         case (.fixed, true): return "FAILED"
         }
+    }
+
+    /// Whether the verdict says something about the bug (ERROR, INCONCLUSIVE and CLEAN, NOT
+    /// EXHAUSTIVE do not): an unexpected one is evidence, the others are not.
+    public var isConclusive: Bool {
+        !["ERROR", "INCONCLUSIVE", "CLEAN, NOT EXHAUSTIVE"].contains(verdict)
     }
 }

@@ -35,12 +35,24 @@ public enum StressRunner {
         }
     }
 
+    /// The part of a trial that runs: the variant's own code, or the check around it.
+    public enum Phase: Sendable {
+        /// Making the trial's state and running its operations.
+        case variant
+        /// Checking the trial and tearing it down.
+        case check
+    }
+
     /// Runs `variant` and returns its report.
     ///
-    /// - Parameter afterTrial: called on the calling thread after each trial with the number done.
+    /// - Parameters:
+    ///   - entering: called on the calling thread as each trial enters each `Phase`, so that a child
+    ///     process can say where a crash happened.
+    ///   - afterTrial: called on the calling thread after each trial with the number done.
     public static func run(
         _ variant: Variant,
         options: Options,
+        entering: (Phase) -> Void = { _ in },
         afterTrial: (Int) -> Void = { _ in }
     ) -> VariantReport {
         let iterations = options.workload.iterations
@@ -56,7 +68,14 @@ public enum StressRunner {
         for trial in 0..<options.workload.trials {
             if trial > 0, let budget = options.timeBudget, (clock.now - started).seconds >= budget { break }
             trialsRun = trial + 1
-            let result = runTrial(variant, trial: trial, iterations: iterations, cores: cores, options: options)
+            let result = runTrial(
+                variant,
+                trial: trial,
+                iterations: iterations,
+                cores: cores,
+                options: options,
+                entering: entering
+            )
             if result.isAnomalous && firstAnomaly == nil {
                 firstAnomaly = (trial + 1, (clock.now - started).seconds)
             }
@@ -167,9 +186,11 @@ public enum StressRunner {
         trial: Int,
         iterations: Int,
         cores: Int,
-        options: Options
+        options: Options,
+        entering: (Phase) -> Void
     ) -> TrialResult {
         let log = TrialLog()
+        entering(.variant)
         let body: TrialBody
         do {
             body = try variant.makeTrial()
@@ -201,6 +222,7 @@ public enum StressRunner {
         let windowsReached = hooks.windowsReached
 
         let info = TrialInfo(trial: trial, iterations: iterations)
+        entering(.check)
         let checked = Result { try blockingWait { try await body.check(info) } }
         switch checked {
         case .success(let observation):

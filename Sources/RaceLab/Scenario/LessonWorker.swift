@@ -2,9 +2,8 @@
 ///
 /// Some bugs live between processes, not threads: a lock that excludes other processes but not other
 /// threads, or a file another process finds half written. A lesson shows those with workers. The tool
-/// runs a worker when started with the hidden command
-/// `_worker <lesson> <worker> <parent-pid> [arguments...]`, and `WorkerProcess.launch` starts such a
-/// process from lesson code. The worker process exits 0 when `main` returns, 1 when it throws (its
+/// runs a worker when started with the hidden `_worker` command and a `WorkerRequest`, and
+/// `WorkerProcess.launch` starts such a process from lesson code. The worker process exits 0 when `main` returns, 1 when it throws (its
 /// error on stderr), 2 when the lesson or worker is unknown.
 ///
 /// ```swift
@@ -17,7 +16,7 @@ public struct LessonWorker: Sendable {
     public let name: String
     /// One line on what the worker does.
     public let summary: String
-    /// The worker's body; gets the arguments after `<parent-pid>`.
+    /// The worker's body; gets the arguments given to `WorkerProcess.launch`.
     public let main: @Sendable (_ arguments: [String]) throws -> Void
 
     public init(name: String, summary: String, main: @escaping @Sendable (_ arguments: [String]) throws -> Void) {

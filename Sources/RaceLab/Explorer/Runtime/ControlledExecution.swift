@@ -66,7 +66,8 @@ final class ControlledExecution: @unchecked Sendable {
     /// Runs `program` once, choosing at each point with `strategy`.
     ///
     /// - Parameters:
-    ///   - stepBound: more steps than this is reported as a livelock.
+    ///   - stepBound: an execution that has taken this many steps and has not finished ends as
+    ///     `stepBoundExceeded`; its threads then get as many steps again to finish free-running.
     ///   - stallTimeout: seconds a running thread may take to reach its next point.
     ///   - states: when given (and the program can describe its state), receives the state before
     ///     the first decision and after every step, while every thread is paused.
@@ -99,7 +100,9 @@ final class ControlledExecution: @unchecked Sendable {
         var result = execution.drive(program, strategy: strategy, stepBound: stepBound, stallTimeout: stallTimeout)
         if execution.schedulesJobs { AsyncJobs.end(execution) }
         result.states = execution.stateLog?.states ?? []
-        if case .stuck = result.outcome {} else { program.tearDown() }
+        result.jobsWereSteps = execution.schedulesJobs
+        // Threads still running (stuck, or looping past the drain) may still use the state.
+        if !result.threadsLeftRunning { program.tearDown() }
         return result
     }
 
@@ -123,7 +126,10 @@ final class ControlledExecution: @unchecked Sendable {
                 footprints: footprints,
                 blocked: blocked
             )
-            if case .stuck(let thread, _, _) = outcome { result.stall = diagnoseStall(of: thread) }
+            if case .stuck(let thread, _, _) = outcome {
+                result.stall = diagnoseStall(of: thread)
+                result.threadsLeftRunning = true
+            }
             // A task's start is a point of its thread's: a thread that reached no other ran as one job.
             let startsOnly = schedulesJobs ? 1 : 0
             result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) <= startsOnly }
@@ -191,8 +197,12 @@ final class ControlledExecution: @unchecked Sendable {
             }
             if steps.count >= stepBound {
                 lap(\.steps)
-                drain(timeout: stallTimeout)
-                return result(.stepBoundExceeded(stepBound))
+                // A livelock loops in the drain too: after `drainSteps` its threads are left parked
+                // (the explorer stops, and says the bound may be raised).
+                let ended = drain(timeout: stallTimeout, limit: Self.drainSteps)
+                var unfinished = result(.stepBoundExceeded(stepBound))
+                unfinished.threadsLeftRunning = !ended
+                return unfinished
             }
             let decision = SchedulingDecision(
                 enabled: enabled,
@@ -286,11 +296,17 @@ final class ControlledExecution: @unchecked Sendable {
         return true
     }
 
+    /// The steps the threads of an unfinished execution get to finish free-running.
+    static let drainSteps = 1_000
+
     /// Lets every unfinished thread run to its end after a deadlock or the step bound, so that none
     /// is left parked forever: primitives stop excluding and threads take turns round-robin, one
     /// step each (still one at a time, so the discarded state is never raced on), except that a
     /// thread awaiting another waits until that one finished. Gives up after `limit` steps.
-    private func drain(timeout: Double, limit: Int = 100_000) {
+    ///
+    /// - Returns: whether no thread is left to run (false: the limit or a stall stopped it).
+    @discardableResult
+    private func drain(timeout: Double, limit: Int = 100_000) -> Bool {
         state.freeRunning = true
         var next = 0
         for _ in 0..<limit {
@@ -299,12 +315,15 @@ final class ControlledExecution: @unchecked Sendable {
                 !state.isFinished($0) && !(state.pending[$0] is AwaitingJob)
             }
             // A thread awaiting an unfinished one would block for real: run the awaited first.
-            guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else { return }
+            guard let chosen = unfinished.first(where: { !awaitsUnfinished($0) }) ?? unfinished.first else {
+                return true
+            }
             next = chosen + 1
             (state.resume(chosen) as? JobPoint)?.dispatch(as: chosen)
             hand(to: chosen)
-            if !awaitBaton(timeout: timeout) { return }
+            if !awaitBaton(timeout: timeout) { return false }
         }
+        return false
     }
 
     /// Why `thread` is stuck, from the trace, the paused threads and samples of its real thread

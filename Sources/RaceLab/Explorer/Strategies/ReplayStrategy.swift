@@ -2,8 +2,9 @@
 /// falls back to the non-preemptive choice, so a replay never wedges. One execution.
 final class ReplayStrategy: SchedulingStrategy {
     private let choices: [Int]
-    /// Set when the schedule did not fit the program (a thread it names was not enabled).
-    private(set) var diverged = false
+    /// Set when the schedule did not fit the program: the first decision at which the thread it
+    /// names could not run, and why.
+    private(set) var divergence: String?
 
     init(_ schedule: Schedule) {
         choices = schedule.choices
@@ -12,8 +13,16 @@ final class ReplayStrategy: SchedulingStrategy {
     func choose(_ decision: SchedulingDecision) -> Int {
         let (enabled, step) = (decision.enabled, decision.step)
         if step < choices.count {
-            if enabled.contains(choices[step]) { return choices[step] }
-            diverged = true
+            let wanted = choices[step]
+            if enabled.contains(wanted) { return wanted }
+            if divergence == nil {
+                let exists = decision.pending.indices.contains(wanted) && decision.pending[wanted] != nil
+                let could = enabled.map(String.init).joined(separator: ", ")
+                divergence =
+                    "decision \(step + 1) chooses thread \(wanted), which "
+                    + (exists ? "cannot run there" : "does not exist or has finished there")
+                    + " (threads that can: \(could))"
+            }
         }
         return decision.nonPreemptive
     }

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a parent asks a child process to do with one variant: the whole child protocol's request,
+/// one `Codable` value written as the child's only argument by `arguments()` and read back by
+/// `init(arguments:)`, so that the two sides cannot disagree on an argument's position.
+///
+/// The child is the running tool started with the hidden `command`; `ChildService` serves it and
+/// answers on the request's `channel` (see `ChildChannel`), never on stdout, which belongs to the
+/// code under test.
+package struct ChildRequest: Codable, Equatable, Sendable {
+    /// The hidden command a child is started with; a tool that isolates variants must accept it.
+    package static let command = "_child"
+
+    /// What the child does with the variant.
+    package enum Job: Codable, Equatable, Sendable {
+        /// Run it with `StressRunner` and report its `VariantReport`.
+        case run(workload: Workload, seed: UInt64, noise: Bool, budget: Double?)
+        /// Explore it with `options`, or replay the schedule `replay` (a replay string), and report
+        /// its `VariantExploration`; with `states`, also the state after each step of the failing
+        /// schedule, for the pictures of `--html` and `--trace`.
+        case explore(options: ExplorationOptions, replay: String?, states: Bool)
+        /// Sample it with one of the explorer's strategies and report its `DetectionRate`, as
+        /// `racelab power` measures it.
+        case measure(options: ExplorationOptions, strategyName: String)
+    }
+
+    /// The lesson's number (the TSan calibration's too, which is not among a tool's lessons).
+    package var lesson: Int
+    package var variant: String
+    package var job: Job
+    /// The file the child writes its messages to.
+    package var channel: String
+
+    package init(lesson: Int, variant: String, job: Job, channel: String) {
+        self.lesson = lesson
+        self.variant = variant
+        self.job = job
+        self.channel = channel
+    }
+
+    /// The child's arguments after its executable: the command, then the request as one JSON text.
+    package func arguments() throws -> [String] {
+        [Self.command, try JSONText.encode(self, pretty: false)]
+    }
+
+    /// Reads a request from the arguments that follow `command`.
+    ///
+    /// - Throws: `Malformed` unless they are exactly one request as `arguments()` writes it.
+    package init(arguments: [String]) throws(Malformed) {
+        guard arguments.count == 1, let request = try? JSONDecoder().decode(Self.self, from: Data(arguments[0].utf8))
+        else { throw Malformed() }
+        self = request
+    }
+
+    /// The arguments were not written by `arguments()`: the command is internal to RaceLab.
+    package struct Malformed: Error {}
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `racelab explore`'s verdicts end to end: a step bound is no bug, a non-exhaustive clean is said,
+/// and a replay string that does not fit its variant is refused with one line and status 2.
+@Suite("racelab explore: no verdict on an unfinished search, and no replay of another program")
+struct ExploreVerdictCommandLineTests {
+    /// The replay string of lesson 1's buggy variant's failing schedule, as `explore` prints it.
+    static func lessonOneReplay() throws -> String {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        let line = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
+        return try #require(line.split(separator: " ").last.map(String.init))
+    }
+
+    @Test("lesson 1 with --steps 1 is INCONCLUSIVE (status 3) with the remedy, not FOUND")
+    func tinyStepBound() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--steps", "1")
+        #expect(output.status == 3)
+        #expect(output.stdout.contains("verdict: INCONCLUSIVE"))
+        #expect(!output.stdout.contains("FOUND"))
+        #expect(output.stdout.contains("--steps raises the bound"))
+    }
+
+    @Test("a fixed variant cut by the schedule limit says CLEAN, NOT EXHAUSTIVE, with status 3")
+    func notExhaustiveFixed() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1")
+        #expect(output.status == 3)
+        #expect(output.stdout.contains("verdict: CLEAN, NOT EXHAUSTIVE (the schedule limit (--schedules) stopped"))
+        let json = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1", "--json")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        )
+        let variant = try #require((document["variants"] as? [[String: Any]])?.first)
+        #expect(variant["exhaustive"] as? Bool == false)
+        #expect((variant["scope"] as? String)?.contains("schedule limit") == true)
+        #expect(json.status == 3)
+    }
+
+    @Test("an exhaustive clean verdict names its scope and the granularity of a step")
+    func exhaustiveScope() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "fixed")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions"))
+        #expect(output.stdout.contains("a data race inside a step is ThreadSanitizer's to find"))
+    }
+
+    @Test("the printed replay string names its program and reproduces")
+    func replayFits() throws {
+        let replay = try Self.lessonOneReplay()
+        #expect(replay.contains("@"))
+        let again = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("verdict: REPRODUCED"))
+    }
+
+    /// How a test alters a good replay string.
+    enum Tamper: String, CaseIterable, Sendable {
+        case missingThread, noProgram, extraChoices
+        case otherVariant, otherLesson
+
+        func apply(to replay: String) -> (lesson: String, variant: String, replay: String, reason: String) {
+            switch self {
+            case .missingThread: ("1", "buggy", replay.replacingOccurrences(of: ":", with: ":0.1.9."), "thread 9")
+            case .noProgram: ("1", "buggy", String(replay.split(separator: "@")[0]), "names no program")
+            case .extraChoices:
+                ("1", "buggy", replay.replacingOccurrences(of: "@", with: ".0.0@"), "finished after")
+            case .otherVariant: ("1", "fixed", replay, "another program")
+            case .otherLesson: ("2", "buggy", replay, "another program")
+            }
+        }
+    }
+
+    @Test(
+        "a replay string that does not fit is refused with one line and status 2, and nothing runs",
+        arguments: Tamper.allCases
+    )
+    func misfitRefused(tamper: Tamper) throws {
+        let (lesson, variant, replay, reason) = tamper.apply(to: try Self.lessonOneReplay())
+        let output = try Executable.racelab.run("explore", lesson, "--variant", variant, "--replay", replay)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        // One line with the reason (a malformed string is a usage error: the synopsis follows it).
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.first?.contains(reason) == true, "\(output.stderr)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("usage: ") })
+    }
+}

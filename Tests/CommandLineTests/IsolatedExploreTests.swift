@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// `explore` runs each variant in a process of its own: what the code under test does to its
+/// process (exit, trap, print) is that variant's outcome, never the tool's, and never a verdict on
+/// the bug. The `exploring` fixture lesson holds one variant per case.
+@Suite("explore isolates each variant in a child process")
+struct IsolatedExploreTests {
+    /// The JSON document of `racelab-fixtures explore exploring --variant <variant> --json`.
+    func explore(_ variant: String) throws -> (output: Executable.Output, entry: [String: Any]) {
+        let output = try Executable.fixtures.run(["explore", "exploring", "--variant", variant, "--json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+            "stdout is not one JSON document: \(output.stdout)"
+        )
+        let entry = try #require((document["variants"] as? [[String: Any]])?.first)
+        return (output, entry)
+    }
+
+    @Test("a thread that calls exit(0) is CRASHED with exit status 1, not FOUND with 0")
+    func threadThatExits() throws {
+        let (output, entry) = try explore("exits")
+        #expect(output.status == 1)
+        #expect(entry["verdict"] as? String == "crashed")
+        #expect(entry["exitStatus"] as? Int == 0)
+        #expect(entry["asExpected"] as? Bool == false)
+        #expect(entry["failure"] == nil)
+        let text = try Executable.fixtures.run("explore", "exploring", "--variant", "exits")
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("the process exited with status 0 without a report, during the exploration"))
+        #expect(text.stdout.contains("verdict: CRASHED"))
+        #expect(!text.stdout.contains("FOUND"))
+    }
+
+    @Test("an invariant that traps is CRASHED with its signal and message; the tool itself does not die")
+    func invariantThatTraps() throws {
+        let (output, entry) = try explore("traps-in-invariant")
+        #expect(output.status == 1)
+        #expect(entry["verdict"] as? String == "crashed")
+        #expect(entry["signal"] as? Int != nil)
+        let tail = try #require(entry["stderrTail"] as? [String])
+        #expect(tail.contains { $0.contains("Fatal error: fixture invariant trap") })
+    }
+
+    @Test("what the code under test prints, without a newline and looking like JSON, reaches no report")
+    func codeThatPrints() throws {
+        let (output, entry) = try explore("prints")
+        #expect(output.status == 0)
+        #expect(entry["asExpected"] as? Bool == true)
+        #expect(entry["exhaustive"] as? Bool == true)
+        let text = try Executable.fixtures.run("explore", "exploring", "--variant", "prints")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("verdict: CLEAN"))
+        #expect(!text.stdout.contains("the invariant prints too"))
+        #expect(!text.stdout.contains("FOUND"))
+        #expect(!text.stderr.contains("written by the code under test"))
+    }
+
+    @Test("a lost update is FOUND and replays; a serial schedule does not reproduce it: exit 1")
+    func verdictsThroughTheChild() throws {
+        let (found, entry) = try explore("lost-update")
+        #expect(found.status == 0)
+        #expect(try explore("locked").output.status == 0)
+        // The failing schedule's string carries the variant's fingerprint; a serial schedule of the
+        // same program is written with the same one.
+        let failing = try #require((entry["failure"] as? [String: Any])?["replay"] as? String)
+        let program = try #require(failing.split(separator: "@").last)
+        let replay = try Executable.fixtures.run(
+            "explore",
+            "exploring",
+            "--variant",
+            "lost-update",
+            "--replay",
+            failing
+        )
+        #expect(replay.status == 0)
+        #expect(replay.stdout.contains("verdict: REPRODUCED"))
+        let serial = try Executable.fixtures.run(
+            "explore",
+            "exploring",
+            "--variant",
+            "lost-update",
+            "--replay",
+            "2:0.0.1.1@\(program)"
+        )
+        #expect(serial.status == 1)
+        #expect(serial.stdout.contains("verdict: NOT REPRODUCED"))
+    }
+
+    @Test("an exploration whose setup fails exits 3 (an error), not 1")
+    func setupFailure() throws {
+        let output = try Executable.fixtures.run("explore", "exploring", "--variant", "setup-fails")
+        #expect(output.status == 3)
+        #expect(output.stderr.contains("error: variant setup-fails could not be set up"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test("--html and --trace draw the failing schedule the child found, with its states")
+    func picturesFromTheChild() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-pictures-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("page.html").path
+        let trace = folder.appendingPathComponent("trace.json").path
+        let output = try Executable.racelab.run([
+            "explore", "1", "--variant", "buggy", "--html", page, "--trace", trace,
+        ])
+        #expect(output.status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("invariant broken: kept 1 of 2 keys"))
+        // The states come from the child's replay of the failing schedule.
+        #expect(html.contains("state after the step"))
+        #expect(html.contains("store holds []"))
+        let events = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace)))
+        #expect(events is [String: Any] || events is [Any])
+    }
+
+    @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
+    func terminated() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-explore-term-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mark = folder.appendingPathComponent("helper").path
+        let process = Process()
+        process.executableURL = Executable.productsFolder.appendingPathComponent(Executable.fixtures.name)
+        process.arguments = ["explore", "exploring", "--variant", "hangs", "--stall", "600"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) {
+            _,
+            new in new
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The thread hangs for good once the mark exists; the bound only keeps a broken build from
+        // hanging the test run.
+        var polls = 0
+        while !FileManager.default.fileExists(atPath: mark) && process.isRunning && polls < 6_000 {
+            usleep(20_000)
+            polls += 1
+        }
+        #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 143)
+        #if os(Linux)
+        let helper = try #require(pid_t(try String(contentsOfFile: mark, encoding: .utf8)))
+        #expect(!ChildProtocolTests.isRunning(helper), "the helper \(helper) outlived the exploration")
+        #endif
+    }
+}
