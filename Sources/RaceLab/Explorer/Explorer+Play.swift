@@ -33,7 +33,7 @@ extension Explorer {
         let first = ControlledExecution.run(
             probe,
             strategy: DepthFirstStrategy(preemptionBound: 0),
-            stepBound: options.stepBound,
+            stepBound: options.stepBound ?? StepBound.beforeMeasuring,
             stallTimeout: options.stallTimeout,
             marks: options.marks,
             schedulesJobs: options.schedulesJobs
@@ -53,7 +53,7 @@ extension Explorer {
             footprintsComplete: exploration.footprintsComplete,
             startPoints: startPoints
         )
-        result.schedule.program = exploration.fingerprint(marks: true)
+        result.schedule.program = exploration.fingerprint(marks: options.marks)
         result.errorsAreFailures = exploration.errorsAreFailures
         return PlayedExecution(
             result: result,
