@@ -140,6 +140,21 @@ struct IsolationTests {
         #expect(variants[2].anomalousTrials == 3)
     }
 
+    @Test("run advises marking race windows under a buggy variant that reached none, never under a fixed one")
+    func noWindowAdviceOnlyUnderBuggyVariants() throws {
+        let output = try Executable.fixtures.run("run", "synthetic", "--trials", "2", "--iterations", "40")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        // The synthetic lesson marks no window; its variants print in the order buggy, fixed, buggy.
+        let blocks = output.stdout.components(separatedBy: "▸ ").dropFirst()
+        let advised = blocks.map { $0.contains("note: " + VariantReport.noWindowReached) }
+        #expect(
+            blocks.map { String($0.prefix { $0 != " " }) } == [
+                "drops-every-fourth", "clean", "odd-trials-inconsistent",
+            ]
+        )
+        #expect(advised == [true, false, true], "\(output.stdout)")
+    }
+
     @Test("the text report shows the crash, the timeout and a failing summary")
     func textReport() throws {
         let output = try Executable.fixtures.run("run", "2", "--timeout", "1")
