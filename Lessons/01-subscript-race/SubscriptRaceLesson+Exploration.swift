@@ -52,7 +52,7 @@ extension SubscriptRaceLesson {
             let kept = await storage.numberOfItems
             return kept == threads ? nil : "kept \(kept) of \(threads) keys"
         }
-    )
+    ).markingEveryWindow()
 }
 
 extension Storage: SubscriptRaceLesson.KeyStore {}

@@ -65,7 +65,7 @@ extension CheckThenActLesson {
                 return recorded == expected
                     ? nil : "the completion saw errors of fetches \(recorded), expected \(expected)"
             }
-        )
+        ).markingEveryWindow()
     }
 
     private static func executedOnce(_ executions: Int) -> String? {

@@ -42,7 +42,7 @@ extension ActorReentrancyLesson {
                 return missing.isEmpty ? nil : "item 0 has updates \(updates); lost \(missing)"
             },
             describeState: showsState ? describe : nil
-        )
+        ).markingEveryWindow()
     }
 }
 

@@ -168,7 +168,7 @@ extension AsyncDataSourceLesson {
             let problems = explored.trial.observers.problems(finalVersion: version)
             return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
         }
-    )
+    ).markingEveryWindow()
 
     private static func verdict(
         _ findings: Findings,

@@ -6,7 +6,8 @@ import XCTest
 // `expectFailingSchedule`: the same checks and messages, failing with `XCTFail` at `file:line`.
 // Pin a seed or schedules with `RACELAB_SEED` / `RACELAB_REPLAY` (XCTest has no traits).
 
-/// Fails unless no trial of `variant` shows an anomaly (see `expectClean`).
+/// Fails unless no trial of `variant` shows an anomaly (see `expectClean`). A pass that reached no
+/// `Race.window` prints a warning at `file:line` (XCTest has no warning issues).
 @discardableResult
 public func assertClean(
     _ variant: Variant,
@@ -18,25 +19,35 @@ public func assertClean(
 ) async -> VariantReport {
     let stress = await RaceLabCheck.stress(variant, as: .fixed, workload: workload, seed: seed, noise: noise)
     for failure in stress.failures { XCTFail(failure, file: file, line: line) }
+    for warning in stress.warnings { print("\(file):\(line): warning: \(warning)") }
     return stress.report
 }
 
-/// Fails unless at least one trial of `variant` shows its bug (see `expectReproduced`).
+/// Fails unless a trial of `variant` shows its bug within `timeLimit` (see `expectReproduced`).
 @discardableResult
 public func assertReproduced(
     _ variant: Variant,
     workload: Workload? = nil,
     seed: UInt64? = nil,
     noise: Bool = true,
+    timeLimit: Duration = .seconds(5),
     file: StaticString = #filePath,
     line: UInt = #line
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(variant, as: .buggy, workload: workload, seed: seed, noise: noise)
+    let stress = await RaceLabCheck.stress(
+        variant,
+        as: .buggy,
+        workload: workload,
+        seed: seed,
+        noise: noise,
+        timeLimit: timeLimit
+    )
     for failure in stress.failures { XCTFail(failure, file: file, line: line) }
     return stress.report
 }
 
-/// Fails if a schedule of `exploration` breaks its invariant (see `expectNoFailingSchedule`).
+/// Fails if a schedule of `exploration` breaks its invariant, or if nothing was explored (see
+/// `expectNoFailingSchedule`).
 @discardableResult
 public func assertNoFailingSchedule(
     _ exploration: Exploration,
@@ -49,8 +60,8 @@ public func assertNoFailingSchedule(
     return search.report
 }
 
-/// Fails unless a schedule of `exploration` breaks its invariant; returns it (see
-/// `expectFailingSchedule`).
+/// Fails unless a schedule of `exploration` breaks its invariant; returns the shortest failing one
+/// seen (see `expectFailingSchedule`, which stops the search as this does).
 @discardableResult
 public func assertFailingSchedule(
     _ exploration: Exploration,

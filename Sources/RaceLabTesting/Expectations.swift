@@ -8,10 +8,12 @@ import Testing
 
 /// Runs `variant` under the stress runner and records an issue unless no trial shows an anomaly.
 ///
-/// The variant is judged as `.fixed`, whatever it declares: an anomaly in any trial is FAILED.
+/// The variant is judged as `.fixed`, whatever it declares: an anomaly in any trial is FAILED. A
+/// clean run whose trials reached no `Race.window` stays a pass (real threads did run the code),
+/// and records a warning saying so, with the trials and iterations it ran.
 ///
 /// - Parameters:
-///   - workload: trials × iterations; the variant's own, or 100 × 500, when nil.
+///   - workload: trials × iterations, all of which run; the variant's own, or 100 × 500, when nil.
 ///   - seed: the noise seed; else `.raceLab(seed:)`, else `RACELAB_SEED`, else a new one (printed).
 ///   - noise: seeded noise at `Race.window` marks.
 /// - Returns: the report, to assert more on.
@@ -28,12 +30,20 @@ public func expectClean(
     return stress.report
 }
 
-/// Runs `variant` under the stress runner and records an issue unless at least one trial shows the
-/// bug: the form for a test that proves a check can see a bug (a check that never fails is no check).
+/// Runs `variant` under the stress runner until a trial shows the bug, and records an issue if
+/// none did within `timeLimit`: the form for a test that proves a check can see a bug (a check that
+/// never fails is no check).
 ///
-/// The variant is judged as `.buggy`. A run that reached no `Race.window` says so in the message.
+/// A time limit rather than a trial count, because a bug that shows in one trial of fifty on an
+/// idle machine may need many more on a loaded CI runner. The variant is judged as `.buggy`; the
+/// report's `firstAnomalousTrial` says how many trials it took. A run that reached no
+/// `Race.window` says so in the message.
 ///
-/// - Parameters: as `expectClean`.
+/// - Parameters:
+///   - workload: the iterations of each trial, and the most trials to run; nil for the variant's
+///     iterations (or 500) and trials until the time limit.
+///   - timeLimit: no trial starts after this (at least one runs).
+///   - seed, noise: as `expectClean`.
 /// - Returns: the report.
 @discardableResult
 public func expectReproduced(
@@ -41,15 +51,27 @@ public func expectReproduced(
     workload: Workload? = nil,
     seed: UInt64? = nil,
     noise: Bool = true,
+    timeLimit: Duration = .seconds(5),
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> VariantReport {
-    let stress = await RaceLabCheck.stress(variant, as: .buggy, workload: workload, seed: seed, noise: noise)
+    let stress = await RaceLabCheck.stress(
+        variant,
+        as: .buggy,
+        workload: workload,
+        seed: seed,
+        noise: noise,
+        timeLimit: timeLimit
+    )
     record(stress, sourceLocation: sourceLocation)
     return stress.report
 }
 
-/// Explores `exploration`'s schedules and records an issue if one breaks its invariant, with the
-/// failing schedule as a timeline and its replay string.
+/// Explores `exploration`'s schedules to the end and records an issue if one breaks its invariant,
+/// with the failing schedule as a timeline and its replay string.
+///
+/// A search that explored nothing is no pass: when there was one schedule only, or a thread ran
+/// from its start to its end while no other could be chosen, the issue names the threads and what
+/// would give them scheduling points in this exploration.
 ///
 /// Schedules pinned with `.raceLabReplay(_:)` or `RACELAB_REPLAY` run first: one that fails is
 /// reported without searching.
@@ -67,6 +89,10 @@ public func expectNoFailingSchedule(
 }
 
 /// Explores `exploration`'s schedules and records an issue unless one breaks its invariant.
+///
+/// The search stops 100 schedules after the first failing one and returns the shortest failure
+/// seen; set `options.schedulesAfterFailure` to search longer (`Int.max`: to the end) or to stop at
+/// the first.
 ///
 /// Pinned schedules (`.raceLabReplay(_:)`, `RACELAB_REPLAY`) run first; one that fails is the
 /// answer, and no search runs.
@@ -90,6 +116,19 @@ private func record(_ stress: RaceLabCheck.Stress, sourceLocation: SourceLocatio
     for failure in stress.failures {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
+    for warning in stress.warnings {
+        recordWarning(warning, sourceLocation: sourceLocation)
+    }
+}
+
+/// A warning where the toolchain records issues of warning severity (Swift 6.3 and later): it shows
+/// in the test's results and fails nothing. Older toolchains print it, in the form compilers use.
+private func recordWarning(_ warning: String, sourceLocation: SourceLocation) {
+    #if compiler(>=6.3)
+    Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: sourceLocation)
+    #else
+    print("\(sourceLocation.fileID):\(sourceLocation.line): warning: \(warning)")
+    #endif
 }
 
 private func record(_ search: RaceLabCheck.Search, sourceLocation: SourceLocation) {

@@ -8,19 +8,32 @@ enum RaceLabCheck {
     /// concurrent operations, a few seconds for a cheap operation in a debug build.
     static let defaultWorkload = Workload(trials: 100, iterations: 500)
 
-    /// A stress run's report, and the failure to record when its verdict is not `kind`'s.
+    /// Schedules `expectFailingSchedule` runs after the first failing one, looking for a shorter
+    /// failure, unless its options say otherwise (`ExplorationOptions.schedulesAfterFailure`).
+    static let schedulesAfterFailure = 100
+
+    /// A stress run's report, the failures to record when its verdict is not `kind`'s, and the
+    /// warnings to record when it passed on less than it seems.
     struct Stress {
         var report: VariantReport
         /// Messages to record, each one issue: a malformed pin, then the verdict's failure.
         var failures: [String]
+        /// Messages to record as warnings: a pass in which no race window was reached.
+        var warnings: [String] = []
     }
 
+    /// Runs `variant` under the stress runner, judged as `kind`.
+    ///
+    /// - Parameter timeLimit: nil runs the whole workload (`expectClean`). Given, trials run until
+    ///   one shows an anomaly or the time is spent (`expectReproduced`): at most `workload.trials` of
+    ///   them when a workload was given, with no other limit when not.
     static func stress(
         _ variant: Variant,
         as kind: VariantKind,
         workload: Workload?,
         seed explicitSeed: UInt64?,
         noise: Bool,
+        timeLimit: Duration? = nil,
         caller: String = #function
     ) async -> Stress {
         let function = checkName(caller)
@@ -33,17 +46,24 @@ enum RaceLabCheck {
             seed = UInt64.random(in: 1...UInt64(UInt32.max))
         }
         let judged = variant.judged(as: kind)
-        let options = StressRunner.Options(
+        var options = StressRunner.Options(
             workload: workload ?? variant.workload ?? defaultWorkload,
             seed: seed,
             noise: noise
         )
+        if let timeLimit {
+            options.workload.trials = workload?.trials ?? Int.max
+            options.timeBudget = seconds(timeLimit)
+            options.stopsAtFirstAnomaly = true
+        }
         let report = await StressRunner.run(judged, options: options)
         if !report.passed {
             let what =
                 switch report.verdict {
                 case .failed: "'\(variant.name)' is not clean"
-                case .notReproduced: "'\(variant.name)' did not reproduce its bug"
+                case .notReproduced:
+                    "'\(variant.name)' did not reproduce its bug"
+                        + (timeLimit.map { " in \(report.trials) trials (\(seconds($0)) s allowed)" } ?? "")
                 case .error: "'\(variant.name)' could not be checked: errors, not evidence either way"
                 default: "'\(variant.name)' got \(report.verdict.label)"
                 }
@@ -51,7 +71,21 @@ enum RaceLabCheck {
                 "\(function): \(what) (\(report.verdict.label))\n" + report.text + seedLine(seed, noise: noise)
             )
         }
-        return Stress(report: report, failures: failures)
+        var warnings: [String] = []
+        if report.passed, kind == .fixed, report.windowsReached == 0 {
+            warnings.append(
+                "\(function): '\(variant.name)' is clean, but its \(report.trials) trials of "
+                    + "\(report.iterations) iterations reached no race window, so noise could not widen one: "
+                    + "the pass rests on the operating system's scheduler alone; mark the window with "
+                    + "`Race.window`, or explore the code (expectNoFailingSchedule)"
+            )
+        }
+        return Stress(report: report, failures: failures, warnings: warnings)
+    }
+
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The name a failure message gives the check: the calling function's (`expectClean`, say), as
@@ -86,6 +120,9 @@ enum RaceLabCheck {
     ) async -> Search {
         let function = checkName(caller)
         let kind: VariantKind = wantFailure ? .buggy : .fixed
+        var options = options
+        // One failing schedule answers `expectFailingSchedule`: a few more look for a shorter one.
+        if wantFailure, options.schedulesAfterFailure == nil { options.schedulesAfterFailure = schedulesAfterFailure }
         let heading = "exploration: \(exploration.summary)"
         let pinned: [Schedule]
         do {
@@ -144,7 +181,14 @@ enum RaceLabCheck {
                         + "\(report.stepBound) steps (INCONCLUSIVE)\n" + text + noted
                 ])
             case (true, nil): return search(["\(function): no failing schedule found\n" + text + noted])
-            case (false, nil): return search([])
+            case (false, nil):
+                guard report.notInterleaved != nil else { return search([]) }
+                let what =
+                    report.schedules == 1
+                    ? "nothing was explored (one schedule ran): finding no failing schedule proves nothing"
+                    : "some threads were never interleaved with the others: finding no failing schedule "
+                        + "proves nothing about them"
+                return search(["\(function): \(what)\n" + text + noted])
             }
         } catch {
             return Search(

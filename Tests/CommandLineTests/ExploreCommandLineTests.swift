@@ -84,8 +84,8 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("verdict: INCONCLUSIVE"))
         #expect(
             output.stdout.contains(
-                "warning: nothing was explored: there is one schedule only, because threads 0 and 1 finished "
-                    + "without reaching a scheduling point"
+                "warning: threads 0 and 1 finished without reaching a scheduling point; each ran from its start "
+                    + "to its end as one step"
             )
         )
         let json = try Executable.fixtures.run(

@@ -72,10 +72,15 @@ struct CheckingOwnCodeTests {
     func expectReproducedWithoutWindows() async {
         var report: VariantReport?
         await withKnownIssue {
-            report = await expectReproduced(Synthetic.clean, workload: Workload(trials: 2, iterations: 4), seed: 3)
+            report = await expectReproduced(
+                Synthetic.clean,
+                workload: Workload(trials: 2, iterations: 4),
+                seed: 3,
+                timeLimit: .seconds(3_600)
+            )
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("did not reproduce its bug (NOT REPRODUCED)")
+            return text.contains("did not reproduce its bug in 2 trials (3600.0 s allowed) (NOT REPRODUCED)")
                 && text.contains(VariantReport.noWindowReached)
         }
         #expect(report?.windowsReached == 0)

@@ -12,8 +12,9 @@ import Testing
 /// run (`make fuzz-explorer`); `RACELAB_FUZZ_PROGRAM` runs the one program a failure names.
 @Suite("Reductions against none, on random programs")
 struct DifferentialFuzzTests {
-    /// Programs run by default, and the most schedules `.none` may run on one before it is skipped.
-    static let defaultPrograms = 150
+    /// Programs run by default (the first of them under ThreadSanitizer, whose every step costs
+    /// several times more), and the most schedules `.none` may run on one before it is skipped.
+    static let defaultPrograms = ThreadSanitizer.isActive ? 60 : 300
     static let scheduleLimit = 500
 
     /// What one reduction made of a program.

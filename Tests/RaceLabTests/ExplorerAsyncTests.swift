@@ -86,14 +86,18 @@ struct ExplorerAsyncTests {
         #expect(report.failingSchedules == 0)
     }
 
-    @Test("with marks on, the same code has no scheduling point and only one schedule: the bug stays hidden")
-    func marksOnSeeNothing() async throws {
-        let report = try await Explorer.explore(
-            Self.deposits(fixed: false),
-            options: ExplorationOptions(preemptions: 2, stallTimeout: 120)
-        )
-        #expect(report.schedules == 1)
+    @Test("with the default options the bug is found too; with jobs off the code has no point but its start")
+    func defaultOptionsFindIt() async throws {
+        var options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
+        options.schedulesAfterFailure = 0
+        let found = try await Explorer.explore(Self.deposits(fixed: false), options: options)
+        #expect(found.failure?.outcome == .invariantBroken("balance 10, expected 20"))
+        options.schedulesJobs = false
+        let report = try await Explorer.explore(Self.deposits(fixed: false), options: options)
+        // Each thread is one step from its start, in either order.
+        #expect(report.schedules == 2)
         #expect(report.failingSchedules == 0)
+        #expect(report.notInterleaved?.contains("schedulesJobs is false") == true)
     }
 
     /// A plain `Task` that a second thread awaits: thread 0 stores it, thread 1 awaits its value.

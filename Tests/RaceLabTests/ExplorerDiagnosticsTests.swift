@@ -211,13 +211,23 @@ struct ExplorerDiagnosticsTests {
         )
     }
 
-    @Test("a thread that finishes without a scheduling point: one schedule, nothing explored, and why")
+    @Test("a thread that finishes without a scheduling point starts at one: 4 places among 3 points; and why")
     func threadWithoutPoints() async throws {
         let report = try await Explorer.explore(Self.exploration(threads: 2) { $0 == 0 ? 2 : 0 })
-        #expect(report.schedules == 1)
+        // Thread 0: its start and two steps; thread 1: its start, anywhere among them.
+        #expect(report.schedules == 4)
         let warning = try #require(report.warning)
-        #expect(warning.contains("nothing was explored: there is one schedule only, because thread 1 finished"))
-        #expect(warning.contains("ran as set-up"))
+        #expect(warning.hasPrefix("thread 1 finished without reaching a scheduling point"))
+        #expect(warning.contains("only the orders in which threads start were tried"))
+        #expect(report.notInterleaved == warning)
+    }
+
+    @Test("threads with no point at all run in every order: each order of their starts")
+    func threadsWithoutPointsRunInEveryOrder() async throws {
+        let report = try await Explorer.explore(Self.exploration(threads: 3) { _ in 0 })
+        #expect(report.schedules == 6)
+        #expect(report.tracesCovered == 6)
+        #expect(report.notInterleaved?.hasPrefix("threads 0, 1 and 2 finished without reaching") == true)
     }
 
     @Test("a thread without points among threads that interleave: warned about, the rest explored")

@@ -248,17 +248,25 @@ struct ExplorerTests {
 
     @Test("awaiting a RaceTask waits for its thread: 'parent work' takes 3 places among the task's 2 steps")
     func joinsTask() async throws {
-        let unbounded = try await Explorer.explore(Self.awaitedTask, options: .init(preemptions: 2))
+        // RaceTask's own model: jobs are not points, the task is a thread and awaiting it a join.
+        let unbounded = try await Explorer.explore(
+            Self.awaitedTask,
+            options: .init(preemptions: 2, schedulesJobs: false)
+        )
         #expect(unbounded.exhaustive)
         #expect(unbounded.abandoned == nil)
         #expect(unbounded.schedules == 3)
         #expect(unbounded.failingSchedules == 0)
         // Only "child, parent work, child work" switches away from a thread that could go on.
-        let bounded = try await Explorer.explore(Self.awaitedTask, options: .init(preemptions: 0))
+        let bounded = try await Explorer.explore(
+            Self.awaitedTask,
+            options: .init(preemptions: 0, schedulesJobs: false)
+        )
         #expect(bounded.schedules == 2)
         let result = try await Explorer.replay(
             Self.awaitedTask,
-            schedule: Schedule(threads: 1, choices: [1, 0, 1, 0])
+            schedule: Schedule(threads: 1, choices: [1, 0, 1, 0]),
+            options: .init(schedulesJobs: false)
         )
         #expect(result.steps.map(\.operation) == ["child", "parent work", "child work", "await child"])
         #expect(result.outcome == .passed)
@@ -278,7 +286,8 @@ struct ExplorerTests {
             },
             invariant: { _, _ in nil }
         )
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        // RaceTask's own model (jobs are not points): the join is a point that knows whom it waits for.
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2, schedulesJobs: false))
         #expect(report.schedules == 1)
         #expect(
             report.failure?.outcome

@@ -23,6 +23,9 @@ public struct Exploration: Sendable {
     public let describesState: Bool
     /// Whether its steps touch only what their points declare (see `declaringCompleteFootprints()`).
     public private(set) var footprintsComplete = false
+    /// Whether its marks name every place where the order of its threads matters (see
+    /// `markingEveryWindow()`).
+    public private(set) var windowsMarked = false
     /// Whether an error thrown by a thread is the failure this exploration looks for (see
     /// `treatingErrorsAsFailures()`). False: an error is an ERROR, no evidence either way.
     public private(set) var errorsAreFailures = false
@@ -77,15 +80,11 @@ public struct Exploration: Sendable {
 extension Exploration {
     /// An exploration whose thread bodies are `async`, for actors.
     ///
-    /// Each logical thread starts one `Task` (which inherits the thread's `Race.hook`, so windows
-    /// reached in it are scheduling points of that logical thread) and waits for it. The task prefers
-    /// the explorer's own executor, and so do the default actors it calls: a task paused at a window
-    /// blocks the thread it is on, which must not be one of the cooperative pool's. A task the code
-    /// under test creates with `Task { }` runs on the pool and keeps its creator's hook; one that
-    /// another thread awaits must be a `RaceTask`, or the waiter blocks outside the explorer's view
-    /// and is reported stuck. With marks off (`ExplorationOptions.marks`) none of this applies: the
-    /// explorer runs the tasks' jobs one at a time, a plain `Task { }` included, and every job is a
-    /// scheduling point (`AsyncJobs`).
+    /// Each logical thread starts one `Task` and waits for it. Under the explorer, the tasks' jobs
+    /// run one at a time, a plain `Task { }` the code creates included, and every job is a scheduling
+    /// point (a task's start, each resumption after an `await`, an actor's queue, a sleep's
+    /// wake-up; see `AsyncJobs`): actor code needs no mark. A `Race.window` reached in a job, or a
+    /// RaceLab primitive used there, adds a point inside it.
     public init<State: Sendable>(
         summary: String,
         defaultThreads: Int = 2,
@@ -100,7 +99,7 @@ extension Exploration {
             defaultThreads: defaultThreads,
             makeState: makeState,
             thread: { state, index in
-                // With marks off, the task's jobs are the thread's scheduling points.
+                // Under the explorer the task's jobs are the thread's scheduling points.
                 if let logical = LogicalThread.current, logical.execution.schedulesJobs {
                     return logical.execution.runTask(as: logical.id) { try await asyncThread(state, index) }
                 }
@@ -172,8 +171,8 @@ struct ExplorableProgram: Sendable {
     let invariant: @Sendable () -> String?
     let tearDown: @Sendable () -> Void
     var describeState: (@Sendable () -> String)? = nil
-    /// Whether the threads run async bodies (`Exploration.init(asyncThread:)`): with marks off, their
-    /// jobs are scheduling points.
+    /// Whether the threads run async bodies (`Exploration.init(asyncThread:)`): their jobs are
+    /// scheduling points.
     var isAsync = false
 }
 
@@ -185,5 +184,19 @@ extension Variant {
         named.identity = "\(exploration.identity)\nvariant: \(name)"
         copy.exploration = named
         return copy
+    }
+}
+
+extension Exploration {
+    /// This exploration, declaring that its marks (`Race.window`, `Race.step`) and RaceLab's
+    /// primitives name every place where the order of its threads matters. Its Swift concurrency
+    /// jobs are then scheduling points only with marks off (`ExplorationOptions.marks`): with marks
+    /// on, the search runs the marked points alone, far fewer schedules than one that also switches
+    /// at every job. The lessons' async explorations, written with marks, declare it; code whose
+    /// windows are not all marked should not, or the search skips the orders the marks do not name.
+    public func markingEveryWindow() -> Exploration {
+        var declared = self
+        declared.windowsMarked = true
+        return declared
     }
 }

@@ -51,11 +51,23 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
     public var stepBound: Int?
     /// Seconds a thread may run between two scheduling points before it is reported stuck.
     public var stallTimeout: Double
-    /// Whether `Race.window` and `Race.step` are scheduling points. False: the explorer uses only the
-    /// points it sees by itself, its primitives' and, in async explorations, every Swift concurrency
-    /// job (a task's start, each resumption after an `await`, an actor's queue, a sleep's wake-up),
-    /// run one at a time; code under exploration then needs no mark at all.
+    /// Whether `Race.window` and `Race.step` are scheduling points. Either way the explorer uses the
+    /// points it sees by itself: its primitives' operations, each thread's start (when a thread would
+    /// otherwise run as set-up to its end) and, in async explorations, every Swift concurrency job
+    /// (`schedulesJobs`). Marks add points inside a job or between two primitives; false ignores
+    /// them.
     public var marks: Bool
+    /// Whether an async exploration (`Exploration.init(asyncThread:)`) switches at every Swift
+    /// concurrency job: a task's start, each resumption after an `await`, an actor's queue, a
+    /// sleep's wake-up (see `AsyncJobs`). True by default: actor code needs no mark. False runs each
+    /// thread's task on the explorer's executor with marks and RaceLab's primitives as its only
+    /// points: far fewer schedules, for code that marks its windows and awaits other threads
+    /// through `RaceTask`.
+    public var schedulesJobs: Bool
+    /// How many more schedules to run after the first failing one, looking for a shorter failure
+    /// (the report keeps the shortest): 0 stops at the first; nil (the default) searches to the end.
+    /// `expectFailingSchedule` sets it when it is nil, since one failing schedule is its answer.
+    public var schedulesAfterFailure: Int? = nil
 
     public init(
         strategy: Strategy = .dfs,
@@ -66,7 +78,8 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
         seed: UInt64 = 0,
         stepBound: Int? = nil,
         stallTimeout: Double = 10,
-        marks: Bool = true
+        marks: Bool = true,
+        schedulesJobs: Bool = true
     ) {
         self.strategy = strategy
         self.reduction = reduction
@@ -77,12 +90,19 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
         self.stepBound = stepBound
         self.stallTimeout = stallTimeout
         self.marks = marks
+        self.schedulesJobs = schedulesJobs
     }
 
     /// The reduction `exploration` is explored with: `.automatic` resolved.
     func reduction(for exploration: Exploration) -> Reduction {
         guard reduction == .automatic else { return reduction }
         return exploration.footprintsComplete ? .states : .none
+    }
+
+    /// Whether `exploration`'s jobs are scheduling points: `schedulesJobs`, unless the exploration
+    /// marks every window (`Exploration.markingEveryWindow()`) and marks are on.
+    func schedulesJobs(for exploration: Exploration) -> Bool {
+        schedulesJobs && !(exploration.windowsMarked && marks)
     }
 
     var scheduleLimit: Int {

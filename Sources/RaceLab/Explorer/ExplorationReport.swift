@@ -19,6 +19,10 @@ public struct ExplorationReport: Sendable {
     public var redundantSchedules: Int? = nil
     /// dfs only: true when every schedule within the bound ran (the schedule limit was not hit).
     public let exhaustive: Bool
+    /// Set when the search stopped on purpose after a failing schedule
+    /// (`ExplorationOptions.schedulesAfterFailure`): how many schedules it ran after the first
+    /// failing one. Not exhaustive then, and the failure kept is the shortest of those run.
+    public var stoppedAfterFailure: Int? = nil
     /// Executions that failed (broken invariant, deadlock; an error where the exploration declares
     /// errors its failure).
     public let failingSchedules: Int
@@ -42,6 +46,12 @@ public struct ExplorationReport: Sendable {
     /// Set when exploration stopped because a thread got stuck outside the explorer's control: the
     /// figures are then inconclusive, whatever they say.
     public let abandoned: String?
+    /// Set when the search interleaved less than the program: one schedule only, or threads that
+    /// ran from their start to their end while no other thread could be chosen. It names the threads
+    /// and what would give them scheduling points in this exploration; the same text opens `warning`.
+    /// A search with it set proves nothing about the threads it names: `expectNoFailingSchedule`
+    /// fails on it.
+    public var notInterleaved: String? = nil
     /// With `abandoned`: why the thread got stuck, likely, and what to change.
     public var stall: StallDiagnosis? = nil
 

@@ -26,6 +26,19 @@ extension Explorer {
         options: ExplorationOptions = .init(),
         decide: @escaping (PlayDecision) -> PlayAnswer
     ) throws -> PlayedExecution {
+        var options = options
+        options.schedulesJobs = options.schedulesJobs(for: exploration)
+        // The search's rule for start points, from one execution that the player does not see.
+        let probe = try exploration.makeProgram(threads)
+        let first = ControlledExecution.run(
+            probe,
+            strategy: DepthFirstStrategy(preemptionBound: 0),
+            stepBound: options.stepBound ?? StepBound.beforeMeasuring,
+            stallTimeout: options.stallTimeout,
+            marks: options.marks,
+            schedulesJobs: options.schedulesJobs
+        )
+        let startPoints = needsStartPoints(first, async: probe.isAsync && options.schedulesJobs)
         let program = try exploration.makeProgram(threads)
         let states = StateLog()
         let strategy = InteractiveStrategy(prefix: prefix, states: states, decide: decide)
@@ -34,9 +47,13 @@ extension Explorer {
             strategy: strategy,
             stepBound: options.stepBound ?? StepBound.beforeMeasuring + prefix.count,
             stallTimeout: options.stallTimeout,
-            states: states
+            states: states,
+            marks: options.marks,
+            schedulesJobs: options.schedulesJobs,
+            footprintsComplete: exploration.footprintsComplete,
+            startPoints: startPoints
         )
-        result.schedule.program = exploration.fingerprint(marks: true)
+        result.schedule.program = exploration.fingerprint(marks: options.marks)
         result.errorsAreFailures = exploration.errorsAreFailures
         return PlayedExecution(
             result: result,

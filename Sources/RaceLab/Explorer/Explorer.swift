@@ -21,11 +21,33 @@ public enum Explorer {
         options: ExplorationOptions = .init(),
         after prefix: [Int]
     ) throws -> ExplorationReport {
+        try explore(exploration, options: options, after: prefix, startPoints: false)
+    }
+
+    /// Whether threads that ran without start points must start at points: a synchronous thread
+    /// ran as set-up to its end in `result`, so no order but the one they were started in ran.
+    static func needsStartPoints(_ result: ExecutionResult, async: Bool) -> Bool {
+        if case .stuck = result.outcome { return false }
+        return !async && !result.unscheduledThreads.isEmpty
+    }
+
+    /// The search, with each synchronous thread starting at a point of its own or not. Without, the
+    /// first execution decides: when a thread ran as set-up to its end, the search starts again
+    /// with start points (the seconds of that first execution are counted in the report's).
+    private static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        after prefix: [Int],
+        startPoints: Bool,
+        startedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) throws -> ExplorationReport {
+        let given = options
         var options = options
         options.reduction = options.reduction(for: exploration)
+        options.schedulesJobs = options.schedulesJobs(for: exploration)
         let threads = options.threads ?? exploration.defaultThreads
         let fingerprint = exploration.fingerprint(marks: options.marks)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = startedAt
         var schedules = 0
         var failing = 0
         var shortest: ExecutionResult?
@@ -43,6 +65,8 @@ public enum Explorer {
         var jobsWereSteps = false
         var firstFailure: (schedule: Int, seconds: Double)?
         var traces = Set<TraceKey>()
+        var isAsync = false
+        var stoppedAfterFailure = false
         // The step bound: the one given, or measured from the first execution that finishes.
         var stepBound = options.stepBound ?? StepBound.beforeMeasuring
         var measuring = options.stepBound == nil
@@ -54,14 +78,23 @@ public enum Explorer {
         while schedules < options.scheduleLimit {
             let setUp = DispatchTime.now().uptimeNanoseconds
             let program = try exploration.makeProgram(threads)
+            isAsync = program.isAsync
             timing.setUp += secondsSince(setUp)
             var result = ControlledExecution.run(
                 program,
                 strategy: strategy,
                 stepBound: stepBound,
                 stallTimeout: options.stallTimeout,
-                marks: options.marks
+                marks: options.marks,
+                schedulesJobs: options.schedulesJobs,
+                footprintsComplete: exploration.footprintsComplete,
+                startPoints: startPoints
             )
+            if !startPoints && schedules == 0
+                && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
+            {
+                return try explore(exploration, options: given, after: prefix, startPoints: true, startedAt: start)
+            }
             result.schedule.program = fingerprint
             result.errorsAreFailures = exploration.errorsAreFailures
             schedules += 1
@@ -109,12 +142,27 @@ public enum Explorer {
                 errors += 1
                 if firstError == nil { firstError = result }
             }
-            if !strategy.endExecution(result) {
+            let ended = !strategy.endExecution(result)
+            if ended {
                 exhaustive = true
+                break
+            }
+            if let after = options.schedulesAfterFailure, let first = firstFailure, schedules - first.schedule >= after
+            {
+                stoppedAfterFailure = true
                 break
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let notInterleaved =
+            abandoned == nil
+            ? nothingExplored(
+                threads,
+                unscheduled,
+                branching,
+                remedy: remedy(async: isAsync, marks: options.marks, jobs: options.schedulesJobs)
+            )
+            : nil
         var report = ExplorationReport(
             strategy: options.strategy,
             threads: threads,
@@ -127,11 +175,13 @@ public enum Explorer {
             elapsedSeconds: elapsed,
             warning: joinedWarnings(
                 warning ?? strategy.warning,
-                abandoned == nil ? nothingExplored(threads, unscheduled, branching) : nil
+                notInterleaved
             ),
             abandoned: abandoned
         )
         report.stall = stall
+        report.notInterleaved = notInterleaved
+        report.stoppedAfterFailure = stoppedAfterFailure ? options.schedulesAfterFailure : nil
         report.timing = timing
         report.errorSchedules = errors
         report.firstError = firstError
@@ -162,7 +212,13 @@ public enum Explorer {
     /// The warning for an exploration in which nothing, or less than the program, was interleaved:
     /// threads that ran as set-up in every execution (`unscheduled`), and a search in which no
     /// decision ever had two threads to choose from (`branching` 0, so every execution was the same).
-    static func nothingExplored(_ threads: Int, _ unscheduled: Set<Int>?, _ branching: Int) -> String? {
+    /// `remedy` says what would give such a thread scheduling points in this exploration.
+    static func nothingExplored(
+        _ threads: Int,
+        _ unscheduled: Set<Int>?,
+        _ branching: Int,
+        remedy: String = remedy(async: false, marks: true, jobs: true)
+    ) -> String? {
         let idle = (unscheduled ?? []).sorted()
         let names =
             idle.count == 1
@@ -170,8 +226,8 @@ public enum Explorer {
             : "threads " + idle.dropLast().map(String.init).joined(separator: ", ") + " and \(idle.last ?? 0)"
         let why =
             (idle.count == 1 ? "it" : "each")
-            + " ran as set-up, alone and to its end, before the next thread started: mark where it touches "
-            + "shared state (Race.window, Race.step), or use RaceLock, RaceQueue, RaceTask or @RaceShared there"
+            + " ran from its start to its end as one step (only the orders in which threads start were tried): "
+            + remedy
         var lines: [String] = []
         if branching == 0 {
             let reason =
@@ -186,6 +242,26 @@ public enum Explorer {
             lines.append("\(names) finished without reaching a scheduling point; \(why)")
         }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// What gives a thread scheduling points, for an exploration of this kind.
+    static func remedy(async: Bool, marks: Bool, jobs: Bool) -> String {
+        let ignored = marks ? "" : "marks are off, so its Race.window and Race.step were ignored; "
+        if async && !jobs {
+            return ignored
+                + "Swift concurrency jobs are not scheduling points here (schedulesJobs is false): turn them "
+                + "back on (the default), or mark where it touches shared state (Race.window)"
+        }
+        if async {
+            return ignored
+                + "its task ran as one job, so nothing in it suspended (an await that waits: another actor, "
+                + "a task's value, a sleep); a step of synchronous code in it needs what synchronous code needs "
+                + "(RaceLab's primitives through the RaceLab switch, @RaceShared, a Race.window mark)"
+        }
+        return ignored
+            + "compile the code under test with the RaceLab switch (its DispatchQueue, NSLock, ... are then "
+            + "RaceLab's), keep shared variables in @RaceShared, or mark where it touches shared state "
+            + "(Race.window)"
     }
 
     /// Runs exactly `schedule` once.
@@ -217,16 +293,27 @@ public enum Explorer {
                     + "\(fingerprint)): replay it on the lesson, variant or exploration that printed it"
             )
         }
-        let program = try exploration.makeProgram(schedule.threads)
-        let strategy = ReplayStrategy(schedule)
-        var result = ControlledExecution.run(
-            program,
-            strategy: strategy,
-            stepBound: options.stepBound ?? StepBound.beforeMeasuring + schedule.choices.count,
-            stallTimeout: options.stallTimeout,
-            states: describingStates ? StateLog() : nil,
-            marks: options.marks
-        )
+        var options = options
+        options.schedulesJobs = options.schedulesJobs(for: exploration)
+        func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
+            let program = try exploration.makeProgram(schedule.threads)
+            let strategy = ReplayStrategy(schedule)
+            let result = ControlledExecution.run(
+                program,
+                strategy: strategy,
+                stepBound: options.stepBound ?? StepBound.beforeMeasuring + schedule.choices.count,
+                stallTimeout: options.stallTimeout,
+                states: describingStates ? StateLog() : nil,
+                marks: options.marks,
+                schedulesJobs: options.schedulesJobs,
+                footprintsComplete: exploration.footprintsComplete,
+                startPoints: startPoints
+            )
+            return (result, strategy, program.isAsync && options.schedulesJobs)
+        }
+        // The search's own rule: threads start at points when one ran as set-up to its end.
+        var (result, strategy, isAsync) = try run(startPoints: false)
+        if needsStartPoints(result, async: isAsync) { (result, strategy, _) = try run(startPoints: true) }
         if let divergence = strategy.divergence {
             throw ReplayRefusal("the schedule does not fit this program: \(divergence)")
         }

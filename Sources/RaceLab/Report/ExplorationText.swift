@@ -43,7 +43,13 @@ extension VariantExploration {
                 ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
                 : stopped != nil
                     ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
-                    : strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : ""
+                    : stoppedAfterFailure.map {
+                        $0 == 0
+                            ? " (stopped at the first failing schedule)"
+                            : " (stopped " + counted($0, "schedule")
+                                + " after the first failing one, the shortest kept)"
+                    }
+                        ?? (strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : "")
             let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "

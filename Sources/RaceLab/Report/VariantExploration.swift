@@ -40,6 +40,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// dfs only: the distinct behaviours (Mazurkiewicz traces) the schedules covered.
     public var traces: Int?
     public var exhaustive: Bool
+    /// Set when the search stopped on purpose after its first failing schedule: the schedules it ran
+    /// after that one, looking for a shorter failure (`ExplorationReport.stoppedAfterFailure`).
+    public var stoppedAfterFailure: Int?
     public var failingSchedules: Int
     public var hitRate: Double
     public var pctGuarantee: Double?
@@ -95,6 +98,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         schedules = report.schedules
         traces = report.tracesCovered
         exhaustive = report.exhaustive
+        stoppedAfterFailure = report.stoppedAfterFailure
         failingSchedules = report.failingSchedules
         hitRate = report.hitRate
         pctGuarantee = report.pctGuarantee

@@ -23,6 +23,9 @@ public enum StressRunner {
         /// trial count would either take far too long or be too small for the fast variants. The
         /// report's `trials` says how many trials actually ran.
         public var timeBudget: Double?
+        /// Whether to stop after the first trial that shows an anomaly: for a check that only asks
+        /// whether the bug shows (`expectReproduced`), not how often.
+        public var stopsAtFirstAnomaly = false
 
         public init(workload: Workload, seed: UInt64, noise: Bool, timeBudget: Double? = nil) {
             self.workload = workload
@@ -85,6 +88,7 @@ public enum StressRunner {
                 distance: result.distance
             )
             afterTrial(trial + 1)
+            if options.stopsAtFirstAnomaly && firstAnomaly != nil { break }
         }
 
         let wall = (clock.now - started).seconds

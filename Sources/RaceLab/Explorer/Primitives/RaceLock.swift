@@ -18,6 +18,12 @@ public final class RaceLock: @unchecked Sendable {
         self.name = name
     }
 
+    /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
+    /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
+    public convenience init(fileID: String = #fileID, line: Int = #line) {
+        self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
+    }
+
     public func lock() {
         if let logical = LogicalThread.current {
             logical.pause(at: LockAcquire(lock: ObjectIdentifier(self), name: "lock \(name)"))

@@ -29,6 +29,10 @@ public final class RaceQueue: @unchecked Sendable {
     public let dispatchQueue: DispatchQueue
     let isSerial: Bool
 
+    /// `DispatchQueue.Attributes`, so that code that names it through `RaceQueue` (the RaceLab
+    /// switch, `Examples/RaceLabSwitch`) compiles unchanged.
+    public typealias Attributes = DispatchQueue.Attributes
+
     /// `qos` only reaches the real queue: the explorer's schedules do not depend on it.
     public init(label: String, qos: DispatchQoS = .unspecified, attributes: DispatchQueue.Attributes = []) {
         self.label = label

@@ -20,6 +20,12 @@ public final class RaceRecursiveLock: @unchecked Sendable {
         self.name = name
     }
 
+    /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
+    /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
+    public convenience init(fileID: String = #fileID, line: Int = #line) {
+        self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
+    }
+
     public func lock() {
         guard let logical = LogicalThread.current else { return mutex.lock() }
         let id = ObjectIdentifier(self)

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The explorer's scheduling of Swift concurrency jobs: with marks off (`ExplorationOptions.marks`),
-/// an async exploration runs one job at a time, and every job enqueued for it (a task started, an
-/// actor's queue run, a task resumed after an `await`, a sleep's wake-up) is a scheduling point that
-/// the strategy chooses among. The code under exploration needs no mark and no RaceLab type.
+/// The explorer's scheduling of Swift concurrency jobs: an async exploration runs one job at a time,
+/// and every job enqueued for it (a task started, an actor's queue run, a task resumed after an
+/// `await`, a sleep's wake-up) is a scheduling point that the strategy chooses among. The code under
+/// exploration needs no mark and no RaceLab type; marks (unless `ExplorationOptions.marks` is false)
+/// and RaceLab's primitives add points inside a job.
 ///
 /// Each task is a logical thread: a program thread's task is that thread, and a task the code
 /// creates (`Task { }`, the task behind a `Task.sleep`) is a new thread started by its creator. A

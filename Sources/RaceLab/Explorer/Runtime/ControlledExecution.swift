@@ -14,7 +14,12 @@ import Foundation
 /// knows no strategy beyond `SchedulingStrategy`.
 ///
 /// Code before a thread's first scheduling point runs when the thread is started, one thread after
-/// the other; it is treated as thread-local set-up, not as steps.
+/// the other, as thread-local set-up, unless the threads start at points (`startPoints`): each
+/// program thread then waits in front of its first line, so that the strategy chooses the order in
+/// which threads start, and whether one starts while another is between two points. The explorer
+/// asks for that when a thread would otherwise run as set-up to its end (`Explorer`), so that code
+/// with no other point still runs in every order. An async thread starts its task at once: the
+/// task's first job is its first point (`AsyncJobs`).
 ///
 /// One lock guards everything (`running`, `state`, the errors); each logical thread waits for its
 /// turn on a condition of its own and the controller on another, so a hand-off wakes one thread:
@@ -40,13 +45,22 @@ final class ControlledExecution: @unchecked Sendable {
     private var stateLog: StateLog?
     /// Whether `Race.window` and `Race.step` are scheduling points (`ExplorationOptions.marks`).
     let marks: Bool
-    /// Whether Swift concurrency jobs are scheduling points, run one at a time (`AsyncJobs`).
+    /// Whether Swift concurrency jobs are scheduling points, run one at a time (`AsyncJobs`): in
+    /// every async exploration.
     let schedulesJobs: Bool
+    /// What a thread's start declares it touches: nothing shared when the exploration declares
+    /// complete footprints (the code before its first point touches only what that point declares),
+    /// else everything.
+    let startFootprint: Footprint
+    /// Whether each synchronous program thread waits at a point of its own before its first line.
+    let startPoints: Bool
 
-    private init(threads: Int, marks: Bool, schedulesJobs: Bool) {
+    private init(threads: Int, marks: Bool, schedulesJobs: Bool, footprintsComplete: Bool, startPoints: Bool) {
         state = ExecutionState(threads: threads)
         self.marks = marks
         self.schedulesJobs = schedulesJobs
+        startFootprint = footprintsComplete ? .nothing : .everything
+        self.startPoints = startPoints && !schedulesJobs
     }
 
     /// Runs `program` once, choosing at each point with `strategy`.
@@ -57,20 +71,29 @@ final class ControlledExecution: @unchecked Sendable {
     ///   - stallTimeout: seconds a running thread may take to reach its next point.
     ///   - states: when given (and the program can describe its state), receives the state before
     ///     the first decision and after every step, while every thread is paused.
-    ///   - marks: false to ignore `Race.window` and `Race.step`; an async program's jobs are then
-    ///     its scheduling points (`AsyncJobs`).
+    ///   - marks: false to ignore `Race.window` and `Race.step`. An async program's jobs are
+    ///     scheduling points either way (`AsyncJobs`); marks add points inside them.
+    ///   - schedulesJobs: an async program's jobs are scheduling points (`ExplorationOptions`).
+    ///   - footprintsComplete: the exploration declares complete footprints (see `startFootprint`).
+    ///   - startPoints: each synchronous thread waits at its start, a scheduling point, instead of
+    ///     running its set-up when started.
     static func run(
         _ program: ExplorableProgram,
         strategy: any SchedulingStrategy,
         stepBound: Int,
         stallTimeout: Double,
         states: StateLog? = nil,
-        marks: Bool = true
+        marks: Bool = true,
+        schedulesJobs: Bool = true,
+        footprintsComplete: Bool = false,
+        startPoints: Bool = false
     ) -> ExecutionResult {
         let execution = ControlledExecution(
             threads: program.threads.count,
             marks: marks,
-            schedulesJobs: program.isAsync && !marks
+            schedulesJobs: program.isAsync && schedulesJobs,
+            footprintsComplete: footprintsComplete,
+            startPoints: startPoints
         )
         execution.stateLog = program.describeState == nil ? nil : states
         if execution.schedulesJobs { AsyncJobs.begin(execution) }
@@ -107,7 +130,9 @@ final class ControlledExecution: @unchecked Sendable {
                 result.stall = diagnoseStall(of: thread)
                 result.threadsLeftRunning = true
             }
-            result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) == 0 }
+            // A task's start is a point of its thread's: a thread that reached no other ran as one job.
+            let startsOnly = schedulesJobs ? 1 : 0
+            result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) <= startsOnly }
             result.branchingDecisions = branching
             lap(\.check)
             result.timing = timing
@@ -124,7 +149,7 @@ final class ControlledExecution: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        // Start each thread and let it run its set-up to its first scheduling point.
+        // Start each thread: paused at its start, or running its set-up to its first point.
         for (index, body) in program.threads.enumerated() {
             let logical = LogicalThread(id: index, execution: self)
             ParkedThreads.shared.run {
@@ -134,6 +159,10 @@ final class ControlledExecution: @unchecked Sendable {
                 }
             } last: {
                 logical.execution.finish(index)
+            }
+            if startPoints {
+                state.pause(index, at: PlainPoint(name: "start", footprint: startFootprint))
+                continue
             }
             hand(to: index)
             if !awaitBaton(timeout: stallTimeout) {

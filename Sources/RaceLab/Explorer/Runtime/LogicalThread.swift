@@ -66,7 +66,9 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
 
     private func markReached(_ name: StaticString, _ footprint: Footprint) {
         guard execution.marks else { return }
-        pause(at: PlainPoint(name: name.description, footprint: footprint))
+        // In an execution that schedules jobs, the mark may be reached in a task this thread started.
+        let thread = execution.schedulesJobs ? Self.current ?? self : self
+        thread.pause(at: PlainPoint(name: name.description, footprint: footprint))
     }
 
     /// Gives the baton back in front of `point` and waits until the controller chooses this thread.
