@@ -21,9 +21,11 @@ struct ArgumentParser {
         case "help":
             guard let topic = rest.first else { return .help(nil) }
             guard rest.count == 1, let command = CommandName(rawValue: topic) else {
+                let commands = CommandName.allCases.map(\.rawValue)
                 throw UsageError(
                     "no help for \(quoted(rest.joined(separator: " "))); commands are: "
-                        + CommandName.allCases.map(\.rawValue).joined(separator: ", ")
+                        + commands.joined(separator: ", ")
+                        + (rest.count == 1 ? Suggestion.clause(for: topic, among: commands) : "")
                 )
             }
             return .help(command)
@@ -47,8 +49,15 @@ struct ArgumentParser {
         case WorkerRequest.command:
             return try parseWorker(rest)
         default:
-            if first.hasPrefix("-") { throw UsageError("unknown option \(quoted(first))") }
-            throw UsageError("unknown command \(quoted(first))")
+            if first.hasPrefix("-") {
+                throw UsageError(
+                    "unknown option \(quoted(first))" + Suggestion.clause(for: first, among: ["--help", "--version"])
+                )
+            }
+            throw UsageError(
+                "unknown command \(quoted(first))"
+                    + Suggestion.clause(for: first, among: CommandName.allCases.map(\.rawValue))
+            )
         }
     }
 
@@ -312,14 +321,18 @@ struct ArgumentParser {
     private func lesson(_ identifier: String, reader: OptionReader) throws(UsageError) -> Lesson {
         if let lesson = lessons.lesson(identifiedBy: identifier) { return lesson }
         let known = lessons.map { "\($0.number) (\($0.slug))" }.joined(separator: ", ")
-        throw reader.error("unknown lesson \(quoted(identifier)); lessons are: \(known)")
+        throw reader.error(
+            "unknown lesson \(quoted(identifier)); lessons are: \(known)"
+                + Suggestion.clause(for: identifier, among: lessons.map(\.slug))
+        )
     }
 
     private func checkVariant(_ name: String, of lesson: Lesson, reader: OptionReader) throws(UsageError) {
         guard lesson.variant(named: name) == nil else { return }
+        let names = lesson.variants.map(\.name)
         throw reader.error(
             "lesson \(lesson.number) has no variant \(quoted(name)); its variants are: "
-                + lesson.variants.map(\.name).joined(separator: ", ")
+                + names.joined(separator: ", ") + Suggestion.clause(for: name, among: names)
         )
     }
 }

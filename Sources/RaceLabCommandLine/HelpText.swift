@@ -30,7 +30,10 @@ struct HelpText {
           --version            Show the version.
 
         EXIT STATUS: 0 every buggy variant reproduced and every fixed variant clean;
-                     1 some variant did not; 2 bad usage (nothing ran).
+                     1 some variant did not; 2 bad usage (nothing ran); 3 an error (a failed
+                     setup or system call, a file not written) kept a variant from a verdict;
+                     130 or 143 interrupted by SIGINT (Ctrl-C) or SIGTERM. Each command's
+                     help says which of these it uses.
 
         Run '\(tool) help run' for the options of a run.
         """
@@ -67,6 +70,14 @@ struct HelpText {
         }
     }
 
+    /// The options `command` accepts, as typed (`--trials`, `--help`): what a mistyped option is
+    /// compared with.
+    static func optionNames(_ command: CommandName) -> [String] {
+        (options(command) + [.help]).compactMap { option in
+            option.name.split(separator: " ").last { $0.hasPrefix("--") }.map { String($0.filter { $0 != "," }) }
+        }
+    }
+
     func usage(_ command: CommandName?) -> String {
         guard let command else {
             return "usage: \(tool) <command> [options]   (commands: "
@@ -99,6 +110,9 @@ struct HelpText {
             \(usage(.list))
 
             \(optionsSection(.list))
+
+            Exit status: 0 when the list was printed; 3 when the JSON document could not be
+            written; 2 for bad usage.
             """
         case .run:
             """
@@ -136,8 +150,9 @@ struct HelpText {
 
             \(optionsSection(.power))
 
-            Exit status: 0 when every measurement completed, 1 when one crashed or timed out, 2 for
-            bad usage.
+            Exit status: 0 when every measurement completed, 1 when one crashed or timed out, 3 when
+            the JSON document could not be written, 2 for bad usage. Interrupted (SIGINT, SIGTERM),
+            it stops at once and exits 130 or 143.
             """
         case .matrix:
             """
@@ -161,7 +176,9 @@ struct HelpText {
 
             Exit status: 0 when every row is as expected (buggy variants reproduced, fixed ones clean
             and silent under TSan, TSan and compiler outcomes as the variants declare); 1
-            otherwise, naming each variant and what differs; 2 for bad usage.
+            otherwise, naming each variant and what differs; 3 when a report (--json, --junit)
+            could not be written; 2 for bad usage. Interrupted (SIGINT, SIGTERM), it stops at once
+            and exits 130 or 143.
             """
         case .explore:
             """
@@ -205,7 +222,9 @@ struct HelpText {
             and every fixed variant is CLEAN; 1 when a variant got the other verdict (a crash
             included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE), could
             not be set up, or a file could not be written, and none got the other; 2 for bad usage,
-            and for a replay string refused because it does not fit the variant.
+            and for a replay string refused because it does not fit the variant. Interrupted (SIGINT,
+            SIGTERM), it stops the variant being explored, which gets no verdict, and exits 130 or
+            143.
             """
         case .play:
             """
@@ -232,13 +251,16 @@ struct HelpText {
             \(optionsSection(.play))
 
             Exit status: 0 when the game ended (by q or end of input); 3 when the variant could not
-            be set up; 2 for bad usage.
+            be set up; 2 for bad usage. Ctrl-C (SIGINT) or SIGTERM ends it at once: the shell shows
+            130 or 143.
             """
         case .help:
             """
             \(tool) help: show help for the tool or one command.
 
             \(usage(.help))
+
+            Exit status: 0; 2 for a command that does not exist.
             """
         }
     }

@@ -53,10 +53,16 @@ struct OptionReader {
         UsageError(message, command: command)
     }
 
-    /// The error for an argument this command does not take: an unknown option or a stray word.
+    /// The error for an argument this command does not take: an unknown option, with the option it
+    /// most likely meant (`--trails`: did you mean `--trials`?), or a stray word.
     func unexpected(_ argument: String) -> UsageError {
-        let what = argument.hasPrefix("-") ? "unknown option" : "unexpected argument"
-        return error("\(what) \(quoted(argument))" + (command.map { " for '\($0.rawValue)'" } ?? ""))
+        let option = argument.hasPrefix("-")
+        let what = option ? "unknown option" : "unexpected argument"
+        let known = command.map { HelpText.optionNames($0) } ?? []
+        return error(
+            "\(what) \(quoted(argument))" + (command.map { " for '\($0.rawValue)'" } ?? "")
+                + (option ? Suggestion.clause(for: argument, among: known) : "")
+        )
     }
 
     /// Reads an option that takes no value: refuses `--flag=value`.

@@ -118,11 +118,13 @@ extension RaceLabTool {
         writeFile(path, what: "JUnit XML") { document.xml() }
     }
 
-    /// Writes the text `make` returns to `path`; says so on stderr and returns false when it cannot
-    /// (a failed write is an error of the machine, never a verdict).
+    /// Writes the text `make` returns to `path` and names the file it wrote in one line on stderr,
+    /// where it stays out of a `--json` document on stdout; says so on stderr and returns false when
+    /// it cannot (a failed write is an error of the machine, never a verdict).
     func writeFile(_ path: String, what: String, _ make: () throws -> String) -> Bool {
         do {
             try OutputPath.write(try make(), to: path)
+            printError("\(name): wrote \(what) to \(quoted(path))")
             return true
         } catch {
             printError("\(name): error: cannot write \(what) to \(quoted(path)): \(describeError(error))")

@@ -47,6 +47,40 @@ struct HelpTextTests {
         #expect(texts.allSatisfy { $0.contains("  -h, --help           Show this help.") })
     }
 
+    /// The numbers in the paragraph of `text` from the line that says "exit status" (any case).
+    static func exitStatuses(in text: String) throws -> Set<Int> {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.lowercased().contains("exit status") })
+        let paragraph = lines[start...].prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let numbers = try Regex(#"\b\d+\b"#)
+        return Set(
+            paragraph.joined(separator: " ").matches(of: numbers).compactMap {
+                Int(String($0.output[0].substring ?? ""))
+            }
+        )
+    }
+
+    @Test("the tool's help lists every exit status the README documents; each command's help, those it uses")
+    func exitStatuses() throws {
+        let readme = try String(
+            contentsOf: Self.golden.appendingPathComponent("../../../README.md").standardizedFileURL,
+            encoding: .utf8
+        )
+        let documented = try #require(readme.components(separatedBy: "**Exit status:**").dropFirst().first)
+        let statuses = try Regex(#"`(\d+)`"#)
+        let paragraph = documented.components(separatedBy: "\n\n")[0]
+        let inReadme = Set(paragraph.matches(of: statuses).compactMap { Int(String($0.output[1].substring ?? "")) })
+        #expect(inReadme == [0, 1, 2, 3, 130, 143])
+        #expect(try Self.exitStatuses(in: Self.expected("help.txt")) == inReadme)
+        let uses: [String: Set<Int>] = [
+            "run": [0, 1, 2, 3, 130, 143], "power": [0, 1, 2, 3, 130, 143], "matrix": [0, 1, 2, 3, 130, 143],
+            "explore": [0, 1, 2, 3, 130, 143], "play": [0, 2, 3, 130, 143], "list": [0, 2, 3], "help": [0, 2],
+        ]
+        for (command, expected) in uses {
+            #expect(try Self.exitStatuses(in: Self.expected("help-\(command).txt")) == expected, "\(command)")
+        }
+    }
+
     @Test("each usage line, printed under an error, is the one in the command's help")
     func usageUnderErrors() throws {
         for command in ["run", "power", "matrix", "explore", "play", "list"] {

@@ -78,6 +78,16 @@ struct RacelabCommandTests {
             (["run", "1", "--trials", "0"], "racelab: error: --trials must be a positive integer, got '0'"),
             (["run", "1", "--iterations", "x"], "racelab: error: --iterations must be a positive integer, got 'x'"),
             (["fly"], "racelab: error: unknown command 'fly'"),
+            (["rn", "1"], "racelab: error: unknown command 'rn'; did you mean 'run'?"),
+            (
+                ["run", "1", "--trails", "5"],
+                "racelab: error: unknown option '--trails' for 'run'; did you mean '--trials'?"
+            ),
+            (["run", "1", "--variant", "bugy"], "racelab: error: lesson 1 has no variant 'bugy'; its variants are: "),
+            (
+                ["run", "1", "--variant", "Buggy"],
+                "racelab: error: lesson 1 has no variant 'Buggy'; its variants are: "
+            ),
         ]
     )
     func badInput(arguments: [String], message: String) throws {
@@ -88,6 +98,9 @@ struct RacelabCommandTests {
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix(message) == true, "got: \(output.stderr)")
         #expect(lines.last?.hasPrefix("usage: racelab") == true)
+        if arguments.contains(where: { ["bugy", "Buggy"].contains($0) }) {
+            #expect(lines.first?.hasSuffix("; did you mean 'buggy'?") == true, "got: \(output.stderr)")
+        }
     }
 
     @Test("help is available for the tool and for each command")
@@ -138,6 +151,44 @@ struct IsolationTests {
         #expect(variants[1].verdict == .clean)
         #expect(variants[2].inconsistencies == 3)
         #expect(variants[2].anomalousTrials == 3)
+    }
+
+    @Test("run advises marking race windows under a buggy variant that reached none, never under a fixed one")
+    func noWindowAdviceOnlyUnderBuggyVariants() throws {
+        let output = try Executable.fixtures.run("run", "synthetic", "--trials", "2", "--iterations", "40")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        // The synthetic lesson marks no window; its variants print in the order buggy, fixed, buggy.
+        let blocks = output.stdout.components(separatedBy: "▸ ").dropFirst()
+        let advised = blocks.map { $0.contains("note: " + VariantReport.noWindowReached) }
+        #expect(
+            blocks.map { String($0.prefix { $0 != " " }) } == [
+                "drops-every-fourth", "clean", "odd-trials-inconsistent",
+            ]
+        )
+        #expect(advised == [true, false, true], "\(output.stdout)")
+    }
+
+    @Test("each file written is named in one line on stderr, and never in --json's stdout", arguments: [false, true])
+    func writtenFilesAreNamed(json: Bool) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-written-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("run.html").path
+        let junit = folder.appendingPathComponent("run.xml").path
+        let output = try Executable.fixtures.run(
+            ["run", "synthetic", "--trials", "2", "--iterations", "40", "--html", page, "--junit", junit]
+                + (json ? ["--json"] : [])
+        )
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(FileManager.default.fileExists(atPath: page) && FileManager.default.fileExists(atPath: junit))
+        #expect(
+            output.stderr.split(separator: "\n").filter { $0.contains(" wrote ") } == [
+                "racelab-fixtures: wrote JUnit XML to '\(junit)'",
+                "racelab-fixtures: wrote the HTML report to '\(page)'",
+            ]
+        )
+        #expect(!output.stdout.contains(folder.path))
+        if json { #expect(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) is [String: Any]) }
     }
 
     @Test("the text report shows the crash, the timeout and a failing summary")

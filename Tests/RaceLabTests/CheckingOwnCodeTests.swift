@@ -119,6 +119,18 @@ struct CheckingOwnCodeTests {
         #expect(none.text.contains("note: " + VariantReport.noWindowReached))
     }
 
+    @Test("A lesson's report advises marking windows under buggy variants only; a check of own code under every one")
+    func noWindowAdviceByAudience() async {
+        let fixed = await StressRunner.run(Synthetic.clean, trials: 2, iterations: 10)
+        let buggy = await StressRunner.run(Synthetic.clean.judged(as: .buggy), trials: 2, iterations: 10)
+        #expect(fixed.windowsReached == 0 && buggy.windowsReached == 0)
+        let note = "note: " + VariantReport.noWindowReached
+        #expect(!TextReport(lessonVariants: true).variant(fixed).contains(note))
+        #expect(TextReport(lessonVariants: true).variant(buggy).contains(note))
+        #expect(TextReport().variant(fixed).contains(note))
+        #expect(fixed.text.contains(note))
+    }
+
     @Test("expectNoFailingSchedule prints the failing schedule's timeline and the line that pins it")
     func noFailingScheduleMessage() async throws {
         var report: VariantExploration?

@@ -10,8 +10,56 @@ struct ObservationTests {
         let observation = Observation.kept(517, of: 1_000, unit: "keys")
         #expect(observation.lostWrites == 483)
         #expect(observation.outcome == "500–599/1000")
-        #expect(observation.meaning == "401–500 keys lost")
         #expect(observation.isAnomalous)
+    }
+
+    @Test("kept: a group's meaning names the outcome's range, in the same order and the same terms")
+    func keptMeaningMatchesOutcome() throws {
+        for observed in [0, 99, 400, 517, 999] {
+            let observation = Observation.kept(observed, of: 1_000, unit: "keys")
+            let range = try #require(observation.outcome.split(separator: "/").first)
+            #expect(observation.meaning == "\(range) of 1000 keys kept, the others lost")
+        }
+        #expect(Observation.kept(6, of: 8).meaning == "2 writes lost")
+    }
+
+    @Test("a histogram lists outcomes in their order, from the correct one outwards, never by frequency")
+    func histogramRowsInOutcomeOrder() {
+        var histogram = HistogramBuilder()
+        // The rarest outcomes come first and the most frequent last, so an order by frequency fails.
+        let kept =
+            [1_000, 517] + Array(repeating: 150, count: 2) + Array(repeating: 400, count: 3)
+            + Array(repeating: 450, count: 4)
+        for observed in kept {
+            let observation = Observation.kept(observed, of: 1_000, unit: "keys")
+            histogram.add(
+                outcome: observation.outcome,
+                expectation: observation.isAnomalous ? .forbidden : .acceptable,
+                meaning: observation.meaning,
+                distance: abs(observation.observed - observation.expected)
+            )
+        }
+        histogram.add(outcome: "setup failed", expectation: .error, meaning: "no file", distance: 0)
+        let rows = histogram.rows(trials: kept.count + 1)
+        #expect(rows.map(\.outcome) == ["1000/1000", "500–599/1000", "400–499/1000", "100–199/1000", "setup failed"])
+        #expect(rows.map(\.samples) == [1, 1, 7, 2, 1])
+    }
+
+    @Test("a histogram lists executions from the intended count outwards")
+    func executionsHistogramOrder() {
+        var histogram = HistogramBuilder()
+        for observed in [3, 3, 3, 2, 2, 0, 1] {
+            let observation = Observation.executions(observed)
+            histogram.add(
+                outcome: observation.outcome,
+                expectation: observation.isAnomalous ? .forbidden : .acceptable,
+                meaning: observation.meaning,
+                distance: abs(observation.observed - observation.expected)
+            )
+        }
+        #expect(
+            histogram.rows(trials: 7).map(\.outcome) == ["1 execution", "0 executions", "2 executions", "3 executions"]
+        )
     }
 
     @Test("kept: small counts are their own outcomes")
@@ -75,7 +123,7 @@ struct VerdictTests {
         #expect(all.filter { $0.isExpected(for: .fixed) } == [.clean])
     }
 
-    @Test("histogram rows: acceptable first, then by samples, with frequencies over all trials")
+    @Test("histogram rows: acceptable first, then forbidden, with frequencies over all trials")
     func histogramOrder() {
         var builder = HistogramBuilder()
         for _ in 0..<3 { builder.add(outcome: "2 executions", expectation: .forbidden, meaning: "1 duplicate") }

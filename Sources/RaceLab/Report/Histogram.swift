@@ -27,8 +27,19 @@ public struct HistogramRow: Sendable, Codable, Equatable {
 /// Counts trial outcomes as they come in.
 struct HistogramBuilder {
     private var rows: [String: HistogramRow] = [:]
+    /// Per outcome, the smallest distance seen between what a trial produced and what it should
+    /// have: the key that puts rows in outcome order.
+    private var distances: [String: Int] = [:]
 
-    mutating func add(outcome: String, expectation: HistogramRow.Expectation, meaning: String) {
+    /// Counts one trial.
+    /// - Parameter distance: how far the trial's result is from the correct one
+    ///   (`|observed − expected|`), so that rows read from the correct outcome outwards.
+    mutating func add(
+        outcome: String,
+        expectation: HistogramRow.Expectation,
+        meaning: String,
+        distance: Int = 0
+    ) {
         rows[
             outcome,
             default: HistogramRow(
@@ -39,9 +50,13 @@ struct HistogramBuilder {
                 meaning: meaning
             )
         ].samples += 1
+        distances[outcome] = min(distances[outcome] ?? distance, distance)
     }
 
-    /// The rows with frequencies over `trials`: acceptable outcomes first, then by samples, most first.
+    /// The rows with frequencies over `trials`, in outcome order, never by how often they occurred:
+    /// acceptable outcomes first, then forbidden ones, then errors; within each, from the outcome
+    /// nearest the correct result outwards (`1000/1000`, `900–999/1000`, `800–899/1000`), ties by
+    /// the outcome's name in numeric order.
     func rows(trials: Int) -> [HistogramRow] {
         rows.values
             .map { row in
@@ -51,7 +66,8 @@ struct HistogramBuilder {
             }
             .sorted { lhs, rhs in
                 if lhs.expectation != rhs.expectation { return lhs.expectation.order < rhs.expectation.order }
-                if lhs.samples != rhs.samples { return lhs.samples > rhs.samples }
+                let (left, right) = (distances[lhs.outcome] ?? 0, distances[rhs.outcome] ?? 0)
+                if left != right { return left < right }
                 return lhs.outcome.localizedStandardCompare(rhs.outcome) == .orderedAscending
             }
     }

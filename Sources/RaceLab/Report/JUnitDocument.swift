@@ -102,7 +102,7 @@ extension JUnitDocument {
     /// An interrupted run adds a suite `run` with one failing case, `interrupted`: a CI reader that
     /// only counts failures would otherwise show the variants that finished, all passing, as a pass.
     public init(run report: RunReport) {
-        let text = TextReport()
+        let text = TextReport(lessonVariants: true)
         var suites = Self.suites(of: report, text: text)
         if let signal = report.interrupted {
             let message = "interrupted by \(signal): only the variants reported here finished; the run is not a pass"

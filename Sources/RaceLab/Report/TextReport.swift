@@ -3,7 +3,14 @@ import Foundation
 /// Renders reports for a terminal: a block per variant with its numbers, outcome histogram and
 /// verdict, and a summary line per lesson.
 package struct TextReport {
-    package init() {}
+    /// Whether the variants are a lesson's own rather than code a user checks. A lesson's fixed
+    /// variant may rightly reach no race window (an actor has none), so there the advice to mark
+    /// windows is given for buggy variants only; for a user's code it is given for every variant.
+    package var lessonVariants: Bool
+
+    package init(lessonVariants: Bool = false) {
+        self.lessonVariants = lessonVariants
+    }
 
     /// Histogram rows shown per variant; the JSON report has them all.
     static let histogramRows = 8
@@ -50,7 +57,7 @@ package struct TextReport {
                         + "trial\(report.errorTrials == 1 ? "" : "s") (not evidence of the bug; those trials did not count)"
                 )
             }
-            if report.windowsReached == 0 {
+            if report.windowsReached == 0 && (!lessonVariants || report.kind == .buggy) {
                 lines.append("  note: \(VariantReport.noWindowReached)")
             }
             lines.append("")

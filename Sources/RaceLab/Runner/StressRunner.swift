@@ -84,7 +84,8 @@ public enum StressRunner {
             histogram.add(
                 outcome: result.outcome,
                 expectation: result.hadError ? .error : result.isAnomalous ? .forbidden : .acceptable,
-                meaning: result.meaning
+                meaning: result.meaning,
+                distance: result.distance
             )
             afterTrial(trial + 1)
             if options.stopsAtFirstAnomaly && firstAnomaly != nil { break }
@@ -263,10 +264,13 @@ private struct TrialResult {
     var windowsReached = 0
     var outcome: String
     var meaning: String
+    /// How far the result is from the correct one, `|observed − expected|`: the histogram's order.
+    var distance = 0
     var samples: [String]
 
     init(observation: Observation?, log: TrialLog, failure: String?) {
         errors = log.errors + (observation?.errors ?? 0)
+        distance = observation.map { abs($0.observed - $0.expected) } ?? 0
         inconsistencies = log.inconsistencies
         samples = log.sampleMessages
         if let observation {

@@ -26,7 +26,8 @@ public struct Observation: Sendable, Equatable {
     public var errors: Int
     /// The histogram key for this trial, e.g. `"1000"` or `"kept 400–499"`.
     public var outcome: String
-    /// What the outcome means, in a few words, e.g. `"lost 501–600 writes"`.
+    /// What the outcome means, in a few words and in the outcome's own terms, e.g.
+    /// `"400–499 of 1000 writes kept, the others lost"` for the outcome `"400–499/1000"`.
     public var meaning: String
 
     public init(
@@ -52,7 +53,8 @@ public struct Observation: Sendable, Equatable {
     /// The observation for work that must all be kept: `expected − observed` writes were lost.
     ///
     /// For small counts each value is its own outcome; above 20 the histogram groups observed values
-    /// into tenths of `expected`, so that a run of 200 trials prints a handful of rows, not 200.
+    /// into tenths of `expected`, so that a run of 200 trials prints a handful of rows, not 200. A
+    /// group's meaning names the same range as its outcome, counted the same way (writes kept).
     /// - Parameter unit: the plural noun for what is counted, e.g. `"keys"`.
     public static func kept(_ observed: Int, of expected: Int, unit: String = "writes") -> Observation {
         let lost = max(0, expected - observed)
@@ -67,7 +69,7 @@ public struct Observation: Sendable, Equatable {
         } else {
             let band = Band.containing(observed, of: expected)
             outcome = "\(band.lower)–\(band.upper)/\(expected)"
-            meaning = "\(expected - band.upper)–\(expected - band.lower) \(unit) lost"
+            meaning = "\(band.lower)–\(band.upper) of \(expected) \(unit) kept, the others lost"
         }
         return Observation(
             expected: expected,
