@@ -40,8 +40,8 @@ public func expectClean(
 /// `Race.window` says so in the message.
 ///
 /// - Parameters:
-///   - workload: the iterations of each trial, and the most trials to run; nil for the variant's
-///     iterations (or 500) and trials until the time limit.
+///   - workload: the iterations of each trial, and the trials that run before the time limit can
+///     stop the search (more run until the limit); nil for the variant's iterations (or 500).
 ///   - timeLimit: no trial starts after this (at least one runs).
 ///   - seed, noise: as `expectClean`.
 /// - Returns: the report.

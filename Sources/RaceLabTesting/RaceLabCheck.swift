@@ -25,8 +25,9 @@ enum RaceLabCheck {
     /// Runs `variant` under the stress runner, judged as `kind`.
     ///
     /// - Parameter timeLimit: nil runs the whole workload (`expectClean`). Given, trials run until
-    ///   one shows an anomaly or the time is spent (`expectReproduced`): at most `workload.trials` of
-    ///   them when a workload was given, with no other limit when not.
+    ///   one shows an anomaly or the time is spent (`expectReproduced`); a workload given by the
+    ///   caller is a floor the time limit never cuts (on a loaded machine its trials take longer,
+    ///   and fewer of them would make a check that passed before flaky).
     static func stress(
         _ variant: Variant,
         as kind: VariantKind,
@@ -52,7 +53,8 @@ enum RaceLabCheck {
             noise: noise
         )
         if let timeLimit {
-            options.workload.trials = workload?.trials ?? Int.max
+            options.minimumTrials = workload?.trials ?? 1
+            options.workload.trials = Int.max
             options.timeBudget = seconds(timeLimit)
             options.stopsAtFirstAnomaly = true
         }

@@ -12,6 +12,7 @@ struct OwnerScopedCoordinatorTests {
     func sameOwnerPassesThrough() async {
         let table = ClaimTable()
         let owner = ClaimOwner()
+        let finished = DispatchSemaphore(value: 0)
         let enteredWhileHeld = await onOwnThread { [url] in
             OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
                 // Another storage, another thread, the same owner: admitted at once.
@@ -20,11 +21,14 @@ struct OwnerScopedCoordinatorTests {
                     OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
                         _ = entered.signal()
                     }
+                    // Its claim has ended: only now may the table be empty.
+                    finished.signal()
                 }.start()
                 return entered.wait(timeout: .now() + 20) == .success
             }
         }
         #expect(enteredWhileHeld)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
         #expect(table.fileCount == 0)
     }
 

@@ -26,6 +26,8 @@ public enum StressRunner {
         /// Whether to stop after the first trial that shows an anomaly: for a check that only asks
         /// whether the bug shows (`expectReproduced`), not how often.
         public var stopsAtFirstAnomaly = false
+        /// Trials the time budget never cuts: it stops the run only after this many (at least one).
+        public var minimumTrials = 1
 
         public init(workload: Workload, seed: UInt64, noise: Bool, timeBudget: Double? = nil) {
             self.workload = workload
@@ -66,7 +68,11 @@ public enum StressRunner {
         var trialsRun = 0
         var windowsReached = 0
         for trial in 0..<options.workload.trials {
-            if trial > 0, let budget = options.timeBudget, (clock.now - started).seconds >= budget { break }
+            if trial >= max(1, options.minimumTrials), let budget = options.timeBudget,
+                (clock.now - started).seconds >= budget
+            {
+                break
+            }
             trialsRun = trial + 1
             let result = runTrial(
                 variant,
