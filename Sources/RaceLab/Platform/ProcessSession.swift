@@ -10,20 +10,24 @@ import Glibc
 /// everything it started, even in process groups of their own, for the watchdog to kill when the
 /// child ends.
 package enum ProcessSession {
-    /// Sends `SIGKILL` to every process in the session `session`, over a few passes (one may start
-    /// another while the first is killed); returns how many were killed.
+    /// Sends `SIGKILL` to every process in the session `session`, pass after pass until none is
+    /// left alive (one may start another while the first is killed, and a killed process lives on
+    /// until the kernel gets to it: on a loaded machine, or in an uninterruptible wait, that takes
+    /// a while); returns how many kills were sent. Gives up after `patience` seconds.
     ///
     /// On Linux the session of each process is read from `/proc/<pid>/stat`. Elsewhere only the
     /// process group `session` is killed (what `spawn` makes there).
     @discardableResult
-    package static func killAll(_ session: pid_t) -> Int {
+    package static func killAll(_ session: pid_t, patience: Double = 10) -> Int {
         guard session > 1, session != getpid() else { return 0 }
         #if os(Linux)
         var killed = 0
-        for _ in 0..<8 {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(patience * 1e9)
+        while true {
             let members = processes(inSession: session)
-            if members.isEmpty { break }
+            if members.isEmpty || DispatchTime.now().uptimeNanoseconds >= deadline { break }
             for pid in members where kill(pid, SIGKILL) == 0 { killed += 1 }
+            usleep(2_000)
         }
         return killed
         #else
