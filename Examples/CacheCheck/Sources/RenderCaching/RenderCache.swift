@@ -9,7 +9,9 @@ import RaceLab
 /// silently replaces the first. Here that wastes work; with a cache of connections or of objects
 /// with identity, two callers end up holding different "cached" instances.
 public final class RenderCache: @unchecked Sendable {
-    private let lock = NSLock()
+    // RaceLock: an NSLock outside the explorer, a scheduling point inside it (with NSLock the
+    // explorer would run each thread whole, and a clean exploration would prove nothing).
+    private let lock = RaceLock("cache")
     /// Guarded by `lock`.
     private var rendered: [Int: String] = [:]
     private let renderer: Renderer
