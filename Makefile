@@ -10,7 +10,7 @@ TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help build release test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo \
-	format lint lint-workflows screenshots lesson-tables typecheck-darwin
+	format lint lint-workflows screenshots lesson-tables typecheck-darwin docs docs-check
 
 help: ## List the targets
 	@echo "RaceLab make targets:"
@@ -152,6 +152,14 @@ lint: ## Check formatting and portability without changing anything; CI fails on
 typecheck-darwin: build ## Type-check every Darwin branch on Linux against Scripts/DarwinStubs; then plant errors and show them caught
 	Scripts/typecheck-darwin
 	Scripts/typecheck-darwin --self-test
+
+# The DocC catalogs (Sources/RaceLab/RaceLab.docc, Sources/RaceLabTesting/RaceLabTesting.docc), built
+# with the toolchain's docc against the modules' symbol graphs: no plugin, no package (Scripts/build-docs).
+docs: ## Render the DocC documentation of RaceLab and RaceLabTesting into .build/docs (read it with a local web server)
+	Scripts/build-docs
+
+docs-check: ## CI: every public symbol documented (Scripts/check-doc-coverage), both catalogs built with warnings as errors
+	Scripts/build-docs --check
 
 lint-workflows: ## Check the GitHub workflows with actionlint (installs a pinned actionlint if it is missing)
 	Scripts/lint-workflows
