@@ -19,6 +19,10 @@ public final class AtWindow: RaceWindowHook, @unchecked Sendable {
     /// Guarded by `lock`.
     private var didFire = false
 
+    /// A hook that runs `action` at the first arrival at the window `name`.
+    /// - Parameters:
+    ///   - name: the window's name, as given to `Race.window`.
+    ///   - action: what to run there, on the arriving thread.
     public init(_ name: String, do action: @escaping @Sendable () -> Void) {
         self.name = name
         self.action = action
@@ -29,6 +33,7 @@ public final class AtWindow: RaceWindowHook, @unchecked Sendable {
         lock.withLock { didFire }
     }
 
+    /// Runs the action if this is the first arrival at the window; any other window passes through.
     public func windowReached(_ reached: StaticString) {
         guard reached.description == name else { return }
         let first = lock.withLock { () -> Bool in

@@ -13,9 +13,11 @@ import Testing
 /// and records a warning saying so, with the trials and iterations it ran.
 ///
 /// - Parameters:
+///   - variant: the code under test: its fresh state, operation and check.
 ///   - workload: trials × iterations, all of which run; the variant's own, or 100 × 500, when nil.
 ///   - seed: the noise seed; else `.raceLab(seed:)`, else `RACELAB_SEED`, else a new one (printed).
 ///   - noise: seeded noise at `Race.window` marks.
+///   - sourceLocation: where the issue is recorded; the caller's line by default.
 /// - Returns: the report, to assert more on.
 @discardableResult
 public func expectClean(
@@ -40,10 +42,13 @@ public func expectClean(
 /// `Race.window` says so in the message.
 ///
 /// - Parameters:
+///   - variant: the code under test: its fresh state, operation and check.
 ///   - workload: the iterations of each trial, and the trials that run before the time limit can
 ///     stop the search (more run until the limit); nil for the variant's iterations (or 500).
+///   - seed: as `expectClean`.
+///   - noise: as `expectClean`.
 ///   - timeLimit: no trial starts after this (at least one runs).
-///   - seed, noise: as `expectClean`.
+///   - sourceLocation: where the issue is recorded; the caller's line by default.
 /// - Returns: the report.
 @discardableResult
 public func expectReproduced(

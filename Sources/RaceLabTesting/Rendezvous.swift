@@ -16,6 +16,11 @@ public final class Rendezvous: RaceWindowHook, @unchecked Sendable {
     /// Guarded by `condition`.
     private var arrived = 0
 
+    /// A rendezvous of `parties` threads at the window `name`.
+    /// - Parameters:
+    ///   - name: the window's name, as given to `Race.window`.
+    ///   - parties: how many threads to hold there until all have arrived.
+    ///   - patience: seconds a thread waits before it goes on alone, so that a broken test fails instead of hanging.
     public init(at name: String, parties: Int, patience: TimeInterval = 30) {
         self.name = name
         self.parties = parties
@@ -29,6 +34,7 @@ public final class Rendezvous: RaceWindowHook, @unchecked Sendable {
         return arrived >= parties
     }
 
+    /// Holds the arriving thread at the window `name` until every party is there (or the patience runs out).
     public func windowReached(_ reached: StaticString) {
         guard reached.description == name else { return }
         condition.lock()

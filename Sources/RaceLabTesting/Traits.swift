@@ -13,10 +13,13 @@ public struct RaceLabPinTrait: TestTrait, SuiteTrait, TestScoping {
     /// On a suite, the pin applies to each of its tests.
     public var isRecursive: Bool { true }
 
+    /// The pin scopes each test case, not the suite as a whole.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self
     }
 
+    /// Runs the test with the pinned seed and schedules bound.
+    /// - Throws: `RaceLabPins.Malformed` when a pinned replay string cannot be read, or what the test throws.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,

@@ -12,8 +12,10 @@
 /// wrapped type really is safe to share is exactly what the test finds out. Do not use it in
 /// production code to silence the compiler.
 public struct UncheckedSendable<Value>: @unchecked Sendable {
+    /// The wrapped value.
     public var value: Value
 
+    /// Wraps `value`; its thread safety is the caller's claim, not the compiler's.
     public init(_ value: Value) {
         self.value = value
     }

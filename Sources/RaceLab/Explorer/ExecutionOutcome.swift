@@ -72,12 +72,18 @@ public enum ExecutionOutcome: Equatable, Sendable {
 
 /// Where a blocked thread stands in a deadlock.
 public struct ThreadPosition: Equatable, Sendable, Codable, CustomStringConvertible {
+    /// The blocked logical thread's id.
     public let thread: Int
     /// The operation it cannot perform, e.g. `lock first`.
     public let waitingFor: String
     /// The thread holding what it waits for, when known.
     public let heldBy: Int?
 
+    /// A blocked thread's position.
+    /// - Parameters:
+    ///   - thread: the blocked logical thread.
+    ///   - waitingFor: the operation it cannot perform.
+    ///   - heldBy: the thread holding what it waits for; nil when unknown.
     public init(thread: Int, waitingFor: String, heldBy: Int?) {
         self.thread = thread
         self.waitingFor = waitingFor
@@ -93,7 +99,9 @@ public struct ThreadPosition: Equatable, Sendable, Codable, CustomStringConverti
 public struct ExecutionResult: Sendable {
     /// The schedule followed, with the program's fingerprint when the explorer ran it.
     public internal(set) var schedule: Schedule
+    /// The steps it ran, in order: one per scheduling point passed.
     public let steps: [ScheduleStep]
+    /// How it ended: finished, a broken invariant, an error, a deadlock, unfinished or stuck.
     public let outcome: ExecutionOutcome
     /// Threads started while it ran, beyond the program's own (`schedule.threads`).
     public var spawned: [SpawnedThread] = []

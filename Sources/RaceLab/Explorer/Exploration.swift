@@ -38,6 +38,8 @@ public struct Exploration: Sendable {
     private(set) var makeProgram: @Sendable (_ threads: Int) throws -> ExplorableProgram
 
     /// - Parameters:
+    ///   - summary: what the threads do and the invariant, in one line (shown in reports).
+    ///   - defaultThreads: logical threads when the options name none.
     ///   - makeState: fresh shared state for one schedule.
     ///   - thread: what logical thread `index` (`0 ..< threads`) does. An error it throws makes the schedule
     ///     an ERROR (no evidence of the bug), unless the exploration is `treatingErrorsAsFailures()`.

@@ -1,5 +1,7 @@
 /// How the explorer searches: the strategy and its bounds.
 public struct ExplorationOptions: Sendable, Codable, Equatable {
+    /// Which schedules the explorer runs: all within a bound (`dfs`), or a seeded sample (`pct`, `random`).
+    /// A sample that finds no failure proves nothing; only an exhaustive `dfs` search gives CLEAN.
     public enum Strategy: String, Sendable, CaseIterable, Codable {
         /// Every schedule within the preemption bound, exhaustively.
         case dfs
@@ -34,6 +36,7 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
         case states
     }
 
+    /// The search strategy (default `.dfs`).
     public var strategy: Strategy
     /// dfs only: the reduction (default `.automatic`); pct and random ignore it.
     public var reduction: Reduction
@@ -69,6 +72,18 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
     /// `expectFailingSchedule` sets it when it is nil, since one failing schedule is its answer.
     public var schedulesAfterFailure: Int? = nil
 
+    /// Options with the explorer's defaults: dfs, automatic reduction, at most 2 preemptions.
+    /// - Parameters:
+    ///   - strategy: how to search (see `Strategy`).
+    ///   - reduction: dfs only: the partial-order reduction (see `Reduction`).
+    ///   - threads: logical threads; nil for the exploration's default.
+    ///   - preemptions: dfs: the preemption bound; pct: the priority change points.
+    ///   - schedules: the most schedules to run; nil for 100,000 (dfs) or 1,000 (pct, random).
+    ///   - seed: the seed of pct and random.
+    ///   - stepBound: steps after which an execution is unfinished; nil scales it with the program.
+    ///   - stallTimeout: seconds a thread may run between two scheduling points before it is stuck.
+    ///   - marks: whether `Race.window` and `Race.step` are scheduling points.
+    ///   - schedulesJobs: whether an async exploration switches at every Swift concurrency job.
     public init(
         strategy: Strategy = .dfs,
         reduction: Reduction = .automatic,

@@ -1,8 +1,12 @@
 /// What an exploration found.
 public struct ExplorationReport: Sendable {
+    /// The strategy that searched.
     public let strategy: ExplorationOptions.Strategy
+    /// Logical threads the program started with.
     public let threads: Int
+    /// dfs: the preemption bound; pct: the priority change points.
     public let preemptions: Int
+    /// The seed pct and random used (dfs ignores it).
     public let seed: UInt64
     /// dfs: the partial-order reduction used; nil for pct and random.
     public var reduction: ExplorationOptions.Reduction? = nil
@@ -31,12 +35,15 @@ public struct ExplorationReport: Sendable {
     /// The number (1-based) of the first execution that failed, and the seconds until it ended:
     /// how fast this strategy finds the bug (`racelab power`).
     public var firstFailingSchedule: Int? = nil
+    /// Seconds from the start of the search to the end of the first failing execution; nil when none failed.
     public var secondsToFirstFailure: Double? = nil
+    /// Wall time of the whole search, in seconds.
     public let elapsedSeconds: Double
     /// Where the time went, by phase (`ExplorationTiming`).
     public var timing = ExplorationTiming()
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.
     public var pctGuarantee: Double? = nil
+    /// pct only: k, the most steps an execution took, which the guarantee's bound uses.
     public var pctSteps: Int? = nil
     /// pct only: n, the most logical threads an execution had (the program's and those it started).
     public var pctThreads: Int? = nil

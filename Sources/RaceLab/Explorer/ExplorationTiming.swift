@@ -18,8 +18,10 @@ public struct ExplorationTiming: Sendable, Codable, Equatable {
     /// sets, the choice of the next schedule).
     public var analysis: Double = 0
 
+    /// No time spent yet.
     public init() {}
 
+    /// The sum of the phases, in seconds.
     public var total: Double { setUp + threads + steps + check + analysis }
 
     /// One line: milliseconds per schedule, in all and per phase.

@@ -270,8 +270,12 @@ public enum Explorer {
     /// choices the program cannot follow (a thread that cannot run at that point, fewer or more
     /// decisions than the program takes), is refused: nothing it ran is returned as a result.
     ///
-    /// - Parameter describingStates: also record the state after each step in `result.states`
-    ///   (when the exploration has a `describeState`).
+    /// - Parameters:
+    ///   - exploration: the program.
+    ///   - schedule: the schedule to follow.
+    ///   - options: the step bound, stall limit and marks to run it with (the strategy is ignored).
+    ///   - describingStates: also record the state after each step in `result.states`
+    ///     (when the exploration has a `describeState`).
     /// - Throws: `ReplayRefusal` with the reason when the schedule does not fit; what the
     ///   exploration's set-up threw.
     public static func replay(

@@ -4,6 +4,7 @@ public struct ReplayRefusal: Error, Equatable, Sendable, CustomStringConvertible
     /// The reason, in one line.
     public let reason: String
 
+    /// A refusal with its reason, in one line.
     public init(_ reason: String) {
         self.reason = reason
     }

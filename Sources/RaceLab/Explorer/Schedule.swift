@@ -16,6 +16,11 @@ public struct Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The fingerprint of the program the schedule belongs to; nil for a schedule made in code.
     public var program: String?
 
+    /// A schedule made in code, or parsed from a replay string.
+    /// - Parameters:
+    ///   - threads: how many logical threads the program has.
+    ///   - choices: the thread chosen at each decision.
+    ///   - program: the fingerprint of the program; nil for one made in code.
     public init(threads: Int, choices: [Int], program: String? = nil) {
         self.threads = threads
         self.choices = choices

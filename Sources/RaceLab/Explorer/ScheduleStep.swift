@@ -5,7 +5,9 @@
 /// (`get contents`, `set contents`, `lock first`), which is the operation it performs first when
 /// resumed. That is what a timeline column should say.
 public struct ScheduleStep: Equatable, Sendable, Codable {
+    /// The logical thread that ran the step.
     public let thread: Int
+    /// The operation the thread was paused in front of, e.g. `set contents`.
     public let operation: String
 }
 
@@ -18,6 +20,11 @@ public struct SpawnedThread: Equatable, Sendable, Codable, CustomStringConvertib
     /// What it is, as the code that started it named it (`fetch callback`, `load task`).
     public let name: String
 
+    /// A started thread.
+    /// - Parameters:
+    ///   - thread: its id.
+    ///   - parent: the thread that started it.
+    ///   - name: what the starting code named it.
     public init(thread: Int, parent: Int, name: String) {
         self.thread = thread
         self.parent = parent

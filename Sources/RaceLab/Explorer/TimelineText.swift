@@ -9,6 +9,12 @@
 ///      4                 set contents
 /// ```
 public enum TimelineText {
+    /// The timeline of `steps`, one line per step and one column per thread.
+    /// - Parameters:
+    ///   - steps: the steps, in order.
+    ///   - threads: the program's own threads; the columns extend to threads it started.
+    ///   - indent: the prefix of every line.
+    /// - Returns: the lines, joined by newlines.
     public static func render(_ steps: [ScheduleStep], threads: Int, indent: String = "  ") -> String {
         let width = max(12, (steps.map(\.operation.count).max() ?? 0)) + 2
         func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }

@@ -124,7 +124,9 @@ public enum ScratchSpace {
 
     /// The process folder could not be made: the temporary directory is missing, read-only or full.
     public struct CreationError: Error, CustomStringConvertible {
+        /// The folder that could not be made.
         public let path: String
+        /// The system's error number.
         public let errno: Int32
 
         public var description: String {

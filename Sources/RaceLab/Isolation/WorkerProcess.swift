@@ -20,11 +20,15 @@ import Glibc
 public final class WorkerProcess: @unchecked Sendable {
     /// How a worker ended.
     public enum Termination: Equatable, Sendable {
+        /// It exited with this status.
         case exited(Int32)
+        /// It was killed by this signal.
         case signaled(Int32)
     }
 
+    /// Why a worker could not start.
     public enum LaunchError: Error, CustomStringConvertible {
+        /// `posix_spawn` failed with this error number.
         case spawnFailed(errno: Int32)
 
         public var description: String {

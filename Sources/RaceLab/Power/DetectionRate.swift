@@ -8,9 +8,11 @@ import Foundation
 /// score interval, which stays honest at 0 and at rates near 0 or 1, where the textbook
 /// `p ± 1.96·√(p(1−p)/n)` collapses to a point.
 public struct DetectionRate: Sendable, Codable, Equatable {
+    /// The buggy variant measured.
     public var variant: String
     /// How the variant was run, e.g. `"noise off"`.
     public var strategy: String
+    /// Trials run (runner strategies) or schedules sampled (explorer strategies).
     public var trials: Int
     /// Trials in which the bug showed.
     public var exposedTrials: Int

@@ -22,6 +22,8 @@ public enum PowerMeasurement {
     /// exploration cannot be set up gets no explorer rows.
     ///
     /// - Parameters:
+    ///   - lesson: the lesson whose buggy variants are measured.
+    ///   - variant: only this variant; nil for every buggy one.
     ///   - trials: trials per variant and runner strategy, and schedules per explorer strategy
     ///     (default: the lesson's workload for the variant).
     ///   - iterations: operations per trial (default: the lesson's).

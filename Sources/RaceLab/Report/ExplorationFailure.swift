@@ -5,6 +5,7 @@
 public struct ExplorationFailure: Sendable, Codable, Equatable {
     /// The variant's name.
     public var variant: String
+    /// Whether the variant is buggy or fixed.
     public var kind: VariantKind
     /// `crashed` when the process ended early; `error` when the harness failed (no process started,
     /// no report written).

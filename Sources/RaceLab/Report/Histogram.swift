@@ -19,6 +19,7 @@ public struct HistogramRow: Sendable, Codable, Equatable {
     public var samples: Int
     /// `samples` over all trials of the run, from 0 to 1.
     public var frequency: Double
+    /// Whether a correct program can end this way (`acceptable`) or only a bug (`forbidden`).
     public var expectation: Expectation
     /// What the outcome means.
     public var meaning: String

@@ -8,9 +8,13 @@ import Foundation
 /// `testsuite` (`name`, `tests`, `failures`, `errors`, `skipped`, `time`) > `testcase` (`classname`,
 /// `name`, `time`) with an optional `failure` (`message`, `type`, text) and `system-out`.
 public struct JUnitDocument: Sendable, Equatable {
+    /// One `<testcase>`: a variant.
     public struct TestCase: Sendable, Equatable {
+        /// The `classname` attribute: the lesson.
         public var className: String
+        /// The `name` attribute: the variant.
         public var name: String
+        /// The `time` attribute, in seconds.
         public var seconds: Double
         /// `(message, details)` when the case failed.
         public var failure: (message: String, details: String)?
@@ -24,12 +28,17 @@ public struct JUnitDocument: Sendable, Equatable {
         }
     }
 
+    /// One `<testsuite>`: a lesson.
     public struct Suite: Sendable, Equatable {
+        /// The suite's name.
         public var name: String
+        /// Its cases, in order.
         public var cases: [TestCase]
     }
 
+    /// The `<testsuites>` name: the tool that wrote the report.
     public var name: String
+    /// The suites, in order.
     public var suites: [Suite]
 
     /// The XML text, UTF-8, with a declaration.

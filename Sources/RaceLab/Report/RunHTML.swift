@@ -4,6 +4,9 @@ import Foundation
 /// variant's outcome histogram drawn as bars: one bar per outcome, as long as its share of the
 /// trials, red where only a bug can end that way.
 public enum RunHTML {
+    /// The page for `report`: inline CSS, no script, image or URL.
+    /// - Parameter report: the run's report.
+    /// - Returns: the HTML text.
     public static func render(_ report: RunReport) -> String {
         var body = [
             "<p class=\"figures\">seed \(report.seed) · noise \(report.noise ? "on" : "off") · "

@@ -3,14 +3,21 @@ import Foundation
 /// The report of one `racelab run`: one or more lessons, each with its variants' reports.
 /// This is the document `--json` prints; its schema is described in README.md.
 public struct RunReport: Sendable, Codable, Equatable {
+    /// One lesson's part of the report.
     public struct LessonReport: Sendable, Codable, Equatable {
+        /// The lesson's number.
         public var number: Int
+        /// The lesson's slug.
         public var slug: String
+        /// The lesson's title.
         public var title: String
+        /// The reports of the variants that ran, in the lesson's order.
         public var variants: [VariantReport]
 
+        /// Every variant got the verdict its kind calls for.
         public var passed: Bool { variants.allSatisfy(\.passed) }
 
+        /// A lesson's part of the report.
         public init(number: Int, slug: String, title: String, variants: [VariantReport]) {
             self.number = number
             self.slug = slug
@@ -23,17 +30,28 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var tool: String
     /// The schema version of this document; bumped when a field changes meaning or disappears.
     public var schemaVersion: Int
+    /// The seed noise decisions followed.
     public var seed: UInt64
+    /// Whether noise was injected at race windows.
     public var noise: Bool
     /// Every buggy variant reproduced and every fixed variant clean.
     public var passed: Bool
+    /// The lessons run, in order.
     public var lessons: [LessonReport]
     /// The signal that interrupted the run (`"SIGINT"`, `"SIGTERM"`), when one did: the report then
     /// holds only the variants that finished, and `passed` is false. Absent from a complete run.
     public var interrupted: String?
 
+    /// The schema version this code writes.
     public static let currentSchemaVersion = 1
 
+    /// A report of the current schema version; `passed` follows from the lessons and `interrupted`.
+    /// - Parameters:
+    ///   - tool: the tool that wrote it.
+    ///   - seed: the seed noise decisions followed.
+    ///   - noise: whether noise was on.
+    ///   - lessons: the lessons run.
+    ///   - interrupted: the signal that interrupted the run, if one did.
     public init(tool: String, seed: UInt64, noise: Bool, lessons: [LessonReport], interrupted: String? = nil) {
         self.tool = tool
         self.schemaVersion = Self.currentSchemaVersion

@@ -4,7 +4,9 @@
 public struct SchedulePicture: Sendable, Equatable {
     /// The variant's name, kind and verdict (`FOUND`, `CLEAN`, ...).
     public var variant: String
+    /// Whether the variant is buggy or fixed.
     public var kind: VariantKind
+    /// The verdict, as the text report prints it.
     public var verdict: String
     /// What the threads do and the invariant (the exploration's summary).
     public var invariant: String
@@ -20,6 +22,9 @@ public struct SchedulePicture: Sendable, Equatable {
     public var replayCommand: String?
 
     /// - Parameters:
+    ///   - entry: the variant's exploration, as `racelab explore` reports it.
+    ///   - invariant: what the threads do and the invariant (the exploration's summary).
+    ///   - replayCommand: the command line that replays the failing schedule.
     ///   - states: as `ExecutionResult.states` of a replay of the failing schedule; ignored unless it
     ///     has one entry more than the schedule has steps.
     public init(

@@ -10,6 +10,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         public var kind: String
         /// The outcome in one line, e.g. `invariant broken: kept 1 of 2 keys`.
         public var message: String
+        /// The schedule's steps, in order.
         public var steps: [ScheduleStep]
         /// The schedule's replay string, for `racelab explore --replay`.
         public var replay: String
@@ -21,12 +22,15 @@ public struct VariantExploration: Sendable, Codable, Equatable {
 
     /// The variant's name.
     public var variant: String
+    /// Whether the variant is buggy or fixed: what its verdict is judged against.
     public var kind: VariantKind
     /// `search` or `replay`.
     public var mode: String
     /// Search only: the strategy's name, and the bounds it ran with (`ExplorationReport`'s).
     public var strategy: String?
+    /// Logical threads the program started with.
     public var threads: Int
+    /// dfs and pct: the preemption bound or change points; nil for random and replay.
     public var preemptions: Int?
     /// pct and random only.
     public var seed: UInt64?
@@ -35,19 +39,28 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// `states` only: distinct states decided at, and schedules that ran on past a state already
     /// searched (see `ExplorationReport.statesSearched`, `redundantSchedules`).
     public var statesSearched: Int?
+    /// See `ExplorationReport.redundantSchedules`.
     public var redundantSchedules: Int?
+    /// Executions run.
     public var schedules: Int
     /// dfs only: the distinct behaviours (Mazurkiewicz traces) the schedules covered.
     public var traces: Int?
+    /// dfs: every schedule within the bound ran.
     public var exhaustive: Bool
     /// Set when the search stopped on purpose after its first failing schedule: the schedules it ran
     /// after that one, looking for a shorter failure (`ExplorationReport.stoppedAfterFailure`).
     public var stoppedAfterFailure: Int?
+    /// Executions that failed.
     public var failingSchedules: Int
+    /// `failingSchedules / schedules`.
     public var hitRate: Double
+    /// pct only: see `ExplorationReport.pctGuarantee`.
     public var pctGuarantee: Double?
+    /// pct only: see `ExplorationReport.pctSteps`.
     public var pctSteps: Int?
+    /// pct only: see `ExplorationReport.pctThreads`.
     public var pctThreads: Int?
+    /// Wall time of the search or replay, in seconds.
     public var elapsedSeconds: Double
     /// dfs only: where the time went, by phase (`ExplorationTiming`).
     public var timing: ExplorationTiming?
@@ -56,9 +69,11 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// Schedules in which a thread threw an error that is not the exploration's failure, and the
     /// first of them (or the replayed one): errors, no evidence either way.
     public var errorSchedules: Int?
+    /// The first schedule that threw, or the replayed one.
     public var error: Failure?
     /// Schedules that did not finish within the step bound, and the bound: inconclusive.
     public var unfinishedSchedules: Int?
+    /// The step bound the unfinished schedules ran into.
     public var stepBound: Int?
     /// What the search covered, in words: every schedule within the bound, or how many of them
     /// when it was not exhaustive (`scope` of the verdict line).

@@ -3,8 +3,11 @@
 /// All counts are totals over the run's trials unless the name says otherwise. Times are wall-clock
 /// seconds measured in that run.
 public struct VariantReport: Sendable, Codable, Equatable {
+    /// The variant's name.
     public var name: String
+    /// Whether the variant is buggy or fixed: what its verdict is judged against.
     public var kind: VariantKind
+    /// What the variant does, in one line.
     public var summary: String
     /// Independent trials run (fewer than asked only if the process died or was killed, or a time
     /// budget ran out: see `StressRunner.Options.timeBudget`).
@@ -45,6 +48,7 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var timeoutSeconds: Double? = nil
     /// The last lines the process wrote to stderr, when it crashed or timed out.
     public var stderrTail: [String] = []
+    /// One row per distinct outcome, in outcome order (see `HistogramRow`).
     public var histogram: [HistogramRow]
     /// The first few inconsistency and error messages, as the variant described them.
     public var samples: [String]
@@ -60,6 +64,7 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var firstAnomalousTrial: Int?
     /// Seconds from the start of the run to the end of that trial.
     public var secondsToFirstAnomaly: Double?
+    /// What the run shows (see `Verdict`).
     public var verdict: Verdict
     /// One sentence on why the verdict is what it is.
     public var verdictReason: String

@@ -14,8 +14,11 @@ import Synchronization
 public enum StressRunner {
     /// Options of one run.
     public struct Options: Sendable {
+        /// Trials and iterations per trial.
         public var workload: Workload
+        /// The seed of the noise decisions.
         public var seed: UInt64
+        /// Whether to inject noise at race windows.
         public var noise: Bool
         /// Seconds after which no new trial starts (at least one always runs); `nil` runs every trial.
         ///
@@ -29,6 +32,12 @@ public enum StressRunner {
         /// Trials the time budget never cuts: it stops the run only after this many (at least one).
         public var minimumTrials = 1
 
+        /// Options of a run.
+        /// - Parameters:
+        ///   - workload: trials and iterations per trial.
+        ///   - seed: the seed of the noise decisions.
+        ///   - noise: whether to inject noise at race windows.
+        ///   - timeBudget: seconds after which no new trial starts; nil runs every trial.
         public init(workload: Workload, seed: UInt64, noise: Bool, timeBudget: Double? = nil) {
             self.workload = workload
             self.seed = seed
@@ -48,6 +57,8 @@ public enum StressRunner {
     /// Runs `variant` and returns its report.
     ///
     /// - Parameters:
+    ///   - variant: the variant to run, in this process.
+    ///   - options: workload, seed, noise and time budget.
     ///   - entering: called on the calling thread as each trial enters each `Phase`, so that a child
     ///     process can say where a crash happened.
     ///   - afterTrial: called on the calling thread after each trial with the number done.

@@ -11,6 +11,7 @@ import Foundation
 /// compiler's answer is a measurement of what it can see. A variant without a probe is reported as
 /// not measured rather than guessed.
 public struct CompilerVerdict: Sendable, Codable, Equatable {
+    /// What the compiler made of the probe.
     public enum Outcome: String, Sendable, Codable {
         /// The probe type-checks: the compiler sees nothing wrong.
         case accepted
@@ -20,6 +21,7 @@ public struct CompilerVerdict: Sendable, Codable, Equatable {
         case notMeasured = "not-measured"
     }
 
+    /// Accepted, rejected, or not measured.
     public var outcome: Outcome
     /// The first error, without its diagnostic group: `reference to captured var 'didExecute' in
     /// concurrently-executing code`.
@@ -31,6 +33,11 @@ public struct CompilerVerdict: Sendable, Codable, Equatable {
     /// Why the outcome is `notMeasured`.
     public var note: String?
 
+    /// A verdict for a variant whose probe was not compiled.
+    /// - Parameters:
+    ///   - note: why not.
+    ///   - probe: the probe's path, when there is one.
+    /// - Returns: a `notMeasured` verdict.
     public static func notMeasured(_ note: String, probe: String? = nil) -> CompilerVerdict {
         CompilerVerdict(outcome: .notMeasured, diagnostic: nil, diagnosticLocation: nil, probe: probe, note: note)
     }
@@ -83,6 +90,7 @@ public enum CompilerProbe {
         lessonFolderName(number: lesson.number, slug: lesson.slug)
     }
 
+    /// `01-subscript-race`: the folder name of lesson `number` with `slug`.
     public static func lessonFolderName(number: Int, slug: String) -> String {
         (number < 10 ? "0" : "") + "\(number)-\(slug)"
     }

@@ -15,14 +15,20 @@
 /// `any` (see `ToolExpectation`). A variant with no line is unmeasured for that run: only the rules
 /// that need no expectation apply.
 public struct MatrixExpectations: Sendable, Equatable {
+    /// One line of the file: a variant's expected TSan and compiler outcomes.
     public struct Entry: Sendable, Equatable, Codable {
+        /// What ThreadSanitizer is expected to report.
         public typealias TSan = ToolExpectation.TSan
+        /// What the Swift 6 compiler is expected to say.
         public typealias Compiler = ToolExpectation.Compiler
 
         /// The lesson's slug (`subscript-race`), or `tsan-calibration` for the calibration rows.
         public var lesson: String
+        /// The variant's name.
         public var variant: String
+        /// The expected TSan outcome.
         public var tsan: TSan
+        /// The expected compiler outcome.
         public var compiler: Compiler
         /// The line in the file, for messages.
         public var line: Int
@@ -35,13 +41,17 @@ public struct MatrixExpectations: Sendable, Equatable {
 
     /// A line that cannot be read, with its number.
     public struct FormatError: Error, Equatable, CustomStringConvertible {
+        /// The line's number, from 1.
         public var line: Int
+        /// What is wrong with it.
         public var message: String
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// The lines, in file order.
     public var entries: [Entry]
 
+    /// Expectations made of `entries`.
     public init(entries: [Entry] = []) {
         self.entries = entries
     }

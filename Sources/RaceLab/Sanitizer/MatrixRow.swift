@@ -3,7 +3,9 @@
 public struct MatrixRow: Sendable, Codable, Equatable {
     /// Whether the row is a lesson's variant or a calibration of TSan itself.
     public enum Role: String, Sendable, Codable {
+        /// A buggy variant: the runner must reproduce it.
         case buggy
+        /// A fixed variant: the runner must find it clean, and TSan silent.
         case fixed
         /// Correct code run to measure TSan, not a lesson: a report here is a false positive.
         case calibration
@@ -11,13 +13,19 @@ public struct MatrixRow: Sendable, Codable, Equatable {
 
     /// What the stress runner measured, in the same process TSan watched.
     public struct RunnerCell: Sendable, Codable, Equatable {
+        /// The runner's verdict.
         public var verdict: Verdict
+        /// Trials run.
         public var trials: Int
+        /// Operations per trial.
         public var iterations: Int
+        /// Trials that showed an anomaly.
         public var anomalousTrials: Int
         /// Trials with errors: not evidence either way (see `Verdict.error`).
         public var errorTrials: Int
+        /// Wall time of all trials, in seconds.
         public var wallSeconds: Double
+        /// Why the verdict is what it is, in one sentence.
         public var reason: String
         /// The verdict is the one the variant's kind calls for.
         public var passed: Bool
@@ -36,6 +44,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
 
     /// What ThreadSanitizer reported for the variant's processes.
     public struct TSanCell: Sendable, Codable, Equatable {
+        /// What TSan made of the variant.
         public enum Outcome: String, Sendable, Codable {
             /// TSan watched the run and reported nothing.
             case silent
@@ -47,6 +56,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
             case failed
         }
 
+        /// Silent, reported, not measured, or failed.
         public var outcome: Outcome
         /// Distinct races (see `SanitizerReport.identity`).
         public var reports: [SanitizerReport]
@@ -61,6 +71,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
         /// The variant ran again under `setarch -R` after TSan refused the address layout.
         public var ranWithoutAddressRandomization: Bool
 
+        /// The cell of a run without TSan.
         public static let notMeasured = TSanCell(
             outcome: .notMeasured,
             reports: [],
@@ -72,13 +83,21 @@ public struct MatrixRow: Sendable, Codable, Equatable {
         )
     }
 
+    /// The lesson's number (0 for the calibration rows).
     public var lesson: Int
+    /// The lesson's slug.
     public var slug: String
+    /// The variant's name.
     public var variant: String
+    /// Buggy, fixed, or calibration.
     public var role: Role
+    /// What the variant does, in one line.
     public var summary: String
+    /// What the stress runner measured.
     public var runner: RunnerCell
+    /// What ThreadSanitizer reported.
     public var tsan: TSanCell
+    /// What the Swift 6 compiler said about the variant's probe.
     public var compiler: CompilerVerdict
     /// What TSan and the compiler were expected to do: the expectation the variant declares for the
     /// operating system of this run (or the `--expectations` file's line). Nil when there is none:
@@ -87,6 +106,7 @@ public struct MatrixRow: Sendable, Codable, Equatable {
     /// What differs from what was expected, one sentence each; empty when the row is as expected.
     public var problems: [String]
 
+    /// The row is as expected: no problems.
     public var passed: Bool { problems.isEmpty }
 
     /// No expectation was measured for this variant on this system (see `expectation`).

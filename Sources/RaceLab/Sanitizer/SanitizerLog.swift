@@ -16,6 +16,7 @@ public struct SanitizerLog: Sendable, Equatable {
     /// The files read.
     public var files: [String]
 
+    /// A log made of its parts.
     public init(warnings: [SanitizerReport] = [], failures: [String] = [], files: [String] = []) {
         self.warnings = warnings
         self.failures = failures
@@ -40,7 +41,10 @@ public struct SanitizerLog: Sendable, Equatable {
 
     /// Reads every log file whose name starts with `prefix` (`<name>.`) in `folder`.
     ///
-    /// - Parameter relativeTo: a folder to show source paths relative to (usually the current one).
+    /// - Parameters:
+    ///   - folder: the log folder.
+    ///   - prefix: the start of the files' names, without the `.` that follows it.
+    ///   - base: a folder to show source paths relative to (usually the current one).
     public static func read(folder: URL, prefix: String, relativeTo base: String? = nil) -> SanitizerLog {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasPrefix(prefix + ".") }

@@ -36,8 +36,10 @@ public enum ThreadSanitizer {
     /// program's own (`exitcode=0`; TSan would otherwise exit 66 after a report, and the runner would
     /// take a buggy variant's report for a crash). The log files are the only record of reports.
     ///
-    /// - Parameter inherited: `TSAN_OPTIONS` already set by the user (a suppressions file, say);
-    ///   kept, with RaceLab's options after it so that they win.
+    /// - Parameters:
+    ///   - logPath: the reports' path, to which TSan appends `.<pid>`.
+    ///   - inherited: `TSAN_OPTIONS` already set by the user (a suppressions file, say);
+    ///     kept, with RaceLab's options after it so that they win.
     public static func options(logPath: String, inherited: String? = nil) -> String {
         let ours = "log_path=\(logPath):halt_on_error=0:exitcode=0"
         guard let inherited, !inherited.isEmpty else { return ours }

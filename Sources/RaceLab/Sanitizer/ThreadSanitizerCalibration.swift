@@ -20,6 +20,7 @@ import Synchronization
 ///
 /// Not a lesson: `racelab list` and `run` do not know it; the matrix runs it (as lesson 0).
 public enum ThreadSanitizerCalibration {
+    /// The calibration as a lesson (number 0), so that the matrix runs it as it runs the others.
     public static let lesson = Lesson(
         number: 0,
         slug: "tsan-calibration",

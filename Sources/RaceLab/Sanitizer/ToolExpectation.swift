@@ -19,6 +19,7 @@
 public struct ToolExpectation: Sendable, Codable, Equatable {
     /// What ThreadSanitizer reports for the variant's processes.
     public enum TSan: String, Sendable, Codable, CaseIterable {
+        /// TSan reports nothing (`silent`), or at least one race (`reported`).
         case silent, reported
         /// Either: a race TSan catches in some runs only (the reason says why).
         case any
@@ -27,15 +28,19 @@ public struct ToolExpectation: Sendable, Codable, Equatable {
     /// What the Swift 6 compiler says about the variant's compiler probe
     /// (`Lessons/NN-slug/CompilerProbes/<variant>.swift`).
     public enum Compiler: String, Sendable, Codable, CaseIterable {
+        /// The probe type-checks (`accepted`), or the compiler refuses it (`rejected`).
         case accepted, rejected
         /// No probe: the variant's pattern is not compiled on its own (the calibration rows).
         case notMeasured = "not-measured"
+        /// Either: the answer is not checked.
         case any
     }
 
     /// An operating system an expectation was measured on.
     public enum OperatingSystem: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+        /// Linux.
         case linux
+        /// macOS.
         case macOS = "macos"
 
         /// The system this code was compiled for, or nil on one RaceLab has no expectations for.
@@ -57,13 +62,21 @@ public struct ToolExpectation: Sendable, Codable, Equatable {
         }
     }
 
+    /// What ThreadSanitizer is expected to report.
     public var tsan: TSan
+    /// What the Swift 6 compiler is expected to say about the variant's probe.
     public var compiler: Compiler
     /// Where `tsan` and `compiler` were measured.
     public var measuredOn: OperatingSystem
     /// Why the tools answer as they do, in one line.
     public var reason: String
 
+    /// An expectation measured on `measuredOn`.
+    /// - Parameters:
+    ///   - tsan: what TSan is expected to report.
+    ///   - compiler: what the compiler is expected to say.
+    ///   - measuredOn: the operating system it was measured on.
+    ///   - reason: why, in one line.
     public init(tsan: TSan, compiler: Compiler, measuredOn: OperatingSystem, reason: String) {
         self.tsan = tsan
         self.compiler = compiler

@@ -12,7 +12,9 @@ import Foundation
 public struct ToolMatrix: Sendable, Codable, Equatable {
     /// How the matrix was measured.
     public struct Settings: Sendable, Codable, Equatable {
+        /// The seed of the runner's noise.
         public var seed: UInt64
+        /// Whether the runner injected noise.
         public var noise: Bool
         /// Seconds of trials per variant.
         public var budgetSeconds: Double
@@ -35,19 +37,32 @@ public struct ToolMatrix: Sendable, Codable, Equatable {
         public var operatingSystem: String?
     }
 
+    /// The tool that measured, `"racelab"`.
     public var tool: String
+    /// The schema version of this document; bumped when a field changes meaning or disappears.
     public var schemaVersion: Int
+    /// How the matrix was measured.
     public var settings: Settings
+    /// One row per variant, lessons in order, then the calibration rows.
     public var rows: [MatrixRow]
     /// Remarks that are not failures: variants with no expectation on this system (unmeasured),
     /// expectations for variants that do not exist, probes that name no variant.
     public var notes: [String]
     /// Every row as expected.
     public var passed: Bool
+    /// Wall time of the whole matrix, in seconds.
     public var wallSeconds: Double
 
+    /// The schema version this code writes.
     public static let currentSchemaVersion = 1
 
+    /// A matrix of the current schema version; `passed` follows from the rows.
+    /// - Parameters:
+    ///   - tool: the tool that measured.
+    ///   - settings: how it was measured.
+    ///   - rows: one row per variant.
+    ///   - notes: remarks that are not failures.
+    ///   - wallSeconds: wall time of the whole matrix.
     public init(tool: String, settings: Settings, rows: [MatrixRow], notes: [String], wallSeconds: Double) {
         self.tool = tool
         self.schemaVersion = Self.currentSchemaVersion

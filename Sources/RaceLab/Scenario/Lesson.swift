@@ -19,6 +19,16 @@ public struct Lesson: Sendable {
     /// lessons have none.
     public let workers: [LessonWorker]
 
+    /// A lesson.
+    /// - Parameters:
+    ///   - number: its number, 1 and up.
+    ///   - slug: a short lowercase name.
+    ///   - title: the title shown in reports.
+    ///   - summary: one or two sentences on the bug.
+    ///   - workload: the workload of a default run.
+    ///   - variants: at least one; their names unique.
+    ///   - workers: entry points its variants run in processes of their own; names unique.
+    /// - Precondition: at least one variant, and no two variants or workers of the same name.
     public init(
         number: Int,
         slug: String,

@@ -19,6 +19,11 @@ public struct LessonWorker: Sendable {
     /// The worker's body; gets the arguments given to `WorkerProcess.launch`.
     public let main: @Sendable (_ arguments: [String]) throws -> Void
 
+    /// A worker.
+    /// - Parameters:
+    ///   - name: its name on the hidden command line.
+    ///   - summary: one line on what it does.
+    ///   - main: its body, given the arguments passed to `WorkerProcess.launch`.
     public init(name: String, summary: String, main: @escaping @Sendable (_ arguments: [String]) throws -> Void) {
         self.name = name
         self.summary = summary

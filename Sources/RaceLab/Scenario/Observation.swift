@@ -30,6 +30,16 @@ public struct Observation: Sendable, Equatable {
     /// `"400–499 of 1000 writes kept, the others lost"` for the outcome `"400–499/1000"`.
     public var meaning: String
 
+    /// An observation; the counts not given are zero.
+    /// - Parameters:
+    ///   - expected: what the trial should have produced.
+    ///   - observed: what it produced.
+    ///   - lostWrites: writes missing from the final state.
+    ///   - duplicates: work done more often than allowed.
+    ///   - inconsistencies: invariant violations the check found.
+    ///   - errors: operations that failed for a reason that is not the bug.
+    ///   - outcome: the histogram key.
+    ///   - meaning: what the outcome means.
     public init(
         expected: Int,
         observed: Int,
@@ -55,7 +65,10 @@ public struct Observation: Sendable, Equatable {
     /// For small counts each value is its own outcome; above 20 the histogram groups observed values
     /// into tenths of `expected`, so that a run of 200 trials prints a handful of rows, not 200. A
     /// group's meaning names the same range as its outcome, counted the same way (writes kept).
-    /// - Parameter unit: the plural noun for what is counted, e.g. `"keys"`.
+    /// - Parameters:
+    ///   - observed: the writes found in the final state.
+    ///   - expected: the writes done.
+    ///   - unit: the plural noun for what is counted, e.g. `"keys"`.
     public static func kept(_ observed: Int, of expected: Int, unit: String = "writes") -> Observation {
         let lost = max(0, expected - observed)
         let outcome: String

@@ -39,6 +39,12 @@ public struct Variant: Sendable {
     /// A variant whose operation is synchronous.
     ///
     /// - Parameters:
+    ///   - name: unique in its lesson: lowercase words joined by dashes.
+    ///   - kind: whether it shows the bug or its fix: what its verdict is judged against.
+    ///   - summary: what it does, in one line.
+    ///   - workload: its own workload; nil for the lesson's.
+    ///   - crashMeansReproduced: a buggy variant whose bug is a crash: a trap while its own code runs
+    ///     counts as reproduced (never one in its check).
     ///   - makeState: fresh shared state for one trial.
     ///   - operation: what iteration `i` of the trial does; an error it throws counts as an anomaly.
     ///   - check: runs after every iteration returned; compares what was expected with what is there.

@@ -9,6 +9,8 @@ public struct Workload: Sendable, Equatable, Codable {
     /// Operations per trial (the `iterations` of `concurrentPerform`).
     public var iterations: Int
 
+    /// A workload.
+    /// - Precondition: `trials` and `iterations` are at least 1.
     public init(trials: Int, iterations: Int) {
         precondition(trials > 0 && iterations > 0, "a workload needs at least one trial and one iteration")
         self.trials = trials

@@ -10,7 +10,9 @@ import Foundation
 /// Runs blocking `body` on a new thread of its own, outside the cooperative pool, and returns its
 /// result (or rethrows its error) to the awaiting task.
 ///
-/// - Parameter stackSize: the new thread's stack size in bytes; nil keeps the platform's default.
+/// - Parameters:
+///   - stackSize: the new thread's stack size in bytes; nil keeps the platform's default.
+///   - body: the blocking work.
 public func onOwnThread<Success: Sendable, Failure: Error>(
     stackSize: Int? = nil,
     _ body: @escaping @Sendable () throws(Failure) -> Success
@@ -35,6 +37,7 @@ public func onOwnThread<Success: Sendable, Failure: Error>(
 ///     a child-like `Task` that sees the calling thread's task-locals (a `Race.hook` bound there).
 ///     Without an executor the task is detached: it inherits neither task-locals nor an actor, so it
 ///     can never wait for the main actor that top-level code might be blocking.
+///   - work: the async work to wait for.
 public func blockingWait<Success: Sendable, Failure: Error>(
     inheritingTaskLocalsOn executor: (any TaskExecutor)? = nil,
     for work: @escaping @Sendable () async throws(Failure) -> Success

@@ -11,7 +11,9 @@ import Synchronization
 public enum Noise {
     /// What a thread does at one window.
     public enum Action: Equatable, Sendable {
+        /// Go on at once.
         case proceed
+        /// Give up the core (`sched_yield`).
         case yield
         /// Busy-wait for this many loop turns.
         case spin(Int)

@@ -18,7 +18,9 @@ public enum Race {
 
     /// Marks an open race window named `name` (shown in reports and schedules, e.g. `"set contents"`).
     ///
-    /// - Parameter object: for the schedule explorer's partial-order reduction, the one object whose
+    /// - Parameters:
+    ///   - name: the window's name, as reports and schedules show it.
+    ///   - object: for the schedule explorer's partial-order reduction, the one object whose
     ///   shared state the code from here to this thread's next scheduling point reads or changes
     ///   (anything else it touches must be its own, immutable, or behind a `RaceLock`/`RaceQueue`).
     ///   Windows on different objects commute, so the explorer need not try both orders (a window
@@ -38,7 +40,9 @@ public enum Race {
     /// explorer needs it because a thread may only be switched out where the code does something
     /// another thread can observe; a queue's work item is such a place even when no window is open.
     ///
-    /// - Parameter object: as for `window`: what the code from here to the next point touches.
+    /// - Parameters:
+    ///   - name: the operation's name, as schedules show it (`sync storage`).
+    ///   - object: as for `window`: what the code from here to the next point touches.
     @inlinable
     public static func step(_ name: StaticString, on object: AnyObject? = nil) {
         if let hook { hook.stepReached(name, on: object) }

@@ -5,6 +5,7 @@
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is a function of `seed` alone.
     public init(seed: UInt64) {
         state = seed
     }

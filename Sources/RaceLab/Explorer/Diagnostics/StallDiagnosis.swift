@@ -6,6 +6,7 @@
 /// tells a file lock from a `read`, a spin from a wait, but not *which* lock a waiting thread wants:
 /// the cause is the likely one, and the text says so.
 public struct StallDiagnosis: Equatable, Sendable, Codable {
+    /// What a stuck thread was most likely doing, as far as the explorer's records and the sample tell.
     public enum Cause: String, Equatable, Sendable, Codable {
         /// A scheduling point reached inside a critical section the explorer does not see: the
         /// stuck thread waits for a lock a paused thread holds.
@@ -24,9 +25,11 @@ public struct StallDiagnosis: Equatable, Sendable, Codable {
         case spinning
     }
 
+    /// The likely cause (see `Cause`): a best guess, never a certainty.
     public var cause: Cause
     /// The thread that got stuck, and the last scheduling point it reached (nil: none yet).
     public var thread: Int
+    /// The last scheduling point the stuck thread reached; nil when it reached none (it was running its set-up).
     public var lastPoint: String?
     /// What the sample showed, e.g. `blocked in flock`; nil when the system was not sampled.
     public var observed: String?

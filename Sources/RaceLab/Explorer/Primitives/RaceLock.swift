@@ -14,6 +14,7 @@ public final class RaceLock: @unchecked Sendable {
     public let name: String
     private let mutex = NSLock()
 
+    /// A lock shown in schedules as `lock <name>`.
     public init(_ name: String) {
         self.name = name
     }
@@ -24,6 +25,9 @@ public final class RaceLock: @unchecked Sendable {
         self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
     }
 
+    /// Takes the lock, waiting while another thread holds it.
+    /// On a logical thread of the explorer this is a scheduling point, and the explorer decides who
+    /// gets the lock; elsewhere it is `NSLock.lock()`.
     public func lock() {
         if let logical = LogicalThread.current {
             logical.pause(at: LockAcquire(lock: ObjectIdentifier(self), name: "lock \(name)"))
@@ -32,6 +36,7 @@ public final class RaceLock: @unchecked Sendable {
         }
     }
 
+    /// Releases the lock, which the calling thread must hold. Not a scheduling point.
     public func unlock() {
         if let logical = LogicalThread.current {
             logical.withState { state in

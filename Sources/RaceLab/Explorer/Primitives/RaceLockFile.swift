@@ -126,8 +126,11 @@ private func closeDescriptor(_ descriptor: Int32) {
 
 /// A file that could not be opened or locked, with the system's reason.
 public struct FileLockError: Error, Equatable, CustomStringConvertible {
+    /// What failed: `open`, `lock` or `unlock`.
     public let operation: String
+    /// The file's path.
     public let path: String
+    /// The system's error number.
     public let errno: Int32
 
     public var description: String {

@@ -16,6 +16,7 @@ public final class RaceRecursiveLock: @unchecked Sendable {
     public let name: String
     private let mutex = NSRecursiveLock()
 
+    /// A recursive lock shown in schedules as `lock <name>`.
     public init(_ name: String) {
         self.name = name
     }
@@ -26,6 +27,8 @@ public final class RaceRecursiveLock: @unchecked Sendable {
         self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
     }
 
+    /// Takes the lock, waiting while another thread holds it; its holder takes it again at once.
+    /// A first acquisition on a logical thread of the explorer is a scheduling point; a nested one is not.
     public func lock() {
         guard let logical = LogicalThread.current else { return mutex.lock() }
         let id = ObjectIdentifier(self)
@@ -35,6 +38,7 @@ public final class RaceRecursiveLock: @unchecked Sendable {
         if !reentered { logical.pause(at: RecursiveLockAcquire(lock: id, name: "lock \(name)")) }
     }
 
+    /// Releases one acquisition; the lock is free once its holder unlocked it as often as it locked it.
     public func unlock() {
         guard let logical = LogicalThread.current else { return mutex.unlock() }
         logical.withState { state in

@@ -44,6 +44,8 @@ public struct RaceShared<Value> {
     // known (a `Bool`), even in a debug build: ThreadSanitizer instruments them there. In generic
     // code a `Value` is copied by its value witness, inside the uninstrumented runtime, and TSan
     // saw nothing (measured: `make tsan`'s lesson 2 `buggy` row went silent).
+    /// The value. Under the explorer each read and each write is a scheduling point; elsewhere it is a
+    /// plain load or store, and synchronises nothing.
     public var wrappedValue: Value {
         @_transparent get {
             box.willRead()

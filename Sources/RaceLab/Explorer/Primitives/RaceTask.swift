@@ -41,6 +41,7 @@ public struct RaceTask<Success: Sendable, Failure: Error>: Sendable {
         task.cancel()
     }
 
+    /// Whether the task was cancelled, like `Task.isCancelled`.
     public var isCancelled: Bool { task.isCancelled }
 }
 

@@ -62,6 +62,7 @@ final class InteractiveStrategy: SchedulingStrategy {
 public struct PlayDecision: Sendable {
     /// One logical thread: the program's own first, then those it started.
     public struct Thread: Sendable, Equatable {
+        /// The thread's id, the number the player types.
         public let id: Int
         /// The operation it performs when chosen; nil once it finished.
         public let next: String?
@@ -71,6 +72,7 @@ public struct PlayDecision: Sendable {
 
     /// The steps so far.
     public let steps: [ScheduleStep]
+    /// Every logical thread, runnable or not.
     public let threads: [Thread]
     /// The shared state now, when the exploration describes it.
     public let state: String?
