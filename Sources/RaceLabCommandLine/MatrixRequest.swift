@@ -24,8 +24,8 @@ struct MatrixRequest: Equatable {
     var json: Bool = false
     var junit: String?
 
-    /// Sized from measurements under TSan (debug build, 2 cores): most variants finish all their
-    /// trials well within it; the slowest lessons (files on disk) run 1-2 trials of ~15 s.
+    /// Seconds of trials per variant under TSan: most variants finish all their trials within it; the
+    /// slowest lessons (files on disk) run one or two.
     static let defaultBudget: Double = 20
     /// Longer than `run`'s: TSan makes a variant 5-100 times slower.
     static let defaultTimeout: Double = 300

@@ -13,7 +13,7 @@ import Synchronization
 ///   is not instrumented, so TSan sees two threads write the guarded value with nothing between them.
 ///   This is a false positive; it is why no fixed variant in RaceLab uses `Mutex`. The report needs
 ///   the lock to be contended at the right moment, so one trial seldom shows it: this row runs many
-///   more trials than the others (measured rates beside its declaration).
+///   more trials than the others.
 /// - `Synchronization.Atomic` is silent: atomics are compiled into the program, where TSan sees
 ///   them. The harness's own atomics (start gate, trial log) rely on this.
 /// - `NSLock` (a `pthread_mutex_t`) is silent: TSan intercepts pthread calls.
@@ -34,7 +34,8 @@ public enum ThreadSanitizerCalibration {
         "mutex",
         // portable: words only; this row was measured on Linux, where Mutex is a futex
         summary: "Synchronization.Mutex<Int>: correct, but on Linux its futex is invisible to TSan (false positive)",
-        // Twenty trials showed the report in 15 of 30 runs; 200 trials in 20 of 20 (Linux, 2 cores).
+        // TSan reports it only when the lock is contended at the right moment: twenty trials often
+        // miss it, so this row runs many more.
         workload: Workload(trials: 400, iterations: 1_000),
         counter: { MutexCounter() }
     )
