@@ -1,7 +1,7 @@
 import Foundation
 
 /// The report of one `racelab run`: one or more lessons, each with its variants' reports.
-/// This is the document `--json` prints; its schema is described in README.md.
+/// This is the document `--json` prints; the JSON reports article describes its schema.
 public struct RunReport: Sendable, Codable, Equatable {
     /// One lesson's part of the report.
     public struct LessonReport: Sendable, Codable, Equatable {
