@@ -47,10 +47,10 @@ public struct RaceLabTool: Sendable {
             printError(help.usage(error.command))
             return .usage
         }
-        if let scratchCommand = command.descriptor, scratchCommand.keepsScratchFiles {
+        if let descriptor = command.descriptor, descriptor.keepsScratchFiles {
             if let problem = TemporaryDirectory.problem() {
                 printError("\(name): error: \(problem)")
-                printError(help.usage(scratchCommand))
+                printError(help.usage(descriptor))
                 return .usage
             }
             // Folders of runs killed with SIGKILL (which could not remove their own) go first.
