@@ -152,6 +152,15 @@ struct CommandArgument: Sendable {
         )
     }
 
+    /// A command's name, as `help` takes it: optional, for the tool's help.
+    static let command = CommandArgument(
+        name: "command",
+        acceptsAll: false,
+        isOptional: true,
+        missing: "which command?",
+        lines: ["A command's name (default: the tool's help)."]
+    )
+
     /// In the usage line: `<lesson|all>`, `[<lesson|all>]`, `<lesson>`.
     var usage: String {
         let name = "<\(name)\(acceptsAll ? "|all" : "")>"

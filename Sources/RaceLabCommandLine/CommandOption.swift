@@ -33,9 +33,7 @@ struct CommandOption<Request: Sendable>: Sendable {
         _ path: WritableKeyPath<Request, Value?> & Sendable,
         help: @escaping @Sendable (_ default: Value?) -> [String]
     ) {
-        self.name = name
-        self.help = { defaults in OptionHelp(name, value, help(defaults[keyPath: path])) }
-        read = { reader, request throws(UsageError) in request[keyPath: path] = try value.read(&reader, name) }
+        self.init(name, value.map { $0 as Value? }, path, help: help)
     }
 
     /// An option whose help names no default.
@@ -93,6 +91,13 @@ struct OptionValue<Value: Sendable>: Sendable {
         self.placeholder = placeholder
         self.usage = usage ?? placeholder
         self.read = read
+    }
+
+    /// The same value, read as `transform` makes it.
+    func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> OptionValue<Other> {
+        OptionValue<Other>(placeholder, usage: usage) { reader, option throws(UsageError) in
+            transform(try read(&reader, option))
+        }
     }
 }
 

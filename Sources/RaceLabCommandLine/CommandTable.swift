@@ -22,13 +22,7 @@ extension CommandDescriptor {
         "help",
         summary: "Show this help, or a command's.",
         abstract: "show help for the tool or one command.",
-        argument: CommandArgument(
-            name: "command",
-            acceptsAll: false,
-            isOptional: true,
-            missing: "",
-            lines: ["A command's name (default: the tool's help)."]
-        ),
+        argument: .command,
         epilogue: "Exit status: 0; 2 for a command that does not exist."
     ) { _, arguments, _ throws(UsageError) in
         guard let topic = arguments.first else { return .help(nil) }
