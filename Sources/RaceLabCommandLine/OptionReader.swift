@@ -13,13 +13,13 @@ import RaceLab
 /// through `quoted(_:)`, so it is escaped and short.
 struct OptionReader {
     /// The command being read; nil for the tool's hidden commands, whose errors show the tool's usage.
-    let command: CommandName?
+    let command: CommandDescriptor?
     private var arguments: [String]
     private var pendingValue: String?
     /// The options read so far, to refuse a repeated one.
     private(set) var given: Set<String> = []
 
-    init(_ arguments: [String], command: CommandName?) {
+    init(_ arguments: [String], command: CommandDescriptor?) {
         self.arguments = arguments.reversed()
         self.command = command
     }
@@ -58,9 +58,9 @@ struct OptionReader {
     func unexpected(_ argument: String) -> UsageError {
         let option = argument.hasPrefix("-")
         let what = option ? "unknown option" : "unexpected argument"
-        let known = command.map { HelpText.optionNames($0) } ?? []
+        let known = command?.optionNames ?? []
         return error(
-            "\(what) \(quoted(argument))" + (command.map { " for '\($0.rawValue)'" } ?? "")
+            "\(what) \(quoted(argument))" + (command.map { " for '\($0.name)'" } ?? "")
                 + (option ? Suggestion.clause(for: argument, among: known) : "")
         )
     }

@@ -277,7 +277,7 @@ extension RaceLabTool {
     /// `play`: runs a `PlaySession` on the request's variant.
     func play(_ request: PlayRequest) -> ExitCode {
         guard let lesson = lessons.first(where: { $0.number == request.lesson }),
-            let variant = lesson.variant(named: request.variant),
+            let variant = request.variant.flatMap(lesson.variant(named:)),
             let exploration = variant.exploration
         else { return .usage }
         do {

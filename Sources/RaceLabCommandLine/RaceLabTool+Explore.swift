@@ -45,7 +45,9 @@ extension RaceLabTool {
                     if drawing {
                         pictures.append(picture(of: entry, in: lesson, states: states, options: request.options))
                     }
-                    if !request.json { print(text(of: entry, heading: heading, lesson: lesson, marks: request.marks)) }
+                    if !request.json {
+                        print(text(of: entry, heading: heading, lesson: lesson, marks: request.options.marks))
+                    }
                 case .failed(let failure):
                     entries.append(.failed(failure))
                     if !request.json { print(failure.text(heading: heading)) }

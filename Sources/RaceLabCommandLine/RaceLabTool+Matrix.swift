@@ -109,7 +109,7 @@ extension RaceLabTool {
 
     private func usageFailure(_ message: String) -> ExitCode {
         printError("\(name): error: \(message)")
-        printError(HelpText(tool: name).usage(.matrix))
+        printError(HelpText(tool: name).usage(MatrixRequest.descriptor))
         return .usage
     }
 

@@ -5,7 +5,7 @@ extension RaceLabTool {
     /// `racelab power`: prints what `PowerMeasurement` measures, lesson by lesson, as a table or as
     /// one JSON document. Exit status 0 when every measurement completed, 1 when one crashed or
     /// timed out.
-    func power(_ request: RunRequest) -> ExitCode {
+    func power(_ request: PowerRequest) -> ExitCode {
         ChildProcess.installInterruptHandler()
         let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         var measured: [PowerReport.LessonPower] = []

@@ -47,13 +47,15 @@ public struct RaceLabTool: Sendable {
             printError(help.usage(error.command))
             return .usage
         }
-        if let scratchCommand = command.scratchCommand, let problem = TemporaryDirectory.problem() {
-            printError("\(name): error: \(problem)")
-            printError(help.usage(scratchCommand))
-            return .usage
+        if let descriptor = command.descriptor, descriptor.keepsScratchFiles {
+            if let problem = TemporaryDirectory.problem() {
+                printError("\(name): error: \(problem)")
+                printError(help.usage(descriptor))
+                return .usage
+            }
+            // Folders of runs killed with SIGKILL (which could not remove their own) go first.
+            ScratchSpace.sweepStaleFolders()
         }
-        // Folders of runs killed with SIGKILL (which could not remove their own) go first.
-        if command.scratchCommand != nil { ScratchSpace.sweepStaleFolders() }
         switch command {
         case .help(nil):
             print(help.overview())
@@ -64,30 +66,14 @@ public struct RaceLabTool: Sendable {
         case .version:
             print("\(name) \(version)" + (ThreadSanitizer.isActive ? " (ThreadSanitizer)" : ""))
             return .success
-        case .list(let json):
-            return list(json: json)
-        case .run(let request):
-            return run(request)
-        case .power(let request):
-            return power(request)
-        case .child(let request):
-            // The matrix also runs the TSan calibration, which is not one of the tool's lessons.
-            let served = ChildService.serve(request, lessons: lessons + [ThreadSanitizerCalibration.lesson])
-            return served ? .success : .error
-        case .matrix(let request):
-            return matrix(request)
-        case .explore(let request):
-            return explore(request)
-        case .play(let request):
-            return play(request)
-        case .runWorker(let request):
-            return runWorker(request)
+        case .request(let request):
+            return request.run(in: self)
         }
     }
 
     // MARK: - list
 
-    private func list(json: Bool) -> ExitCode {
+    func list(json: Bool) -> ExitCode {
         if json {
             struct Listing: Encodable {
                 struct LessonEntry: Encodable {
@@ -141,7 +127,7 @@ public struct RaceLabTool: Sendable {
 
     // MARK: - run
 
-    private func run(_ request: RunRequest) -> ExitCode {
+    func run(_ request: RunRequest) -> ExitCode {
         // On SIGINT or SIGTERM the variant running is stopped and what finished is still reported.
         ChildProcess.installInterruptHandler(finishing: true)
         let interruption = { () -> Int32? in
@@ -234,7 +220,7 @@ public struct RaceLabTool: Sendable {
 
 extension RaceLabTool {
     /// Runs a lesson's worker in this process (see `LessonWorker`): 0 when it returns, 1 when it throws.
-    private func runWorker(_ request: WorkerRequest) -> ExitCode {
+    func runWorker(_ request: WorkerRequest) -> ExitCode {
         guard let lesson = lessons.first(where: { $0.number == request.lesson }),
             let worker = lesson.workers.first(where: { $0.name == request.worker })
         else { return .usage }

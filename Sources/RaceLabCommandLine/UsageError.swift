@@ -5,21 +5,10 @@ struct UsageError: Error, Equatable {
     /// The problem, in one line, e.g. `--trials must be a positive integer, got 'ten'`.
     var message: String
     /// The command whose usage to show under the message (`nil`: the tool's).
-    var command: CommandName?
+    var command: CommandDescriptor?
 
-    init(_ message: String, command: CommandName? = nil) {
+    init(_ message: String, command: CommandDescriptor? = nil) {
         self.message = message
         self.command = command
     }
-}
-
-/// The tool's public commands.
-enum CommandName: String, CaseIterable {
-    case list
-    case run
-    case power
-    case matrix
-    case explore
-    case play
-    case help
 }

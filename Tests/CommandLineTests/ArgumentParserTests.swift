@@ -11,9 +11,9 @@ struct ArgumentParserTests {
 
     @Test("a lesson is named by number or by slug")
     func lessonIdentifiers() throws {
-        #expect(try parser.parse(["run", "1"]) == .run(RunRequest(lessons: [1])))
-        #expect(try parser.parse(["run", "synthetic"]) == .run(RunRequest(lessons: [1])))
-        #expect(try parser.parse(["run", "all"]) == .run(RunRequest(lessons: [1])))
+        #expect(try parser.parse(["run", "1"]) == .request(RunRequest(lessons: [1])))
+        #expect(try parser.parse(["run", "synthetic"]) == .request(RunRequest(lessons: [1])))
+        #expect(try parser.parse(["run", "all"]) == .request(RunRequest(lessons: [1])))
     }
 
     @Test("options take values with a space or an equals sign")
@@ -32,7 +32,7 @@ struct ArgumentParserTests {
             try parser.parse([
                 "run", "1", "--variant", "clean", "--trials", "5", "--iterations=9", "--seed", "0xff",
                 "--noise", "off", "--timeout", "2.5", "--json",
-            ]) == .run(expected)
+            ]) == .request(expected)
         )
     }
 
@@ -74,18 +74,20 @@ struct ArgumentParserTests {
 
     @Test(
         "every command reads a shared option alike, and its error shows that command's usage",
-        arguments: [CommandName.run, .power, .matrix, .explore]
+        arguments: [
+            RunRequest.descriptor, PowerRequest.descriptor, MatrixRequest.descriptor, ExploreRequest.descriptor,
+        ]
     )
-    func sharedOptions(command: CommandName) {
+    func sharedOptions(command: CommandDescriptor) {
         let cases: [([String], String)] = [
             (["--seed", "-1"], "--seed must be a non-negative integer (decimal or 0x hex), got '-1'"),
             (["--seed"], "option --seed needs a value"),
             (["--seed", "--json"], "option --seed needs a value"),
             (["--json=yes"], "option --json takes no value"),
-            (["--frobnicate"], "unknown option '--frobnicate' for '\(command.rawValue)'"),
+            (["--frobnicate"], "unknown option '--frobnicate' for '\(command.name)'"),
         ]
         for (options, message) in cases {
-            let error = parser.refusal([command.rawValue, "1"] + options)
+            let error = parser.refusal([command.name, "1"] + options)
             #expect(error?.message == message)
             #expect(error?.command == command)
         }
@@ -93,7 +95,7 @@ struct ArgumentParserTests {
 
     @Test("list refuses a value for --json as every command does")
     func listJSONValue() {
-        #expect(throws: UsageError("option --json takes no value", command: .list)) {
+        #expect(throws: UsageError("option --json takes no value", command: ListRequest.descriptor)) {
             try parser.parse(["list", "--json=1"])
         }
     }

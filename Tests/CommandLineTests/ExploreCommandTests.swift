@@ -43,26 +43,26 @@ struct ExploreCommandTests {
     func parsesOptions() throws {
         var expected = ExploreRequest(lesson: 1)
         expected.variant = "lock-order"
-        expected.strategy = .pct
-        expected.threads = 3
-        expected.preemptions = 1
-        expected.schedules = 50
-        expected.seed = 255
+        expected.options.strategy = .pct
+        expected.options.threads = 3
+        expected.options.preemptions = 1
+        expected.options.schedules = 50
+        expected.options.seed = 255
         expected.json = true
         let parsed = try parser.parse([
             "explore", "explorable", "--variant", "lock-order", "--strategy=pct", "--threads", "3",
             "--preemptions", "1", "--schedules", "50", "--seed", "0xff", "--json",
         ])
-        #expect(parsed == .explore(expected))
-        #expect(try parser.parse(["explore", "--help"]) == .help(.explore))
+        #expect(parsed == .request(expected))
+        #expect(try parser.parse(["explore", "--help"]) == .help(ExploreRequest.descriptor))
     }
 
     @Test("'all' explores every lesson that has an explorable variant; --stall sets the stall limit")
     func parsesAllAndStall() throws {
         var expected = ExploreRequest(lessons: [1])
         expected.all = true
-        expected.stall = 0.5
-        #expect(try parser.parse(["explore", "all", "--stall", "0.5"]) == .explore(expected))
+        expected.options.stallTimeout = 0.5
+        #expect(try parser.parse(["explore", "all", "--stall", "0.5"]) == .request(expected))
         #expect(expected.options.stallTimeout == 0.5)
         #expect(ExploreRequest(lesson: 1).options.stallTimeout == ExplorationOptions().stallTimeout)
     }
@@ -119,6 +119,6 @@ struct ExploreCommandTests {
     func refusesBadInput(arguments: [String], message: String) {
         let error = parser.refusal(arguments)
         #expect(error?.message == message)
-        #expect(error?.command == .explore)
+        #expect(error?.command == ExploreRequest.descriptor)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import RaceLabCommandLine
+
 /// The help text as printed, line for line, against the files in `Golden/`: a change to any
 /// option's help shows here for every command that offers it. To accept a deliberate change,
 /// regenerate the files with `racelab --help` and `racelab help <command>`, and review the diff.
@@ -22,7 +24,7 @@ struct HelpTextTests {
 
     @Test("each command's help, the same from 'help <command>' and '<command> --help'")
     func commands() throws {
-        for command in ["list", "run", "power", "matrix", "explore", "play", "help"] {
+        for command in CommandDescriptor.visible.map(\.name) {
             let expected = try Self.expected("help-\(command).txt")
             let output = try Executable.racelab.run("help", command)
             #expect(output.status == 0)
@@ -83,7 +85,7 @@ struct HelpTextTests {
 
     @Test("each usage line, printed under an error, is the one in the command's help")
     func usageUnderErrors() throws {
-        for command in ["run", "power", "matrix", "explore", "play", "list"] {
+        for command in CommandDescriptor.visible.map(\.name) where command != "help" {
             let output = try Executable.racelab.run(command, "--no-such-option")
             #expect(output.status == 2)
             let usage = try #require(output.stderr.split(separator: "\n").last.map(String.init))

@@ -13,9 +13,9 @@ struct MatrixCommandLineTests {
     @Test("with no lesson, or 'all', the matrix covers every lesson and the TSan calibration")
     func everyLesson() throws {
         let all = MatrixRequest(lessons: [1, 2], calibration: true)
-        #expect(try parser.parse(["matrix"]) == .matrix(all))
-        #expect(try parser.parse(["matrix", "all"]) == .matrix(all))
-        #expect(try parser.parse(["matrix", "synthetic"]) == .matrix(MatrixRequest(lessons: [1])))
+        #expect(try parser.parse(["matrix"]) == .request(all))
+        #expect(try parser.parse(["matrix", "all"]) == .request(all))
+        #expect(try parser.parse(["matrix", "synthetic"]) == .request(MatrixRequest(lessons: [1])))
     }
 
     @Test("the matrix's options")
@@ -39,9 +39,9 @@ struct MatrixCommandLineTests {
                 "--expectations", "e.txt", "--probes", "probes", "--logs", "logs", "--executable", "bin/racelab",
                 "--json",
                 "--junit=out.xml",
-            ]) == .matrix(expected)
+            ]) == .request(expected)
         )
-        #expect(try parser.parse(["matrix", "--help"]) == .help(.matrix))
+        #expect(try parser.parse(["matrix", "--help"]) == .help(MatrixRequest.descriptor))
     }
 
     @Test(
@@ -56,14 +56,14 @@ struct MatrixCommandLineTests {
     func refused(arguments: [String], message: String) {
         let error = parser.refusal(arguments)
         #expect(error?.message == message)
-        #expect(error?.command == .matrix)
+        #expect(error?.command == MatrixRequest.descriptor)
     }
 
     @Test("run takes --junit FILE; power does not")
     func junitOnRun() throws {
         var request = RunRequest(lessons: [1])
         request.junit = "report.xml"
-        #expect(try parser.parse(["run", "1", "--junit", "report.xml"]) == .run(request))
+        #expect(try parser.parse(["run", "1", "--junit", "report.xml"]) == .request(request))
         #expect(throws: UsageError.self) { try parser.parse(["power", "1", "--junit", "report.xml"]) }
     }
 
@@ -75,7 +75,7 @@ struct MatrixCommandLineTests {
             job: .run(workload: Workload(trials: 3, iterations: 4), seed: 5, noise: true, budget: 1.5),
             channel: "/tmp/channel"
         )
-        #expect(try parser.parse(run.arguments()) == .child(run))
+        #expect(try parser.parse(run.arguments()) == .request(run))
         let explore = ChildRequest(
             lesson: 0,
             variant: "mutex",
@@ -86,7 +86,7 @@ struct MatrixCommandLineTests {
             ),
             channel: "/tmp/channel"
         )
-        #expect(try parser.parse(explore.arguments()) == .child(explore))
+        #expect(try parser.parse(explore.arguments()) == .request(explore))
         for arguments in [["_child"], ["_child", "{}"], ["_child", "not json"], try run.arguments() + ["extra"]] {
             #expect(parser.refusal(arguments)?.message == "_child is internal to racelab")
         }
@@ -106,7 +106,7 @@ struct MatrixCommandLineTests {
         )
         let parser = ArgumentParser(lessons: [lesson])
         let request = WorkerRequest(lesson: 4, worker: "increment", parent: 0, arguments: ["--file", "a b", ""])
-        #expect(try parser.parse(request.commandLine()) == .runWorker(request))
+        #expect(try parser.parse(request.commandLine()) == .request(request))
         let unknown = WorkerRequest(lesson: 4, worker: "decrement", parent: 0, arguments: [])
         #expect(parser.refusal(try unknown.commandLine())?.message == "lesson 4 has no worker 'decrement'")
         for arguments in [["_worker", "4", "increment", "0"], ["_worker"], ["_worker", "{}"]] {

@@ -1,0 +1,119 @@
+import RaceLab
+
+/// What `run` was asked to do.
+struct RunRequest: Equatable {
+    /// Lesson numbers to run, in order.
+    var lessons: [Int] = []
+    var variant: String?
+    var trials: Int?
+    var iterations: Int?
+    var seed: UInt64?
+    var noise: Bool = true
+    var timeout: Double = RunRequest.defaultTimeout
+    var json: Bool = false
+    /// Also write the report as JUnit XML to this file (`--junit FILE`).
+    var junit: String?
+    /// Also write the report as a self-contained HTML page (`--html FILE`).
+    var html: String?
+
+    /// Seconds a variant's process may run before the watchdog kills it.
+    static let defaultTimeout: Double = 120
+
+    /// Upper bounds that keep a typo (`--iterations 10000000000`) from starting a run of days.
+    static let maximumTrials = 1_000_000
+    static let maximumIterations = 10_000_000
+}
+
+extension RunRequest: CommandRequest {
+    static let descriptor = CommandDescriptor(
+        "run",
+        summary: "Run a lesson's variants and report what went wrong.",
+        abstract: "run a lesson's variants and report what went wrong.",
+        argument: .lesson(all: true, "A lesson number (1), its slug (subscript-race), or 'all'."),
+        epilogue: """
+            Every variant runs in a child process: a crash is reported as CRASHED with its signal and
+            the end of its stderr, a hang as TIMED OUT, an error (a failed setup or system call) as
+            ERROR, which is never counted as the bug. Exit status: 0 when every buggy variant
+            reproduced its bug and every fixed variant was clean, 1 when a variant got another
+            verdict, 3 when errors alone kept variants from a verdict, 2 for bad usage. Interrupted
+            (SIGINT, SIGTERM), it reports the variants that finished, marked interrupted, and exits
+            130 or 143.
+            """,
+        keepsScratchFiles: true,
+        defaults: RunRequest(),
+        options: [
+            .variant(\.variant, default: "every variant of the lesson"), .trials(\.trials), .iterations(\.iterations),
+            .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
+            .json(\.json, replacing: "text (schema in README.md)"), .junit(\.junit),
+            .html(\.html, of: "the report, histograms as bars,"),
+        ]
+    ) { request, check throws(UsageError) in
+        request.lessons = try check.lessonsToRun(variant: request.variant)
+    }
+
+    func run(in tool: RaceLabTool) -> ExitCode {
+        tool.run(self)
+    }
+}
+
+/// What `power` was asked to do.
+struct PowerRequest: Equatable {
+    /// Lesson numbers to measure, in order.
+    var lessons: [Int] = []
+    /// Only this buggy variant; nil for every buggy variant of the lesson.
+    var variant: String?
+    var trials: Int?
+    var iterations: Int?
+    var seed: UInt64?
+    var timeout: Double = RunRequest.defaultTimeout
+    var json: Bool = false
+}
+
+extension PowerRequest: CommandRequest {
+    static let descriptor = CommandDescriptor(
+        "power",
+        summary: "Measure how often each buggy variant shows its bug, by strategy.",
+        abstract: "measure how likely each buggy variant is to show its bug.",
+        argument: .lesson(all: true, "A lesson number (1), its slug (subscript-race), or 'all'."),
+        discussion: """
+            Runs every buggy variant of the lesson twice, with noise off and with noise on (each in its
+            own process, same seed and workload), and, where the schedule explorer can run the variant,
+            samples as many schedules with its random and pct strategies. Reports per strategy: the
+            share of trials (or schedules) that exposed the bug with a 95% Wilson confidence interval,
+            the first one that exposed it, and the seconds until then.
+            """,
+        epilogue: """
+            Exit status: 0 when every measurement completed, 1 when one crashed or timed out, 3 when
+            the JSON document could not be written, 2 for bad usage. Interrupted (SIGINT, SIGTERM),
+            it stops at once and exits 130 or 143.
+            """,
+        keepsScratchFiles: true,
+        defaults: PowerRequest(),
+        options: [
+            .variant(\.variant, default: "every buggy variant"), .trials(\.trials), .iterations(\.iterations),
+            .noiseSeed(\.seed),
+            .refused("--noise", because: "power measures with noise off and with noise on; it takes no --noise"),
+            .timeout(\.timeout), .json(\.json, replacing: "the tables"),
+        ]
+    ) { request, check throws(UsageError) in
+        request.lessons = try check.lessonsToRun(variant: request.variant)
+    }
+
+    func run(in tool: RaceLabTool) -> ExitCode {
+        tool.power(self)
+    }
+}
+
+extension CommandValidation {
+    /// The lessons `run` and `power` run: the one named, whose `variant` must exist, or every
+    /// lesson for 'all', which takes no variant.
+    func lessonsToRun(variant: String?) throws(UsageError) -> [Int] {
+        if isAll {
+            if let variant { throw error("--variant \(quoted(variant)) needs a single lesson, not 'all'") }
+            return lessons.map(\.number)
+        }
+        let lesson = try lesson()
+        if let variant { try checkVariant(variant, of: lesson) }
+        return [lesson.number]
+    }
+}
