@@ -44,7 +44,7 @@ extension RunRequest: CommandRequest {
         options: [
             .variant(\.variant, default: "every variant of the lesson"), .trials(\.trials), .iterations(\.iterations),
             .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
-            .json(\.json, replacing: "text (schema in README.md)"), .junit(\.junit),
+            .json(\.json, replacing: "text (schema: the JSONReports article)"), .junit(\.junit),
             .html(\.html, of: "the report, histograms as bars,"),
         ]
     ) { request, check throws(UsageError) in
