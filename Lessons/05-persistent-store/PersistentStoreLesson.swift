@@ -15,7 +15,7 @@ public enum PersistentStoreLesson {
             + "of order (an older one wins); share one staging name and they tear it; write in place and readers "
             + "outside the queue read half-written files.",
         workload: Workload(trials: 20, iterations: 400),
-        variants: [noBarrier, sharedStagingName, nonAtomicWrite, fixed]
+        variants: [noBarrier, twoStores, sharedStagingName, nonAtomicWrite, fixed]
     )
 
     static let noBarrier = documentsVariant(
@@ -29,6 +29,20 @@ public enum PersistentStoreLesson {
         compiler: .accepted,
         on: .linux,
         because: "the store holds only Sendable lets and the shared state is files: invisible to both tools"
+    )
+
+    static let twoStores = documentsVariant(
+        name: "two-stores",
+        kind: .buggy,
+        discipline: .unclaimedFolder,
+        stores: 2,
+        summary: "the article's store, barriers and all, opened twice on one folder: two queues"
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "two queues ordering writes to one set of files is not a memory race; the store holds Sendable lets"
     )
 
     static let sharedStagingName = documentsVariant(
@@ -74,13 +88,14 @@ public enum PersistentStoreLesson {
         name: String,
         kind: VariantKind,
         discipline: WriteDiscipline,
+        stores: Int = 1,
         summary: String
     ) -> Variant {
         Variant(
             name: name,
             kind: kind,
             summary: summary,
-            makeState: { try DocumentTrial(discipline: discipline) },
+            makeState: { try DocumentTrial(discipline: discipline, stores: stores) },
             operation: { trial, iteration in trial.perform(iteration) },
             check: { trial, _ in
                 await trial.finished()
@@ -88,6 +103,6 @@ public enum PersistentStoreLesson {
             },
             tearDown: { trial in trial.remove() }
         )
-        .exploring(storeThenReadEach(discipline))
+        .exploring(storeThenReadEach(discipline, stores: stores))
     }
 }
