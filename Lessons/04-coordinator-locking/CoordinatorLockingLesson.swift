@@ -54,7 +54,7 @@ public enum CoordinatorLockingLesson {
         kind: .buggy,
         summary: "same-owner through one ObjectStorage, as in the article's test",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
-        overlap: "same owner, one storage",
+        overlap: "one storage",
         oneInstance: true
     )
     .expecting(
@@ -69,7 +69,7 @@ public enum CoordinatorLockingLesson {
         kind: .buggy,
         summary: "fcntl(F_SETLKW) record locks: owned by the process, not the thread",
         coordinator: { _ in ProcessRecordLock() },
-        overlap: "same process"
+        overlap: "one process"
     )
     .expecting(
         tsan: .silent,
@@ -162,12 +162,14 @@ public enum CoordinatorLockingLesson {
         return explorable ? variant.exploring(incrementOnceEach(coordinator, oneInstance: oneInstance)) : variant
     }
 
-    /// A counter trial's outcome: how many increments it kept, then whether the lock ever granted a
-    /// claim while another was held (an overlap) and, if it did, what the two had in common for the
-    /// lock. The four buggy variants lose about as much; this part of the outcome is where they differ.
+    /// A counter trial's observation: how many increments it kept, and in its meaning whether the
+    /// lock ever granted a claim while another was held (an overlap) and, if it did, what the two had
+    /// in common for the lock. The four buggy variants lose about as much; this is where they differ.
     static func outcome(_ kept: Observation, meter: ClaimMeter, overlap: String) -> Observation {
         var observation = kept
-        observation.outcome += meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
+        observation.meaning =
+            observation.meaning.replacingOccurrences(of: ", the others lost", with: "")
+            + (meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap")
         return observation
     }
 }

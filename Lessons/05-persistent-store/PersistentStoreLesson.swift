@@ -22,7 +22,7 @@ public enum PersistentStoreLesson {
         name: "no-barrier",
         kind: .buggy,
         discipline: .noBarrier,
-        summary: "the article's store without .barrier: atomic writes of one file overlap and the older can land last"
+        summary: "the article's store without .barrier: writes of one file overlap, older can win"
     )
     .expecting(
         tsan: .silent,
@@ -49,7 +49,7 @@ public enum PersistentStoreLesson {
         name: "shared-staging-name",
         kind: .buggy,
         discipline: .sharedStagingName,
-        summary: "no barrier, and every write of a file stages into one file named after it: writes tear it"
+        summary: "no barrier, one staging file per document: writes tear it"
     )
     .expecting(
         tsan: .silent,
@@ -62,7 +62,7 @@ public enum PersistentStoreLesson {
         name: "non-atomic-write",
         kind: .buggy,
         discipline: .nonAtomicWrite,
-        summary: "writes truncate and refill the data file in place: readers outside the queue see it half written"
+        summary: "writes refill the file in place: outside readers see it half written"
     )
     .expecting(
         tsan: .silent,
@@ -75,7 +75,7 @@ public enum PersistentStoreLesson {
         name: "fixed",
         kind: .fixed,
         discipline: .fixed,
-        summary: "barrier writes, each to a staging file of its own, renamed over the data file when complete"
+        summary: "barrier writes, each staged in a file of its own and renamed into place"
     )
     .expecting(
         tsan: .silent,

@@ -168,10 +168,15 @@ final class DocumentTrial: @unchecked Sendable {
                     + (firstEnvironmentFailure ?? "?") + ")"
             )
         }
+        // The outcome names every kind of problem; the meaning says what the first one means (an
+        // older store left at the end implies a file went back), short enough for one line.
         var kinds: [String] = []
-        if current < Self.documents { kinds.append("\(Self.documents - current) documents not at their last store") }
-        if wentBack > 0 { kinds.append("an older version replaced a newer one") }
-        if outside.torn > 0 { kinds.append("outside reads found torn files") }
+        if current < Self.documents {
+            kinds.append("older stores won")
+        } else if wentBack > 0 {
+            kinds.append("a file went back")
+        }
+        if outside.torn > 0 { kinds.append("reads torn") }
         let observation = Observation(
             expected: Self.documents,
             observed: current,
@@ -181,7 +186,7 @@ final class DocumentTrial: @unchecked Sendable {
             outcome: "\(current)/\(Self.documents) current"
                 + (wentBack > 0 ? " · went back" : "")
                 + (outside.torn > 0 ? " · torn reads" : ""),
-            meaning: kinds.isEmpty ? "every document holds its last store" : kinds.joined(separator: "; ")
+            meaning: kinds.isEmpty ? "every document holds its last store" : kinds.joined(separator: ", ")
         )
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")

@@ -19,10 +19,10 @@ enum TrialOutcome {
             meaning = "updates missing from the final state"
         } else if !problems.isEmpty {
             outcome = "observers misled"
-            meaning = "a state told twice, out of order, or not the last"
+            meaning = "told twice, skipped, or out of order"
         } else {
             outcome = "in order · " + readers
-            meaning = "nothing lost, every observer told every state in order"
+            meaning = "nothing lost, all in order"
         }
         return Observation(
             expected: updates,
