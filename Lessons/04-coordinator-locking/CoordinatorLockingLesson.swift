@@ -162,14 +162,13 @@ public enum CoordinatorLockingLesson {
         return explorable ? variant.exploring(incrementOnceEach(coordinator, oneInstance: oneInstance)) : variant
     }
 
-    /// A counter trial's observation: how many increments it kept, and in its meaning whether the
-    /// lock ever granted a claim while another was held (an overlap) and, if it did, what the two had
-    /// in common for the lock. The four buggy variants lose about as much; this is where they differ.
+    /// A counter trial's outcome: how many increments it kept, then whether the lock ever granted a
+    /// claim while another was held (an overlap) and, if it did, what the two had in common for the
+    /// lock. The four buggy variants lose about as much; this part of the outcome is where they differ.
     static func outcome(_ kept: Observation, meter: ClaimMeter, overlap: String) -> Observation {
         var observation = kept
-        observation.meaning =
-            observation.meaning.replacingOccurrences(of: ", the others lost", with: "")
-            + (meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap")
+        observation.outcome += meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
+        observation.meaning = observation.meaning.replacingOccurrences(of: ", the others lost", with: "")
         return observation
     }
 }
