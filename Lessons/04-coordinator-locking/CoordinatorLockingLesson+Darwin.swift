@@ -11,22 +11,29 @@ extension CoordinatorLockingLesson {
     static let nsFileCoordinatorSharedPurpose = counterVariant(
         name: "nsfilecoordinator-shared-purpose",
         kind: .buggy,
-        summary: "NSFileCoordinator, every storage's coordinator with the trial's one purposeIdentifier "
-            + "(as with one shared file presenter): coordinators of one purpose never block each other",
+        summary: "NSFileCoordinator, every claim with one purposeIdentifier",
         coordinator: { owner in SystemFileCoordinator(purpose: "racelab.\(owner)") },
+        overlap: "same purpose",
         explorable: false
     )
-    .unmeasured(on: .macOS, because: "written against Apple's documentation; no Mac has run make tsan on it yet")
+    .unmeasured(
+        on: .macOS,
+        because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
+    )
 
     static let nsFileCoordinator = counterVariant(
         name: "nsfilecoordinator",
         kind: .fixed,
-        summary: "NSFileCoordinator(filePresenter: nil) with its default, unique purposeIdentifier per claim",
+        summary: "NSFileCoordinator(filePresenter: nil): a unique purposeIdentifier each",
         coordinator: { _ in SystemFileCoordinator(purpose: nil) },
+        overlap: "unique purposes",
         workload: Workload(trials: 8, iterations: 200),
         explorable: false
     )
-    .unmeasured(on: .macOS, because: "written against Apple's documentation; no Mac has run make tsan on it yet")
+    .unmeasured(
+        on: .macOS,
+        because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
+    )
 }
 
 /// `FileAccessCoordinator` over Foundation's `NSFileCoordinator`, one coordinator per claim, as the

@@ -25,7 +25,8 @@ public enum CoordinatorLockingLesson {
         name: "uncoordinated",
         kind: .buggy,
         summary: "no coordination: every read-modify-write of the file runs at once",
-        coordinator: { _ in Uncoordinated() }
+        coordinator: { _ in Uncoordinated() },
+        overlap: "no lock"
     )
     .expecting(
         tsan: .silent,
@@ -37,9 +38,9 @@ public enum CoordinatorLockingLesson {
     static let sameOwner = counterVariant(
         name: "same-owner",
         kind: .buggy,
-        summary:
-            "an owner-scoped coordinator (like NSFileCoordinator with one file presenter), every storage sharing one owner",
-        coordinator: { owner in OwnerScopedCoordinator(owner: owner) }
+        summary: "owner-scoped claims (NSFileCoordinator's rule), every claim with one owner",
+        coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
+        overlap: "same owner"
     )
     .expecting(
         tsan: .silent,
@@ -51,9 +52,9 @@ public enum CoordinatorLockingLesson {
     static let sameOwnerOneInstance = counterVariant(
         name: "same-owner-one-instance",
         kind: .buggy,
-        summary: "same-owner in the article's test shape: one ObjectStorage, one owner-scoped coordinator, every "
-            + "increment through it",
+        summary: "same-owner through one ObjectStorage, as in the article's test",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
+        overlap: "one storage",
         oneInstance: true
     )
     .expecting(
@@ -66,8 +67,9 @@ public enum CoordinatorLockingLesson {
     static let processRecordLock = counterVariant(
         name: "fcntl-process-lock",
         kind: .buggy,
-        summary: "fcntl(F_SETLKW) record locks: owned by the process, so its threads never exclude each other",
-        coordinator: { _ in ProcessRecordLock() }
+        summary: "fcntl(F_SETLKW) record locks: owned by the process, not the thread",
+        coordinator: { _ in ProcessRecordLock() },
+        overlap: "one process"
     )
     .expecting(
         tsan: .silent,
@@ -79,8 +81,9 @@ public enum CoordinatorLockingLesson {
     static let coordinated = counterVariant(
         name: "coordinated",
         kind: .fixed,
-        summary: "the article's FileCoordinator: a concurrent queue per file, writes as barriers, the map bounded",
+        summary: "the article's FileCoordinator: a concurrent queue per file, barrier writes",
         coordinator: { _ in FileCoordinator.shared },
+        overlap: "no owner",
         workload: Workload(trials: 8, iterations: 500)
     )
     .expecting(
@@ -94,9 +97,7 @@ public enum CoordinatorLockingLesson {
     static let crossProcess = Variant(
         name: "cross-process",
         kind: .fixed,
-        // portable: words only; OpenFileDescriptionLock takes flock(2) where there is no F_OFD_SETLKW
-        summary: "open-file-description locks (F_OFD_SETLKW on Linux, flock elsewhere); the iterations are split "
-            + "over 4 worker processes",
+        summary: "open-file-description locks; 4 worker processes share the iterations",
         workload: Workload(trials: 8, iterations: 500),
         makeState: { try CrossProcessTrial() },
         operation: { trial, iteration in try trial.launchWorker(iteration.index, of: iteration.count) },
@@ -124,13 +125,17 @@ public enum CoordinatorLockingLesson {
     /// A variant in which every iteration increments the trial's file once, through a new
     /// `ObjectStorage` whose coordinator `coordinator` makes (given the trial's one shared owner).
     ///
-    /// - Parameter explorable: whether the schedule explorer can run it: not when a claim blocks
-    ///   inside a system framework, where the explorer cannot see or schedule the waiting thread.
+    /// - Parameters:
+    ///   - overlap: what the claims have in common in the eyes of this lock (its owner), named in
+    ///     a trial's outcome when the lock granted a claim while another was held.
+    ///   - explorable: whether the schedule explorer can run it: not when a claim blocks inside a
+    ///     system framework, where the explorer cannot see or schedule the waiting thread.
     static func counterVariant(
         name: String,
         kind: VariantKind,
         summary: String,
         coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
+        overlap: String,
         workload: Workload? = nil,
         oneInstance: Bool = false,
         explorable: Bool = true
@@ -145,9 +150,25 @@ public enum CoordinatorLockingLesson {
                 return try CounterFile(coordinator: { coordinator(owner) }, oneInstance: oneInstance)
             },
             operation: { counter, _ in try counter.increment() },
-            check: { counter, trial in .kept(try counter.finalValue(), of: trial.iterations, unit: "increments") },
+            check: { counter, trial in
+                outcome(
+                    .kept(try counter.finalValue(), of: trial.iterations, unit: "increments"),
+                    meter: counter.meter,
+                    overlap: overlap
+                )
+            },
             tearDown: { counter in counter.remove() }
         )
         return explorable ? variant.exploring(incrementOnceEach(coordinator, oneInstance: oneInstance)) : variant
+    }
+
+    /// A counter trial's outcome: how many increments it kept, then whether the lock ever granted a
+    /// claim while another was held (an overlap) and, if it did, what the two had in common for the
+    /// lock. The four buggy variants lose about as much; this part of the outcome is where they differ.
+    static func outcome(_ kept: Observation, meter: ClaimMeter, overlap: String) -> Observation {
+        var observation = kept
+        observation.outcome += meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
+        observation.meaning = observation.meaning.replacingOccurrences(of: ", the others lost", with: "")
+        return observation
     }
 }

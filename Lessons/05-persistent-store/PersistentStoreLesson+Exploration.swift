@@ -16,24 +16,24 @@ import RaceLab
 /// after every thread finished, when all have been submitted.
 extension PersistentStoreLesson {
     /// Each thread stores document 0 once, then reads its file; afterwards no read may have been
-    /// torn and every store must have been applied, in order.
-    static func storeThenReadEach(_ discipline: WriteDiscipline) -> Exploration {
+    /// torn and every store must have been applied, in order. With two `stores`, thread `t` stores
+    /// through store `t % 2`.
+    static func storeThenReadEach(_ discipline: WriteDiscipline, stores: Int = 1) -> Exploration {
         Exploration(
             summary:
                 "each thread stores a new version of document-0, then reads its file directly as the outside reader "
                 + "does; invariant: no torn read or file, every store applied",
-            makeState: { try DocumentTrial(discipline: discipline, outsideReaderThread: false) },
-            thread: { trial, _ in
+            makeState: { try DocumentTrial(discipline: discipline, stores: stores, outsideReaderThread: false) },
+            thread: { trial, thread in
                 Race.step("storeData")
-                trial.storeNewVersion(of: 0)
+                trial.storeNewVersion(of: 0, through: trial.stores[thread % trial.stores.count])
                 Race.step("outside read")
                 trial.readOutside(document: 0)
             },
             invariant: { trial, _ in
                 trial.finishedBlocking()
-                let observation = trial.verify()
-                return observation.isAnomalous || observation.observed != observation.expected
-                    ? observation.meaning : nil
+                let (observation, details) = trial.verifyInDetail()
+                return observation.isAnomalous || observation.observed != observation.expected ? details : nil
             },
             tearDown: { trial in trial.remove() }
         )

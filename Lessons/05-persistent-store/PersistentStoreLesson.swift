@@ -15,14 +15,14 @@ public enum PersistentStoreLesson {
             + "of order (an older one wins); share one staging name and they tear it; write in place and readers "
             + "outside the queue read half-written files.",
         workload: Workload(trials: 20, iterations: 400),
-        variants: [noBarrier, sharedStagingName, nonAtomicWrite, fixed]
+        variants: [noBarrier, twoStores, sharedStagingName, nonAtomicWrite, fixed]
     )
 
     static let noBarrier = documentsVariant(
         name: "no-barrier",
         kind: .buggy,
         discipline: .noBarrier,
-        summary: "the article's store without .barrier: atomic writes of one file overlap and the older can land last"
+        summary: "the article's store without .barrier: writes of one file overlap, older can win"
     )
     .expecting(
         tsan: .silent,
@@ -31,11 +31,25 @@ public enum PersistentStoreLesson {
         because: "the store holds only Sendable lets and the shared state is files: invisible to both tools"
     )
 
+    static let twoStores = documentsVariant(
+        name: "two-stores",
+        kind: .buggy,
+        discipline: .unclaimedFolder,
+        stores: 2,
+        summary: "the article's store, barriers and all, opened twice on one folder: two queues"
+    )
+    .expecting(
+        tsan: .silent,
+        compiler: .accepted,
+        on: .linux,
+        because: "two queues ordering writes to one set of files is not a memory race; the store holds Sendable lets"
+    )
+
     static let sharedStagingName = documentsVariant(
         name: "shared-staging-name",
         kind: .buggy,
         discipline: .sharedStagingName,
-        summary: "no barrier, and every write of a file stages into one file named after it: writes tear it"
+        summary: "no barrier, one staging file per document: writes tear it"
     )
     .expecting(
         tsan: .silent,
@@ -48,7 +62,7 @@ public enum PersistentStoreLesson {
         name: "non-atomic-write",
         kind: .buggy,
         discipline: .nonAtomicWrite,
-        summary: "writes truncate and refill the data file in place: readers outside the queue see it half written"
+        summary: "writes refill the file in place: outside readers see it half written"
     )
     .expecting(
         tsan: .silent,
@@ -61,7 +75,7 @@ public enum PersistentStoreLesson {
         name: "fixed",
         kind: .fixed,
         discipline: .fixed,
-        summary: "barrier writes, each to a staging file of its own, renamed over the data file when complete"
+        summary: "barrier writes, each staged in a file of its own and renamed into place"
     )
     .expecting(
         tsan: .silent,
@@ -74,13 +88,14 @@ public enum PersistentStoreLesson {
         name: String,
         kind: VariantKind,
         discipline: WriteDiscipline,
+        stores: Int = 1,
         summary: String
     ) -> Variant {
         Variant(
             name: name,
             kind: kind,
             summary: summary,
-            makeState: { try DocumentTrial(discipline: discipline) },
+            makeState: { try DocumentTrial(discipline: discipline, stores: stores) },
             operation: { trial, iteration in trial.perform(iteration) },
             check: { trial, _ in
                 await trial.finished()
@@ -88,6 +103,6 @@ public enum PersistentStoreLesson {
             },
             tearDown: { trial in trial.remove() }
         )
-        .exploring(storeThenReadEach(discipline))
+        .exploring(storeThenReadEach(discipline, stores: stores))
     }
 }

@@ -165,12 +165,15 @@ public struct RaceLabTool: Sendable {
                     options: StressRunner.Options(workload: workload, seed: seed, noise: request.noise),
                     timeout: request.timeout
                 )
-                let report = IsolatedRun.run(isolated, executable: executable) { elapsed in
+                var report = IsolatedRun.run(isolated, executable: executable) { elapsed in
                     progress.show(
                         "running lesson \(lesson.number) · \(variant.name) … \(String(format: "%.1f", elapsed)) s"
                     )
                 }
                 progress.clear()
+                if let system = ToolExpectation.OperatingSystem.current {
+                    report.unmeasured = variant.unmeasuredReasons[system]
+                }
                 // The variant stopped by the interruption has no verdict: it is left out.
                 if interruption() != nil { break }
                 reports.append(report)

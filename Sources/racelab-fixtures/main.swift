@@ -63,6 +63,16 @@ let faults = Lesson(
             while true { sleep(1) }
         },
         fault("exits-early", .fixed, summary: "exits with status 3 before reporting") { _ in exit(3) },
+        Variant.counting(
+            name: "loses-then-traps",
+            kind: .buggy,
+            summary: "drops every fourth write in its first trial, then traps in its second",
+            crashMeansReproduced: true,
+            operation: { counter, iteration in
+                if iteration.trial == 1 && iteration.index == 3 { fatalError("fixture trap") }
+                if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
+            }
+        ),
     ]
 )
 

@@ -79,7 +79,9 @@ struct FullDiskTests {
         #expect(output.status == 3, "stderr: \(output.stderr)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
-        #expect(variants.map(\.name) == ["no-barrier", "shared-staging-name", "non-atomic-write", "fixed"])
+        #expect(
+            variants.map(\.name) == ["no-barrier", "two-stores", "shared-staging-name", "non-atomic-write", "fixed"]
+        )
         #expect(variants.allSatisfy { $0.verdict == .error })
         #expect(variants.allSatisfy { $0.lostWrites == 0 && $0.anomalousTrials == 0 })
         #expect(

@@ -62,6 +62,7 @@ enum LessonLayout {
             where !FileManager.default.fileExists(atPath: path.appendingPathComponent(required).path) {
                 problems.append("Lessons/\(folder) has no \(required)")
             }
+            problems += shapeProblems(lessonFolder: path, folder: folder)
             let variants = Set(lesson.variants.map(\.name))
             for probe in CompilerProbe.probeNames(inLessonFolder: path) where !variants.contains(probe) {
                 problems.append(
@@ -83,6 +84,26 @@ enum LessonLayout {
         problems += readmeProblems(root: root, listed: listed)
         problems += declarationProblems(listed: listed, declared: declared)
         return problems
+    }
+
+    /// The folders a lesson folder may hold besides `Exercise` and the compiler probes, each with
+    /// one meaning in every lesson: the code only buggy variants run, the code only fixed variants
+    /// run, the article's types both run (or that a variant configures), and the harness around them
+    /// (trials, checks, workers, variant definitions).
+    static let codeFolders = ["Buggy", "Fixed", "Model", "Support"]
+
+    /// Entries at the top of a lesson folder outside its one shape: the texts, `Exercise`, the probes,
+    /// the `codeFolders`, and the lesson's registration files (`…Lesson.swift`, `…Lesson+….swift`).
+    static func shapeProblems(lessonFolder: URL, folder: String) -> [String] {
+        let allowed = Set(["README.md", "APPENDIX.md", "Exercise", CompilerProbe.folderName] + codeFolders)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: lessonFolder.path)) ?? []
+        return names.sorted().filter { name in
+            !name.hasPrefix(".") && !allowed.contains(name)
+                && !(name.hasSuffix(".swift") && (name.hasSuffix("Lesson.swift") || name.contains("Lesson+")))
+        }.map { name in
+            "Lessons/\(folder)/\(name) is outside the lesson folder's shape: put code in "
+                + codeFolders.map { "\($0)/" }.joined(separator: ", ")
+        }
     }
 
     /// Types a probe declares again although its folder's prelude declares them: compiled together,

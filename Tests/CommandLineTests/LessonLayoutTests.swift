@@ -109,6 +109,33 @@ struct LessonLayoutTests {
         #expect(problems.first?.contains("Package.swift") == true)
     }
 
+    @Test("a file at the top of a lesson folder, outside Buggy/ Fixed/ Model/ Support/, fails the check")
+    func strayFileFails() throws {
+        let root = try Self.tree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Lessons/01-first")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Fixed"),
+            withIntermediateDirectories: true
+        )
+        try Data().write(to: folder.appendingPathComponent("Fixed/Store.swift"))
+        try Data().write(to: folder.appendingPathComponent("FirstLesson.swift"))
+        #expect(Self.problems(root: root, registered: [Self.lesson(1, "first")]).isEmpty)
+        try Data().write(to: folder.appendingPathComponent("Store.swift"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Variants"),
+            withIntermediateDirectories: true
+        )
+        #expect(
+            Self.problems(root: root, registered: [Self.lesson(1, "first")]) == [
+                "Lessons/01-first/Store.swift is outside the lesson folder's shape: put code in "
+                    + "Buggy/, Fixed/, Model/, Support/",
+                "Lessons/01-first/Variants is outside the lesson folder's shape: put code in "
+                    + "Buggy/, Fixed/, Model/, Support/",
+            ]
+        )
+    }
+
     @Test("a registered lesson missing from the README's table, or a variant without expectation or probe, fails")
     func otherDisagreementsFail() throws {
         let root = try Self.tree(unregistered: ["02-second"])

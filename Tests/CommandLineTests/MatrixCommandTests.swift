@@ -202,7 +202,7 @@ struct MatrixCommandTests {
         )
         let flag = try #require(matrix.rows.first { $0.variant == "buggy" })
         #expect(flag.tsan.reports.first?.location.hasSuffix("RacyOnce.swift") == false)
-        #expect(flag.tsan.reports.first?.location.contains("Lessons/02-check-then-act/RacyOnce.swift:") == true)
+        #expect(flag.tsan.reports.first?.location.contains("Lessons/02-check-then-act/Buggy/RacyOnce.swift:") == true)
         #expect(flag.tsan.logs.allSatisfy { $0.contains("02-check-then-act.buggy.") })
     }
 }

@@ -122,7 +122,7 @@ struct IsolationTests {
         #expect(output.status == 1)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
-        #expect(variants.map(\.name) == ["traps", "traps-as-its-bug", "hangs", "exits-early"])
+        #expect(variants.map(\.name) == ["traps", "traps-as-its-bug", "hangs", "exits-early", "loses-then-traps"])
 
         #expect(variants[0].verdict == .crashed)
         #expect(variants[0].crashed)
@@ -138,6 +138,16 @@ struct IsolationTests {
 
         #expect(variants[3].verdict == .crashed)
         #expect(variants[3].exitStatus == 3)
+
+        // Its first trial finished and lost writes; the trap in the second must not hide them.
+        #expect(variants[4].verdict == .reproduced)
+        #expect(variants[4].crashed)
+        #expect(variants[4].signal == 4)
+        #expect(variants[4].trials == 1)
+        #expect(variants[4].lostWrites == 3)
+        #expect(variants[4].histogram.map(\.outcome) == ["7/10"])
+        #expect(variants[4].verdictReason.hasPrefix("the bug showed in 1 of the 1 trials that finished; then"))
+        #expect(variants[4].verdictReason.contains("in trial 2"))
     }
 
     @Test("a known loss is counted exactly through the child process")
@@ -197,7 +207,7 @@ struct IsolationTests {
         #expect(output.status == 1)
         #expect(output.stdout.contains("✗ CRASHED: the process died from signal 4 (SIGILL)"))
         #expect(output.stdout.contains("✗ TIMED OUT: still running after 1 s; killed by the watchdog"))
-        #expect(output.stdout.contains("lesson 2: buggy reproduced 1/1, fixed clean 0/3 → FAIL"))
+        #expect(output.stdout.contains("lesson 2: buggy reproduced 2/2, fixed clean 0/3 → FAIL"))
     }
 }
 

@@ -34,3 +34,47 @@ struct UnmeasuredDeclarationTests {
         }
     }
 }
+
+@Suite("A run's unmeasured variant")
+struct UnmeasuredRunTests {
+    static func report(_ name: String, _ kind: VariantKind, _ verdict: Verdict, unmeasured: String?) -> VariantReport {
+        var report = VariantReport(
+            name: name,
+            kind: kind,
+            summary: "s",
+            trials: 1,
+            iterations: 1,
+            operations: 1,
+            anomalousTrials: 0,
+            errorTrials: 0,
+            lostWrites: 0,
+            inconsistencies: 0,
+            duplicates: 0,
+            errors: 0,
+            histogram: [],
+            samples: [],
+            wallSeconds: 1,
+            operationsPerSecond: 1,
+            seed: 1,
+            noise: true,
+            firstAnomalousTrial: nil,
+            secondsToFirstAnomaly: nil,
+            verdict: verdict,
+            verdictReason: "r"
+        )
+        report.unmeasured = unmeasured
+        return report
+    }
+
+    @Test("is reported but does not decide its lesson's verdict; a measured one still does")
+    func doesNotDecide() {
+        let measured = Self.report("buggy", .buggy, .reproduced, unmeasured: nil)
+        let unmeasured = Self.report("mac-buggy", .buggy, .notReproduced, unmeasured: "not run on a Mac yet")
+        let lesson = RunReport.LessonReport(number: 4, slug: "x", title: "t", variants: [measured, unmeasured])
+        #expect(lesson.passed)
+        #expect(TextReport().summary(lesson) == "lesson 4: buggy reproduced 1/1, 1 unmeasured, not counted → PASS\n")
+        #expect(TextReport().variant(unmeasured).contains("unmeasured on this system, so its verdict does not decide"))
+        let failing = Self.report("buggy", .buggy, .notReproduced, unmeasured: nil)
+        #expect(!RunReport.LessonReport(number: 4, slug: "x", title: "t", variants: [failing, unmeasured]).passed)
+    }
+}

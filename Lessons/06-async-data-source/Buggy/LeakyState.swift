@@ -49,7 +49,7 @@ public struct LeakyState: Sendable {
         if footerVersion == version && headerVersion == version { return nil }
         return Inconsistency(
             .mixedState,
-            "snapshot v\(version) (header v\(headerVersion)) shows footer v\(footerVersion): it changed after it was handed out"
+            "snapshot v\(version) shows footer v\(footerVersion), changed after it was handed out"
         )
     }
 }

@@ -37,8 +37,8 @@ public enum Audit {
         let versions = itemVersions.sorted().map { "v\($0)" }.joined(separator: "/")
         return Inconsistency(
             .mixedState,
-            "header v\(header.version) announcing \(header.itemCount) items, \(items.count) items of \(versions), "
-                + "footer v\(footer.version): no writer published this"
+            "header v\(header.version) (\(header.itemCount) items), \(items.count) items of \(versions), "
+                + "footer v\(footer.version)"
         )
     }
 

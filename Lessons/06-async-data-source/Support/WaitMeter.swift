@@ -27,9 +27,9 @@ public final class WaitMeter: Sendable {
         guard waits > 0, reads > 0 else { return "no read waited" }
         let share = Double(waits) / Double(reads)
         switch share {
-        case ..<0.01: return "under 1% of reads waited"
+        case ..<0.01: return "<1% of reads waited"
         case ..<0.1: return "1–10% of reads waited"
-        default: return "over 10% of reads waited"
+        default: return ">10% of reads waited"
         }
     }
 }

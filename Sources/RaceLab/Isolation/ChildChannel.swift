@@ -67,6 +67,9 @@ package enum ChildMessage: Codable, Equatable, Sendable {
     case phase(ChildPhase)
     /// A stress run's report.
     case report(VariantReport)
+    /// A stress run's report of the trials done so far: what the parent reports when the child dies
+    /// in a later trial. Not a result.
+    case progress(VariantReport)
     /// An exploration's result, and the states along its failing schedule when asked for.
     case exploration(VariantExploration, states: [String])
     /// A sample of the explorer's, as `racelab power` measures it.

@@ -15,11 +15,21 @@ extension ChildProcess {
             return nil
         }
 
+        /// The child's last report of the trials done so far, if it sent one.
+        package var progress: VariantReport? {
+            for message in messages.reversed() {
+                if case .progress(let report) = message { return report }
+            }
+            return nil
+        }
+
         /// Whether the child wrote its result, whatever became of it afterwards.
         package var wroteResult: Bool {
             guard let last = messages.last else { return false }
-            if case .phase = last { return false }
-            return true
+            switch last {
+            case .phase, .progress: return false
+            default: return true
+            }
         }
 
         /// How the child ended, in words: `exited with status 66`, `died from signal 4 (SIGILL)`.
@@ -34,9 +44,8 @@ extension ChildProcess {
         /// The child's result: its last message that is not a phase, provided the child exited with
         /// status 0 after writing it (a result followed by a crash is not trusted).
         package var reply: ChildMessage? {
-            guard case .exited(0) = result.termination, let last = messages.last else { return nil }
-            if case .phase = last { return nil }
-            return last
+            guard case .exited(0) = result.termination, wroteResult else { return nil }
+            return messages.last
         }
     }
 

@@ -65,7 +65,10 @@ package enum ChildService {
                     // A phase that cannot be written leaves the last one standing: a crash then
                     // counts as the harness's at worst, never as the bug's by mistake.
                     try? channel.send(.phase(phase == .variant ? .variant : .check))
-                }
+                },
+                // Only a variant whose process may die of its bug pays for a report after every
+                // trial: its crash must not hide what the trials before it showed.
+                progress: variant.crashMeansReproduced ? { report in try? channel.send(.progress(report)) } : nil
             )
             return .report(report)
         case let .explore(options, replay, wantsStates):

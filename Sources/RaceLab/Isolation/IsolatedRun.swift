@@ -63,6 +63,7 @@ package enum IsolatedRun {
             request,
             wall: answer.result.wallSeconds,
             stderr: tail(of: answer.result.stderr, lines: stderrTailLines),
+            trialsBefore: answer.progress,
             ended: answer.wroteResult
                 ? .afterReport(answer.result.termination, answer.ending)
                 : .ended(answer.result.termination, lastPhase: answer.lastPhase)
@@ -83,10 +84,14 @@ package enum IsolatedRun {
     /// A crash counts as a buggy variant's bug (`crashMeansReproduced`) only when the child said it was
     /// running the variant's code: a crash in the check, or before the first trial, is the harness's.
     /// A child that said it was writing its report and left none failed to report: an error.
+    /// `trialsBefore`, the child's last report of the trials it finished (see
+    /// `ChildMessage.progress`), gives the report their counts and histogram, and the reason says
+    /// what they showed: a crash must not hide lost writes seen before it.
     private static func failedReport(
         _ request: Request,
         wall: Double,
         stderr: [String],
+        trialsBefore: VariantReport? = nil,
         ended: Ending
     ) -> VariantReport {
         let variant = request.variant
@@ -119,13 +124,17 @@ package enum IsolatedRun {
             reason = "the variant ran, but its process could not write the report"
         case .ended(.signaled(let number), let phase):
             signal = Int(number)
-            let died = "the process died from signal \(number) (\(signalName(number)))"
+            var died = "the process died from signal \(number) (\(signalName(number)))"
+            if let before = trialsBefore, before.trials > 0 {
+                died += " in trial \(before.trials + 1)"
+            }
             if phase == .variant && variant.kind == .buggy && variant.crashMeansReproduced {
                 verdict = .reproduced
                 reason = died + ", a known outcome of this bug"
             } else {
                 verdict = .crashed
-                reason = died + (phase == .check ? " while checking a trial" : "")
+                let counted = (trialsBefore?.trials ?? 0) > 0
+                reason = died + (phase == .check ? (counted ? " while checking it" : " while checking a trial") : "")
             }
         case .ended(.exited(let status), _):
             exitStatus = Int(status)
@@ -134,6 +143,22 @@ package enum IsolatedRun {
                 status == 0
                 ? "the process exited without a report"
                 : "the process exited with status \(status) without a report"
+        }
+        if let before = trialsBefore, before.trials > 0, case .ended(.signaled, let phase) = ended, phase != .report {
+            // The trials that finished are evidence in their own right; the crash is reported beside them.
+            var report = before
+            report.crashed = true
+            report.signal = signal
+            report.timeoutSeconds = request.timeout
+            report.stderrTail = stderr
+            report.wallSeconds = wall
+            report.operationsPerSecond = wall > 0 ? Double(report.operations) / wall : 0
+            report.verdict = before.anomalousTrials > 0 && variant.kind == .buggy ? .reproduced : verdict
+            report.verdictReason =
+                report.verdict == .reproduced
+                ? "the bug showed in \(before.anomalousTrials) of the \(before.trials) trials that finished; then \(reason)"
+                : reason + "; the \(before.trials) trials before it showed no anomaly"
+            return report
         }
         return VariantReport(
             name: variant.name,

@@ -14,8 +14,8 @@ public struct RunReport: Sendable, Codable, Equatable {
         /// The reports of the variants that ran, in the lesson's order.
         public var variants: [VariantReport]
 
-        /// Every variant got the verdict its kind calls for.
-        public var passed: Bool { variants.allSatisfy(\.passed) }
+        /// Every variant that decides (see `VariantReport.decides`) got its kind's verdict.
+        public var passed: Bool { variants.allSatisfy { $0.passed || !$0.decides } }
 
         /// A lesson's part of the report.
         public init(number: Int, slug: String, title: String, variants: [VariantReport]) {

@@ -68,8 +68,11 @@ package struct TextReport {
         } else {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
-        let mark = report.passed ? "✓" : report.verdict == .error ? "!" : "✗"
+        let mark = !report.decides ? "·" : report.passed ? "✓" : report.verdict == .error ? "!" : "✗"
         lines.append("  \(mark) \(report.verdict.label): \(report.verdictReason)")
+        if let reason = report.unmeasured {
+            lines.append("  unmeasured on this system, so its verdict does not decide the run: \(reason)")
+        }
         if !report.stderrTail.isEmpty {
             lines.append("  its stderr ended with:")
             lines.append(contentsOf: report.stderrTail.map { "    | " + $0 })
@@ -78,16 +81,18 @@ package struct TextReport {
     }
 
     package func summary(_ lesson: RunReport.LessonReport) -> String {
-        let buggy = lesson.variants.filter { $0.kind == .buggy }
-        let fixed = lesson.variants.filter { $0.kind == .fixed }
+        let buggy = lesson.variants.filter { $0.kind == .buggy && $0.decides }
+        let fixed = lesson.variants.filter { $0.kind == .fixed && $0.decides }
+        let unmeasured = lesson.variants.filter { !$0.decides }
         var parts: [String] = []
         if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
         if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
+        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) unmeasured, not counted") }
         // ERROR only when errors are all that went wrong: a real failure beside an error is a FAIL.
-        let failingVerdicts = Set(lesson.variants.filter { !$0.passed }.map(\.verdict))
+        let failingVerdicts = Set(lesson.variants.filter { !$0.passed && $0.decides }.map(\.verdict))
         let end = lesson.passed ? " → PASS" : failingVerdicts == [.error] ? " → ERROR" : " → FAIL"
         var line = "lesson \(lesson.number): " + parts.joined(separator: ", ") + end
-        let failing = lesson.variants.filter { !$0.passed }
+        let failing = lesson.variants.filter { !$0.passed && $0.decides }
         if !failing.isEmpty {
             line += " (" + failing.map { "\($0.name): \($0.verdict.label.lowercased())" }.joined(separator: "; ") + ")"
         }

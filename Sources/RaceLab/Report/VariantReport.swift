@@ -73,8 +73,16 @@ public struct VariantReport: Sendable, Codable, Equatable {
     /// REPRODUCED, or a fixed one CLEAN, with no window reached is weak evidence either way.
     public var windowsReached: Int? = nil
 
+    /// Why the variant is declared *unmeasured* on the system that ran it (`Variant.unmeasured(on:because:)`),
+    /// when it is: nobody has yet measured what it does there, so its verdict is reported but does not
+    /// decide the run's (`RunReport.LessonReport.passed`).
+    public var unmeasured: String? = nil
+
     /// Whether the verdict is the one this variant's kind should get.
     public var passed: Bool { verdict.isExpected(for: kind) }
+
+    /// Whether the variant's verdict decides its lesson's: not when it is unmeasured on this system.
+    public var decides: Bool { unmeasured == nil }
 
     /// The report as `racelab run` prints it: the variant line, the counts, the outcome histogram
     /// and the verdict with its reason.

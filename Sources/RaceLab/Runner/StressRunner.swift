@@ -62,11 +62,14 @@ public enum StressRunner {
     ///   - entering: called on the calling thread as each trial enters each `Phase`, so that a child
     ///     process can say where a crash happened.
     ///   - afterTrial: called on the calling thread after each trial with the number done.
+    ///   - progress: when given, called on the calling thread after each trial with the report of
+    ///     the trials so far, so that a child process that dies in a later trial leaves them behind.
     public static func run(
         _ variant: Variant,
         options: Options,
         entering: (Phase) -> Void = { _ in },
-        afterTrial: (Int) -> Void = { _ in }
+        afterTrial: (Int) -> Void = { _ in },
+        progress: ((VariantReport) -> Void)? = nil
     ) -> VariantReport {
         let iterations = options.workload.iterations
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -78,6 +81,48 @@ public enum StressRunner {
         var firstAnomaly: (trial: Int, seconds: Double)?
         var trialsRun = 0
         var windowsReached = 0
+        /// The report of the trials run so far.
+        func report() -> VariantReport {
+            let wall = (clock.now - started).seconds
+            let trials = trialsRun
+            let verdict = Verdict.judging(
+                variant.kind,
+                anomalousTrials: totals.anomalousTrials,
+                errorTrials: totals.errorTrials
+            )
+            return VariantReport(
+                name: variant.name,
+                kind: variant.kind,
+                summary: variant.summary,
+                trials: trials,
+                iterations: iterations,
+                operations: totals.setUpTrials * iterations,
+                anomalousTrials: totals.anomalousTrials,
+                errorTrials: totals.errorTrials,
+                lostWrites: totals.lostWrites,
+                inconsistencies: totals.inconsistencies,
+                duplicates: totals.duplicates,
+                errors: totals.errors,
+                histogram: histogram.rows(trials: trials),
+                samples: totals.samples,
+                wallSeconds: wall,
+                operationsPerSecond: wall > 0 ? Double(totals.setUpTrials * iterations) / wall : 0,
+                seed: options.seed,
+                noise: options.noise,
+                firstAnomalousTrial: firstAnomaly?.trial,
+                secondsToFirstAnomaly: firstAnomaly?.seconds,
+                verdict: verdict,
+                verdictReason: reason(
+                    for: verdict,
+                    anomalousTrials: totals.anomalousTrials,
+                    errorTrials: totals.errorTrials,
+                    trials: trials,
+                    firstError: totals.firstError
+                ),
+                windowsReached: windowsReached
+            )
+        }
+
         for trial in 0..<options.workload.trials {
             if trial >= max(1, options.minimumTrials), let budget = options.timeBudget,
                 (clock.now - started).seconds >= budget
@@ -105,47 +150,11 @@ public enum StressRunner {
                 distance: result.distance
             )
             afterTrial(trial + 1)
+            progress?(report())
             if options.stopsAtFirstAnomaly && firstAnomaly != nil { break }
         }
 
-        let wall = (clock.now - started).seconds
-        let trials = trialsRun
-        let verdict = Verdict.judging(
-            variant.kind,
-            anomalousTrials: totals.anomalousTrials,
-            errorTrials: totals.errorTrials
-        )
-        return VariantReport(
-            name: variant.name,
-            kind: variant.kind,
-            summary: variant.summary,
-            trials: trials,
-            iterations: iterations,
-            operations: totals.setUpTrials * iterations,
-            anomalousTrials: totals.anomalousTrials,
-            errorTrials: totals.errorTrials,
-            lostWrites: totals.lostWrites,
-            inconsistencies: totals.inconsistencies,
-            duplicates: totals.duplicates,
-            errors: totals.errors,
-            histogram: histogram.rows(trials: trials),
-            samples: totals.samples,
-            wallSeconds: wall,
-            operationsPerSecond: wall > 0 ? Double(totals.setUpTrials * iterations) / wall : 0,
-            seed: options.seed,
-            noise: options.noise,
-            firstAnomalousTrial: firstAnomaly?.trial,
-            secondsToFirstAnomaly: firstAnomaly?.seconds,
-            verdict: verdict,
-            verdictReason: reason(
-                for: verdict,
-                anomalousTrials: totals.anomalousTrials,
-                errorTrials: totals.errorTrials,
-                trials: trials,
-                firstError: totals.firstError
-            ),
-            windowsReached: windowsReached
-        )
+        return report()
     }
 
     /// Runs `variant` on a thread of its own and returns its report: the form to call from async
@@ -295,8 +304,10 @@ private struct TrialResult {
             duplicates = observation.duplicates
             inconsistencies += observation.inconsistencies
             if inconsistencies > observation.inconsistencies, !observation.isAnomalous {
-                outcome = observation.outcome + " + inconsistent reads"
-                meaning = observation.meaning + "; iterations saw inconsistent states"
+                // The bad news first: the check's own outcome is good news here, and read first it
+                // would hide that the row is forbidden.
+                outcome = "inconsistent reads"
+                meaning = "iterations saw inconsistent states"
             } else {
                 outcome = observation.outcome
                 meaning = observation.meaning

@@ -34,6 +34,6 @@ public struct SanitizerReport: Sendable, Codable, Equatable {
     /// Warnings with equal identities are the same race reached along different stacks.
     public var identity: String { "\(kind)|\(location)|\(symbol)" }
 
-    /// One line: `data race at Lessons/02-check-then-act/RacyOnce.swift:25:20 in CheckThenAct.RacyOnce.run`.
+    /// One line: `data race at Lessons/02-check-then-act/Buggy/RacyOnce.swift:25:20 in CheckThenAct.RacyOnce.run`.
     public var headline: String { "\(kind) at \(location) in \(function)" }
 }

@@ -19,9 +19,7 @@ enum ObserverOnMainQueueVariant {
         var variant = SpecificQueueObserverVariant.Trial.variant(
             name: "observer-on-main-queue",
             kind: .buggy,
-            summary: "specific-queue-observer with the article's observerOnMainQueue(with:): observers appended "
-                + "and told the state on the caller's thread while the UI queue iterates them; one is told a "
-                + "state twice, and the array is raced",
+            summary: "observers added the article's way, from a thread other than main",
             makeTrial: makeTrial
         )
         variant.crashMeansReproduced = true

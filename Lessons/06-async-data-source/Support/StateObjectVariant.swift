@@ -59,7 +59,6 @@ enum StateObjectVariant {
     static let variant = Trial.variant(
         name: "state-object",
         kind: .fixed,
-        summary: "private immutable State replaced whole in a barrier update; the UI keeps the copy it is sent "
-            + "[snapshot: yes · two reads: yes on the UI copy · reader waits: never · deadlock: no]"
+        summary: "immutable State replaced whole in a barrier; the UI keeps the copy it is sent"
     )
 }

@@ -97,7 +97,7 @@ extension StateDataSource {
             finalVersion: final,
             problems: (observers?.problems(finalVersion: final) ?? [])
                 + TrialOutcome.uiCopy(endedAt: ui, finalVersion: final),
-            readers: "UI reads its own copy, no wait"
+            readers: "UI reads own copy"
         )
     }
 }

@@ -19,6 +19,9 @@ final class OutsideReader: @unchecked Sendable {
     private var reads = 0
     private var torn = 0
     private var firstTorn: String?
+    /// The highest version read of each document so far, and the reads that found a lower one.
+    private var highest: [Int: Int] = [:]
+    private var backInTime = 0
     private let done = DispatchSemaphore(value: 0)
 
     /// - Parameter paths: the data files to read, in turn; `paths[i]` holds document `i`.
@@ -44,7 +47,7 @@ final class OutsideReader: @unchecked Sendable {
     }
 
     /// Stops the thread (waiting for its last read) and returns what it saw. Later calls only return.
-    func stop() -> (reads: Int, torn: Int, firstTorn: String?) {
+    func stop() -> (reads: Int, torn: Int, firstTorn: String?, backInTime: Int) {
         lock.lock()
         let running = started && !stopped
         stopped = true
@@ -52,7 +55,7 @@ final class OutsideReader: @unchecked Sendable {
         if running { done.wait() }
         lock.lock()
         defer { lock.unlock() }
-        return (reads, torn, firstTorn)
+        return (reads, torn, firstTorn, backInTime)
     }
 
     private var isStopped: Bool {
@@ -65,11 +68,17 @@ final class OutsideReader: @unchecked Sendable {
     /// document, the schedule explorer's reader threads directly.
     func read(document: Int) {
         let data = try? DataFile.contents(of: paths[document])
-        let whole = data.flatMap { Payload(validating: $0) }.map { $0.document == document } ?? false
+        let payload = data.flatMap { Payload(validating: $0) }.flatMap { $0.document == document ? $0 : nil }
         lock.lock()
         defer { lock.unlock() }
         reads += 1
-        if !whole {
+        if let payload {
+            // Stores that are applied in order only ever raise a file's version, and each open
+            // gets the file current at that moment: a lower version than one read before means an
+            // older store replaced a newer one.
+            if payload.version < highest[document, default: 0] { backInTime += 1 }
+            highest[document] = max(highest[document, default: 0], payload.version)
+        } else {
             torn += 1
             if firstTorn == nil { firstTorn = "\(data?.count ?? 0) bytes of document-\(document)" }
         }

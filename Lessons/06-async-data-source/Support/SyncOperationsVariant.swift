@@ -49,7 +49,6 @@ enum SyncOperationsVariant {
     static let variant = Trial.variant(
         name: "sync-operations",
         kind: .fixed,
-        summary: "the UI reads with queue.sync on the data source's queue, one state per read block "
-            + "[snapshot: yes · two reads: yes inside one block · reader waits: behind queued updates · deadlock: yes, sync from its own queue]"
+        summary: "the UI reads with queue.sync on the data source's queue: it waits"
     )
 }

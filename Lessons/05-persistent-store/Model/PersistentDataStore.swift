@@ -37,7 +37,8 @@ public final class PersistentDataStore: Sendable {
     private let completionQueue: DispatchQueue
     /// A `RaceQueue`, so that the schedule explorer sees the work items and models the barrier.
     private let queue: RaceQueue
-    private let lock: FolderLock
+    /// The store's claim on its folder; nil when its discipline does not claim it (a buggy variant).
+    private let lock: FolderLock?
 
     /// Opens (creating it if needed) the store named `name` in `parent`, which must exist: the store
     /// creates nothing outside its own folder.
@@ -64,7 +65,7 @@ public final class PersistentDataStore: Sendable {
         folder = parent.appendingPathComponent(self.name, isDirectory: true)
         staging = folder.appendingPathComponent(".staging", isDirectory: true)
         directory = try StoreDirectory.open(folder.path)
-        lock = try FolderLock(in: directory)
+        lock = discipline.claimsFolder ? try FolderLock(in: directory) : nil
         stagingDirectory = try directory.subfolder(".staging")
         queue = RaceQueue(label: "racelab.persistent-data-store.\(self.name)", attributes: .concurrent)
         for leftover in try stagingDirectory.names() {

@@ -12,6 +12,8 @@ final class CounterFile: Sendable {
     let folder: URL
     let url: URL
     private let makeCoordinator: @Sendable () -> any FileAccessCoordinator
+    /// The writing claims of every storage of the trial, as their coordinators granted them.
+    let meter = ClaimMeter()
     /// The one storage every increment uses, when the trial has one.
     private let sharedStorage: ObjectStorage<Counter>?
 
@@ -22,8 +24,9 @@ final class CounterFile: Sendable {
     init(coordinator: @escaping @Sendable () -> any FileAccessCoordinator, oneInstance: Bool = false) throws {
         folder = try ScratchSpace.makeFolder(label: "coordinator-locking")
         url = folder.appendingPathComponent("counter.json")
-        makeCoordinator = coordinator
-        sharedStorage = oneInstance ? ObjectStorage<Counter>(url: url, coordinator: coordinator()) : nil
+        let meter = meter
+        makeCoordinator = { MeteredCoordinator(base: coordinator(), meter: meter) }
+        sharedStorage = oneInstance ? ObjectStorage<Counter>(url: url, coordinator: makeCoordinator()) : nil
     }
 
     /// Adds one to the stored counter through a fresh storage instance, or through the one.

@@ -10,8 +10,7 @@ enum ActorStateVariant {
     static let variant = Variant(
         name: "actor-state",
         kind: .fixed,
-        summary: "the state object in an actor, updateState with no suspension inside "
-            + "[snapshot: yes · two reads: no, two awaits · reader waits: suspends, no thread blocked · deadlock: no]",
+        summary: "the state object in an actor; updateState never suspends; a read awaits",
         makeState: { Trial() },
         asyncOperation: { trial, iteration in
             switch Role(iteration) {

@@ -16,8 +16,7 @@ enum UpdateWithoutBarrierVariant {
         var variant = StateObjectVariant.Trial.variant(
             name: "update-without-barrier",
             kind: .buggy,
-            summary: "state-object with the article's final update: queue.async without .barrier; updates run side "
-                + "by side, read the same state, and one is lost; state is written during reads",
+            summary: "the state object with the article's last update: no .barrier",
             makeTrial: makeTrial
         )
         variant.crashMeansReproduced = true

@@ -62,7 +62,6 @@ enum SpecificQueueObserverVariant {
     static let variant = Trial.variant(
         name: "specific-queue-observer",
         kind: .fixed,
-        summary: "an observer carries each state to the UI queue; the UI reads it there, no lock "
-            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never · deadlock: no]"
+        summary: "each state carried to the UI queue by an observer, read there"
     )
 }

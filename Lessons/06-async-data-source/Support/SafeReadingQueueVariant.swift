@@ -27,15 +27,13 @@ enum SafeReadingQueueVariant {
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
             let final = ui.sync { dataSource.state.version }
-            return TrialEnd(finalVersion: final, problems: [], readers: "UI reads without a lock")
+            return TrialEnd(finalVersion: final, problems: [], readers: "UI reads with no lock")
         }
     }
 
     static let variant = Trial.variant(
         name: "safe-reading-queue",
         kind: .fixed,
-        summary:
-            "updates assigned inside the UI queue (sync barrier from the data source's queue); the UI reads with no lock "
-            + "[snapshot: yes · two reads: yes within a UI work item · reader waits: never, the writer does · deadlock: yes, if the UI syncs to the data source]"
+        summary: "each update waits to set the state on the UI queue; the UI reads it"
     )
 }

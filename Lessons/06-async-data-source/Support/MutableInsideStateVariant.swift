@@ -36,7 +36,6 @@ enum MutableInsideStateVariant {
     static let variant = Trial.variant(
         name: "mutable-inside-state",
         kind: .buggy,
-        summary: "the state object done right, except State holds a reference to a footer that writers change in place "
-            + "[snapshot: no, it is shared · two reads: no · reader waits: never · deadlock: no]"
+        summary: "the state object, but State holds a footer object changed in place"
     )
 }

@@ -47,7 +47,6 @@ enum AtomicObserverVariant {
     static let variant = Trial.variant(
         name: "atomic-observer",
         kind: .fixed,
-        summary: "an observer keeps the latest state behind a lock; readers on any thread take one snapshot "
-            + "[snapshot: yes · two reads: no, never older · reader waits: lock · deadlock: no]"
+        summary: "the latest state behind a lock in an observer; one snapshot per read"
     )
 }

@@ -32,7 +32,6 @@ enum PublicPropertiesVariant {
     static let variant = Trial.variant(
         name: "public-properties",
         kind: .buggy,
-        summary: "header, items, footer as public properties set in change {} barriers, read one by one "
-            + "[snapshot: no · two reads: no · reader waits: per-property lock · deadlock: no]"
+        summary: "header, items, footer as public locked properties, read one by one"
     )
 }

@@ -40,8 +40,7 @@ enum AtomicPropertyVariant {
     static let variant = Trial.variant(
         name: "atomic-property",
         kind: .buggy,
-        summary: "state behind a lock, read from the UI: each read whole, but cellForItemAt reads it twice "
-            + "[snapshot: yes · two reads: no · reader waits: lock · deadlock: no]"
+        summary: "state behind a lock: each read whole, but cellForItemAt reads it twice"
     )
 }
 

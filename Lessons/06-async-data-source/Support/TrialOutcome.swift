@@ -10,17 +10,19 @@ enum TrialOutcome {
     static func observation(updates: Int, finalVersion: Int, problems: [Inconsistency], readers: String) -> Observation
     {
         let lost = max(0, updates - finalVersion)
+        // The verdict comes first, so a participant reads it at a glance; how readers fared (what a
+        // compromise costs) only under a clean trial, where it is the news.
         let outcome: String
         let meaning: String
         if lost > 0 {
-            outcome = "updates lost · " + readers
-            meaning = "the data source ended below the number of updates made"
-        } else if let first = problems.first {
-            outcome = "observers misled · " + readers
-            meaning = "e.g. \(first)"
+            outcome = "updates lost"
+            meaning = "updates missing from the final state"
+        } else if !problems.isEmpty {
+            outcome = "observers misled"
+            meaning = "told twice, skipped, or out of order"
         } else {
-            outcome = "every update, in order · " + readers
-            meaning = "no update lost, every observer told every state once, in order"
+            outcome = "in order · " + readers
+            meaning = "nothing lost, all in order"
         }
         return Observation(
             expected: updates,

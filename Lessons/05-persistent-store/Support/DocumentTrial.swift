@@ -24,7 +24,10 @@ final class DocumentTrial: @unchecked Sendable {
     static let bodyLength = 12_000
 
     let parent: URL
-    let store: PersistentDataStore
+    /// The stores open on the trial's folder: one, or two as in `two-stores` (iteration `i` goes
+    /// through store `i % stores.count`).
+    let stores: [PersistentDataStore]
+    var store: PersistentDataStore { stores[0] }
     private let completions = DispatchQueue(label: "racelab.documents.completions")
     private let pending = DispatchGroup()
     private let lock = NSLock()
@@ -36,18 +39,32 @@ final class DocumentTrial: @unchecked Sendable {
     private var environmentFailures = 0
     private var firstEnvironmentFailure: String?
     private let outsideReader: OutsideReader
-    private var outside: (reads: Int, torn: Int, firstTorn: String?) = (0, 0, nil)
+    private var outside: (reads: Int, torn: Int, firstTorn: String?, backInTime: Int) = (0, 0, nil, 0)
+    /// Successful stores whose file already held an older version when their completion read it.
+    private var overtaken = 0
+    /// Whether completions read their file back (`checkNotOvertaken`): not under the schedule
+    /// explorer, which does not schedule the completion queue, so the read would make a replay
+    /// differ from the schedule it replays.
+    private let watchesCompletions: Bool
 
-    /// - Parameter outsideReaderThread: false for the schedule explorer, whose threads read the
-    ///   files themselves with `readOutside(document:)` instead of a free-running thread.
-    init(discipline: WriteDiscipline, outsideReaderThread: Bool = true) throws {
+    /// - Parameters:
+    ///   - outsideReaderThread: false for the schedule explorer, whose threads read the files
+    ///     themselves with `readOutside(document:)` instead of a free-running thread (and whose
+    ///     completions do not read their file back).
+    ///   - stores: how many stores to open on the one folder (more than one needs a discipline
+    ///     that does not claim the folder).
+    init(discipline: WriteDiscipline, stores count: Int = 1, outsideReaderThread: Bool = true) throws {
+        watchesCompletions = outsideReaderThread
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
-        store = try PersistentDataStore(
-            name: "documents",
-            in: parent,
-            completionQueue: completions,
-            discipline: discipline
-        )
+        stores = try (0..<max(1, count)).map { [parent, completions] _ in
+            try PersistentDataStore(
+                name: "documents",
+                in: parent,
+                completionQueue: completions,
+                discipline: discipline
+            )
+        }
+        let store = stores[0]
         // Version 0 of every document, as an earlier launch of the app left it.
         for document in 0..<Self.documents {
             let payload = Payload(document: document, version: 0, bodyLength: Self.bodyLength)
@@ -66,9 +83,10 @@ final class DocumentTrial: @unchecked Sendable {
 
     func perform(_ iteration: Iteration) {
         let document = (iteration.index / 4) % Self.documents
+        let through = stores[iteration.index % stores.count]
         switch iteration.index % 4 {
-        case 0, 1: storeNewVersion(of: document)
-        default: loadThroughStore(document, iteration)
+        case 0, 1: storeNewVersion(of: document, through: through)
+        default: loadThroughStore(document, iteration, through: through)
         }
     }
 
@@ -100,6 +118,13 @@ final class DocumentTrial: @unchecked Sendable {
     /// Reads every document from disk and compares it with the stores that succeeded; adds the
     /// torn reads the outside reader saw (those seen by loads were recorded as they happened).
     func verify() -> Observation {
+        verifyInDetail().observation
+    }
+
+    /// `verify()`, with every problem found in words and numbers: what the schedule explorer
+    /// reports for one schedule. (A trial's histogram row keeps one meaning for all its trials, so
+    /// the observation's meaning names the kinds of problem only.)
+    func verifyInDetail() -> (observation: Observation, details: String) {
         lock.lock()
         defer { lock.unlock() }
         var current = 0
@@ -124,6 +149,13 @@ final class DocumentTrial: @unchecked Sendable {
                 "the outside reader saw \(outside.torn) of \(outside.reads) reads torn (e.g. \(outside.firstTorn ?? "?"))"
             )
         }
+        let wentBack = overtaken + outside.backInTime
+        if wentBack > 0 {
+            problems.append(
+                "an older version replaced a newer one (\(Self.count(overtaken, "store")) found so on completion, "
+                    + "\(Self.count(outside.backInTime, "outside read")) went back)"
+            )
+        }
         if torn > 0 { problems.append(Self.count(torn, "file") + " torn") }
         if orphaned > 0 { problems.append(Self.count(orphaned, "file") + " holding a store that reported failure") }
         if lost > failedStores {
@@ -136,15 +168,28 @@ final class DocumentTrial: @unchecked Sendable {
                     + (firstEnvironmentFailure ?? "?") + ")"
             )
         }
-        return Observation(
+        // The outcome names every kind of problem; the meaning says what the first one means (an
+        // older store left at the end implies a file went back), short enough for one line.
+        var kinds: [String] = []
+        if current < Self.documents {
+            kinds.append("older stores won")
+        } else if wentBack > 0 {
+            kinds.append("a file went back")
+        }
+        if outside.torn > 0 { kinds.append("reads torn") }
+        let observation = Observation(
             expected: Self.documents,
             observed: current,
             lostWrites: lost,
-            inconsistencies: torn + orphaned + outside.torn,
+            inconsistencies: torn + orphaned + outside.torn + wentBack,
             errors: environmentFailures,
-            outcome: "\(current)/\(Self.documents) documents current"
-                + (outside.torn > 0 ? ", torn outside reads" : ""),
-            meaning: problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
+            outcome: "\(current)/\(Self.documents) current"
+                + (wentBack > 0 ? " · went back" : "")
+                + (outside.torn > 0 ? " · torn reads" : ""),
+            meaning: kinds.isEmpty ? "every document holds its last store" : kinds.joined(separator: ", ")
+        )
+        return (
+            observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
     }
 
@@ -157,10 +202,10 @@ final class DocumentTrial: @unchecked Sendable {
         ScratchSpace.remove(parent)
     }
 
-    func storeNewVersion(of document: Int) {
+    func storeNewVersion(of document: Int, through store: PersistentDataStore? = nil) {
         let version = VersionBox()
         pending.enter()
-        store.storeData(
+        (store ?? self.store).storeData(
             { [self] in
                 let number = takeVersion(of: document)
                 version.set(number)
@@ -169,12 +214,15 @@ final class DocumentTrial: @unchecked Sendable {
             identifier: Self.identifier(document),
             completion: { [self] result in
                 record(result, version: version.get(), of: document)
+                if watchesCompletions, case .success = result, let number = version.get() {
+                    checkNotOvertaken(number, of: document)
+                }
                 pending.leave()
             }
         )
     }
 
-    private func loadThroughStore(_ document: Int, _ iteration: Iteration) {
+    private func loadThroughStore(_ document: Int, _ iteration: Iteration, through store: PersistentDataStore) {
         pending.enter()
         store.loadData(
             forIdentifier: Self.identifier(document),
@@ -201,6 +249,15 @@ final class DocumentTrial: @unchecked Sendable {
                     + "\(Payload.headerLength + Self.bodyLength) bytes, checksum wrong)"
             )
         }
+    }
+
+    /// Counts a store as overtaken when its document's file, read once its store reported success,
+    /// holds an older version: after this store's rename, only stores made later may replace the
+    /// file, so an older version there was renamed in after it.
+    private func checkNotOvertaken(_ version: Int, of document: Int) {
+        let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
+        guard let payload = data.flatMap({ Payload(validating: $0) }), payload.version < version else { return }
+        lock.withLock { overtaken += 1 }
     }
 
     private func takeVersion(of document: Int) -> Int {

@@ -6,6 +6,9 @@
 /// - `replaceAtomically`: a write goes to a staging file and is renamed over the data file once
 ///   complete, so whoever opens the data file (this store, another process, the store after a crash)
 ///   finds the old contents or the new, never a part.
+/// - `claimsFolder`: the store takes its folder for itself (`FolderLock`), so that a second store
+///   on the same folder fails to open. Off, as in the article, two stores on one folder each order
+///   their own writes on their own queue, and nothing orders one store's writes against the other's.
 /// - `uniqueStaging`: each write stages into a file of its own (the identifier plus a UUID), as
 ///   Foundation's `Data.write(to:options: .atomic)` does with its temporary file. Off, every write of
 ///   an identifier stages into one file named after it, which is safe only while the barrier keeps
@@ -14,11 +17,13 @@ public struct WriteDiscipline: Sendable, Equatable {
     public var barrier: Bool
     public var replaceAtomically: Bool
     public var uniqueStaging: Bool
+    public var claimsFolder: Bool
 
-    public init(barrier: Bool, replaceAtomically: Bool, uniqueStaging: Bool = true) {
+    public init(barrier: Bool, replaceAtomically: Bool, uniqueStaging: Bool = true, claimsFolder: Bool = true) {
         self.barrier = barrier
         self.replaceAtomically = replaceAtomically
         self.uniqueStaging = uniqueStaging
+        self.claimsFolder = claimsFolder
     }
 
     /// Barrier writes, each staged in a file of its own and renamed into place: the article's store.
@@ -35,6 +40,9 @@ public struct WriteDiscipline: Sendable, Equatable {
         replaceAtomically: true,
         uniqueStaging: false
     )
+    /// The article's store as written, barrier and atomic writes included, with no claim on its
+    /// folder (buggy when two stores open one folder): each store's barrier orders only its own queue.
+    public static let unclaimedFolder = WriteDiscipline(barrier: true, replaceAtomically: true, claimsFolder: false)
     /// Writes overwrite the data file in place (buggy).
     public static let nonAtomicWrite = WriteDiscipline(barrier: true, replaceAtomically: false)
 }
