@@ -21,9 +21,13 @@ public struct PowerReport: Sendable, Codable, Equatable {
 
     /// The tool that measured, `"racelab"` (or the name of a user's own entry point).
     public var tool: String
+    /// The schema version of this document; bumped when a field changes meaning or disappears.
+    public var schemaVersion = Self.currentSchemaVersion
     /// The seed every strategy used, so that a run can be repeated.
     public var seed: UInt64
     public var lessons: [LessonPower]
+
+    public static let currentSchemaVersion = 1
 
     public init(tool: String, seed: UInt64, lessons: [LessonPower]) {
         self.tool = tool

@@ -19,7 +19,8 @@ protocol SchedulingStrategy: AnyObject {
     /// Something that makes the counts less than they seem (a nondeterministic program), if any.
     var warning: String? { get }
 
-    /// Adds the strategy's own figures (PCT's guarantee) to a report of the search.
+    /// Adds the strategy's own figures to a report of the search (PCT's guarantee; the exhaustive
+    /// search's reduction, traces and states).
     func annotate(_ report: inout ExplorationReport)
 }
 
