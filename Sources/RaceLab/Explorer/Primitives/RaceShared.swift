@@ -21,8 +21,8 @@
 ///
 /// Why the value is in a box (a class) and not stored in the struct itself: reading a struct
 /// property of a class copies the struct out of the object before any method of it runs, so a
-/// struct's getter would pause *after* the load, and the explorer would order nothing (measured:
-/// both threads of lesson 2 passed the check in every schedule). The box reference is loaded
+/// struct's getter would pause *after* the load, and the explorer would order nothing (both
+/// threads of lesson 2 would pass the check in every schedule). The box reference is loaded
 /// first; the value only after the pause.
 ///
 /// What it does not do: make anything atomic, order memory, or see accesses that bypass it. A
@@ -43,7 +43,7 @@ public struct RaceShared<Value> {
     // Transparent, so that the load and the store are compiled into the caller, where `Value` is
     // known (a `Bool`), even in a debug build: ThreadSanitizer instruments them there. In generic
     // code a `Value` is copied by its value witness, inside the uninstrumented runtime, and TSan
-    // saw nothing (measured: `make tsan`'s lesson 2 `buggy` row went silent).
+    // sees nothing (`make tsan`'s lesson 2 `buggy` row goes silent).
     public var wrappedValue: Value {
         @_transparent get {
             box.willRead()

@@ -14,11 +14,10 @@
 /// a default actor's queue (it waited for the actor while another job held it) the runtime clears
 /// the job's task executor, so the wake-up goes to the default executor, which arms a system timer
 /// (checked on Swift 6.3.1: the runtime's `swift_task_enqueueGlobalWithDelay_hook` and
-/// `…WithDeadline_hook` are not called on that path). The wake-up then took real time and came from
-/// outside the explorer, so a replay depended on timing (94 of 100 reproduced in one measured
-/// run). Wrapped, the default executor offers each delayed job to `AsyncJobs` first: one of an
-/// execution becomes a scheduling point at once (a sleep costs no wall time); any other job keeps
-/// its delay. Plain enqueues pass straight through.
+/// `…WithDeadline_hook` are not called on that path). The wake-up would then take real time and come
+/// from outside the explorer, so a replay would depend on timing. Wrapped, the default executor
+/// offers each delayed job to `AsyncJobs` first: one of an execution becomes a scheduling point at
+/// once (a sleep costs no wall time); any other job keeps its delay. Plain enqueues pass straight through.
 ///
 /// Installed once in a process, when the first execution that schedules jobs begins, and never
 /// removed: the runtime reads the default executor on every global enqueue, and swapping it back
