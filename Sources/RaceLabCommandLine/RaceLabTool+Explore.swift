@@ -53,7 +53,9 @@ extension RaceLabTool {
                     if !request.json { print(failure.text(heading: heading)) }
                 }
             }
-            explored.append(ExploreLesson(lesson: lesson.number, slug: lesson.slug, variants: entries))
+            explored.append(
+                ExploreLesson(number: lesson.number, slug: lesson.slug, title: lesson.title, variants: entries)
+            )
         }
         // The JSON document first: a file that cannot be written below must not cost it.
         if request.json {
@@ -156,32 +158,41 @@ enum ExploreEntry: Encodable {
     }
 }
 
-/// The JSON document `explore --json` prints.
+/// The JSON document `explore --json` prints: the lesson's fields at the top level.
 struct ExploreDocument: Encodable {
     var tool: String
+    var schemaVersion = ExploreLesson.schemaVersion
     var command = "explore"
-    var lesson: Int
+    var number: Int
     var slug: String
+    var title: String
     var variants: [ExploreEntry]
 
     init(tool: String, explored: ExploreLesson) {
         self.tool = tool
-        lesson = explored.lesson
+        number = explored.number
         slug = explored.slug
+        title = explored.title
         variants = explored.variants
     }
 }
 
-/// One lesson's explorations, as `explore all --json` lists them.
+/// One lesson's explorations, as `explore all --json` lists them: a lesson as every document
+/// names it (`number`, `slug`, `title`), then its variants.
 struct ExploreLesson: Encodable {
-    var lesson: Int
+    /// The schema version of the explore documents; bumped when a field changes meaning or disappears.
+    static let schemaVersion = 1
+
+    var number: Int
     var slug: String
+    var title: String
     var variants: [ExploreEntry]
 }
 
 /// The JSON document `explore all --json` prints.
 struct ExploreAllDocument: Encodable {
     var tool: String
+    var schemaVersion = ExploreLesson.schemaVersion
     var command = "explore"
     var lessons: [ExploreLesson]
 }

@@ -85,6 +85,7 @@ public struct RaceLabTool: Sendable {
                     var name: String, kind: VariantKind, summary: String, explorable: Bool
                 }
                 var tool: String
+                var schemaVersion = 1
                 var lessons: [LessonEntry]
             }
             let listing = Listing(

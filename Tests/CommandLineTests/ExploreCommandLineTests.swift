@@ -108,6 +108,12 @@ struct ExploreCommandLineTests {
         {
             #expect(output.stdout.contains("\"slug\" : \"\(slug)\""))
         }
+        // The lesson shape and the schema version every document shares.
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
+        let lessons = try #require(document["lessons"] as? [[String: Any]])
+        #expect(lessons.compactMap { $0["number"] as? Int } == Array(1...6))
+        #expect(lessons.allSatisfy { $0["title"] is String && $0["lesson"] == nil })
     }
 
     @Test("an unknown strategy is bad usage: exit 2, nothing runs")

@@ -13,6 +13,9 @@ struct IsolatedExploreTests {
             try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
             "stdout is not one JSON document: \(output.stdout)"
         )
+        // One lesson's document: the lesson's fields at the top, as every document names a lesson.
+        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["number"] is Int && document["title"] is String && document["lesson"] == nil)
         let entry = try #require((document["variants"] as? [[String: Any]])?.first)
         return (output, entry)
     }

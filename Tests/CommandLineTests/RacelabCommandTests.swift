@@ -22,6 +22,7 @@ struct RacelabCommandTests {
         let output = try Executable.racelab.run("list", "--json")
         #expect(output.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == 1)
         let lessons = try #require(document["lessons"] as? [[String: Any]])
         let variants = lessons.flatMap { ($0["variants"] as? [[String: Any]]) ?? [] }
         let explorable = variants.filter { $0["explorable"] as? Bool == true }.compactMap { $0["name"] as? String }
@@ -218,6 +219,7 @@ struct PowerCommandTests {
         let output = try Executable.fixtures.run("power", "synthetic", "--json", "--trials", "8", "--iterations", "40")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["schemaVersion"] as? Int == PowerReport.currentSchemaVersion)
         let lesson = try #require((document["lessons"] as? [[String: Any]])?.first)
         let rates = try #require(lesson["rates"] as? [[String: Any]])
         // Only the two buggy variants, each with noise off and on.

@@ -180,7 +180,7 @@ struct CheckingOwnCodeTests {
         } matching: { issue in
             issue.comments.map(\.rawValue).joined().contains("the pinned schedule \(schedule) fails")
         }
-        #expect(report?.mode == "replay")
+        #expect(report?.mode == .replay)
         #expect(report?.schedules == 1)
     }
 
@@ -221,7 +221,7 @@ struct CheckingOwnCodeTests {
                 "the pinned schedule \(OwnCode.pin("2:1.0", forbiddenFirst: 1)) fails"
             )
         }
-        #expect(report?.mode == "replay")
+        #expect(report?.mode == .replay)
         #expect(states.value.map(\.order) == [[1, 0]])
     }
 

@@ -254,7 +254,7 @@ struct ReductionTests {
 
     /// State caching runs at least one execution per distinct trace, and one per state it cannot
     /// name before running the step that reaches it; on programs this small it saves less than dpor
-    /// (on lesson 6 with 3 threads, far more: see `StateCachingStrategy`).
+    /// (on lesson 6 with 3 threads, far more: see `StateCachingReduction`).
     @Test("states on hand-countable programs: two threads taking one lock once run 2 schedules; traces as counted")
     func statesOnSmallPrograms() async throws {
         let lock = try await Self.explore(Self.lockOnce(ownStep: false), .states)

@@ -1,7 +1,7 @@
 @testable import RaceLab
 
 /// A reduction known to miss schedules, kept to show that `DifferentialFuzzTests` finds such
-/// misses: `DepthFirstStrategy`'s `.dpor` as it was with sleep sets, which, combined with the
+/// misses: `.dpor` (`DPORReduction`) as it was with sleep sets, which, combined with the
 /// preemption bound by a cost rule, skipped orders that only a schedule within the bound reaches
 /// (the search keeps a thread asleep down a subtree although the order that explored its step
 /// needs a preemption more). Never used outside this test target.

@@ -27,11 +27,11 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
         /// Dynamic partial-order reduction, bounded as Coons et al. (2013) describe, without sleep
         /// sets: only the orders of steps that touch a common object and at least one writes it
         /// (see `Race.window(_:on:)`, `Race.window(_:reading:)`). It may run a trace more than once
-        /// (see `DepthFirstStrategy`).
+        /// (see `DPORReduction`).
         case dpor
         /// Each state once: a choice is skipped where it leads to a trace (the same steps, up to
         /// reordering steps that commute) already searched from, with no fewer preemptions left
-        /// (see `StateCachingStrategy`). With complete footprints it covers every trace `none`
+        /// (see `StateCachingReduction`). With complete footprints it covers every trace `none`
         /// covers, by construction.
         case states
     }
@@ -121,6 +121,6 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
     }
 
     var scheduleLimit: Int {
-        schedules ?? (strategy == .dfs ? 100_000 : 1_000)
+        schedules ?? strategy.defaultScheduleLimit
     }
 }

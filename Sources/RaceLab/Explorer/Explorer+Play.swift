@@ -32,7 +32,7 @@ extension Explorer {
         let probe = try exploration.makeProgram(threads)
         let first = ControlledExecution.run(
             probe,
-            strategy: DepthFirstStrategy(preemptionBound: 0),
+            strategy: BoundedSearch(preemptionBound: 0, policy: NoReduction()),
             stepBound: options.stepBound ?? StepBound.beforeMeasuring,
             stallTimeout: options.stallTimeout,
             marks: options.marks,

@@ -64,7 +64,6 @@ public enum Explorer {
         var exhaustive = false
         var jobsWereSteps = false
         var firstFailure: (schedule: Int, seconds: Double)?
-        var traces = Set<TraceKey>()
         var isAsync = false
         var stoppedAfterFailure = false
         // The step bound: the one given, or measured from the first execution that finishes.
@@ -104,9 +103,6 @@ public enum Explorer {
             timing.check += result.timing.check
             let analysis = DispatchTime.now().uptimeNanoseconds
             defer { timing.analysis += secondsSince(analysis) }
-            // An unfinished execution is no behaviour of the program, and its key costs the square
-            // of its steps (as many as the bound).
-            if options.strategy == .dfs && !result.outcome.isInconclusive { traces.insert(TraceKey(result)) }
             if case .stuck = result.outcome {
                 // Not a verdict on the program: a thread left the explorer's control (it blocks on
                 // something the explorer does not model, or the cooperative pool is exhausted).
@@ -194,10 +190,6 @@ public enum Explorer {
         report.jobsWereSteps = jobsWereSteps
         report.errorsAreFailures = exploration.errorsAreFailures
         strategy.annotate(&report)
-        if options.strategy == .dfs {
-            report.reduction = options.reduction
-            report.tracesCovered = traces.count
-        }
         report.firstFailingSchedule = firstFailure?.schedule
         report.secondsToFirstFailure = firstFailure?.seconds
         return report

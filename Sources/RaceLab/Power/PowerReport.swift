@@ -26,10 +26,15 @@ public struct PowerReport: Sendable, Codable, Equatable {
 
     /// The tool that measured, `"racelab"` (or the name of a user's own entry point).
     public var tool: String
+    /// The schema version of this document; bumped when a field changes meaning or disappears.
+    public var schemaVersion = Self.currentSchemaVersion
     /// The seed every strategy used, so that a run can be repeated.
     public var seed: UInt64
     /// The lessons measured, in the order they ran.
     public var lessons: [LessonPower]
+
+    /// The schema version this build writes.
+    public static let currentSchemaVersion = 1
 
     /// A report of the given lessons' rates.
     /// - Parameters:

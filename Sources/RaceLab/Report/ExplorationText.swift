@@ -23,21 +23,21 @@ extension VariantExploration {
     /// Everything but the heading and the verdict.
     func bodyLines(replayCommand: (String) -> String) -> [String] {
         var lines: [String] = []
-        if mode == "replay" {
+        if mode == .replay {
             lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
         } else {
-            var setting = "  strategy \(strategy ?? "?"), " + counted(threads, "thread") + ", "
+            var setting = "  strategy \(strategy?.rawValue ?? "?"), " + counted(threads, "thread") + ", "
             switch strategy {
-            case "pct": setting += "\(preemptions ?? 0) priority change points"
-            case "random": setting += "a random thread at every point"
-            default:
+            case .pct: setting += "\(preemptions ?? 0) priority change points"
+            case .random: setting += "a random thread at every point"
+            case .dfs, nil:
                 setting += "at most \(preemptions ?? 0) preemptions"
-                if let reduction { setting += ", reduction \(reduction)" }
+                if let reduction { setting += ", reduction \(reduction.rawValue)" }
             }
             if let seed { setting += ", seed \(seed)" }
             lines.append(setting)
             // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
-            let reduced = reduction != nil && reduction != "none"
+            let reduced = reduction.map { $0 != .none } ?? false
             let scope =
                 exhaustive
                 ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
@@ -49,7 +49,7 @@ extension VariantExploration {
                             : " (stopped " + counted($0, "schedule")
                                 + " after the first failing one, the shortest kept)"
                     }
-                        ?? (strategy == "dfs" ? " (schedule limit reached, not exhaustive)" : "")
+                        ?? (strategy?.searchesExhaustively == true ? " (schedule limit reached, not exhaustive)" : "")
             let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
                 "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
@@ -67,7 +67,7 @@ extension VariantExploration {
                     "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
                         + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate)
                 )
-            } else if strategy == "random" {
+            } else if strategy == .random {
                 lines.append("  measured hit rate " + percent(hitRate))
             }
         }
@@ -87,7 +87,7 @@ extension VariantExploration {
             } else {
                 lines.append("  no failing schedule")
             }
-            if let granularity, mode == "search" { lines.append("  granularity: \(granularity)") }
+            if let granularity, mode == .search { lines.append("  granularity: \(granularity)") }
         }
         return lines
     }

@@ -45,7 +45,7 @@ public struct SchedulePicture: Sendable, Equatable {
         self.states = states.count == stepCount + 1 ? states : []
         self.replayCommand = replayCommand
         var figures = "\(entry.schedules) schedule" + (entry.schedules == 1 ? "" : "s")
-        if entry.mode == "replay" {
+        if entry.mode == .replay {
             figures = "replayed 1 schedule"
         } else if entry.exhaustive {
             figures += " (every schedule within the bound)"

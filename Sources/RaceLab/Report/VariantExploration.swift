@@ -20,22 +20,28 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         public var spawned: [SpawnedThread]?
     }
 
+    /// Whether the variant's schedules were searched, or one schedule replayed.
+    public enum Mode: String, Sendable, Codable {
+        case search
+        case replay
+    }
+
     /// The variant's name.
     public var variant: String
     /// Whether the variant is buggy or fixed: what its verdict is judged against.
     public var kind: VariantKind
-    /// `search` or `replay`.
-    public var mode: String
-    /// Search only: the strategy's name, and the bounds it ran with (`ExplorationReport`'s).
-    public var strategy: String?
+    /// Whether the schedules were searched or one schedule replayed.
+    public var mode: Mode
+    /// Search only: the strategy, and the bounds it ran with (`ExplorationReport`'s).
+    public var strategy: ExplorationOptions.Strategy?
     /// Logical threads the program started with.
     public var threads: Int
     /// dfs and pct: the preemption bound or change points; nil for random and replay.
     public var preemptions: Int?
-    /// pct and random only.
+    /// Strategies that sample (pct, random) only.
     public var seed: UInt64?
     /// dfs only: the partial-order reduction used (`none`, `dpor`, `states`).
-    public var reduction: String?
+    public var reduction: ExplorationOptions.Reduction?
     /// `states` only: distinct states decided at, and schedules that ran on past a state already
     /// searched (see `ExplorationReport.statesSearched`, `redundantSchedules`).
     public var statesSearched: Int?
@@ -102,12 +108,12 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     package init(name: String, kind: VariantKind, report: ExplorationReport) {
         self.variant = name
         self.kind = kind
-        mode = "search"
-        strategy = report.strategy.rawValue
+        mode = .search
+        strategy = report.strategy
         threads = report.threads
         preemptions = report.preemptions
-        seed = report.strategy == .dfs ? nil : report.seed
-        reduction = report.reduction?.rawValue
+        seed = report.strategy.isSeeded ? report.seed : nil
+        reduction = report.reduction
         statesSearched = report.statesSearched
         redundantSchedules = report.redundantSchedules
         schedules = report.schedules
@@ -120,7 +126,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         pctSteps = report.pctSteps
         pctThreads = report.pctThreads
         elapsedSeconds = report.elapsedSeconds
-        timing = report.strategy == .dfs ? report.timing : nil
+        timing = report.strategy.searchesExhaustively ? report.timing : nil
         failure = report.failure.map(Self.failure)
         errorSchedules = report.errorSchedules
         error = report.firstError.map(Self.failure)
@@ -192,7 +198,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     package init(name: String, kind: VariantKind, replayOf result: ExecutionResult) {
         self.variant = name
         self.kind = kind
-        mode = "replay"
+        mode = .replay
         threads = result.schedule.threads
         schedules = 1
         exhaustive = false
@@ -258,9 +264,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         if inconclusive { return "INCONCLUSIVE" }
         if failure == nil && (errorSchedules ?? 0) > 0 { return "ERROR" }
         switch (kind, failure != nil) {
-        case (.buggy, true): return mode == "replay" ? "REPRODUCED" : "FOUND"
-        case (.buggy, false): return mode == "replay" ? "NOT REPRODUCED" : "NOT FOUND"
-        case (.fixed, false): return mode == "search" && !exhaustive ? "CLEAN, NOT EXHAUSTIVE" : "CLEAN"
+        case (.buggy, true): return mode == .replay ? "REPRODUCED" : "FOUND"
+        case (.buggy, false): return mode == .replay ? "NOT REPRODUCED" : "NOT FOUND"
+        case (.fixed, false): return mode == .search && !exhaustive ? "CLEAN, NOT EXHAUSTIVE" : "CLEAN"
         case (.fixed, true): return "FAILED"
         }
     }

@@ -1,5 +1,5 @@
 /// The races of one finished execution, and the decisions at which dynamic partial-order reduction
-/// (`DepthFirstStrategy` with `.dpor`) schedules their other order.
+/// (`DPORReduction`) schedules their other order.
 ///
 /// Step `i` *happens before* step `j` when a chain of steps leads from one to the other, each
 /// of the same thread as the next or dependent on it (their footprints meet). Two steps of
@@ -12,8 +12,7 @@
 /// scheduling the thread where the first step's thread took over (the start of its run of
 /// consecutive steps) may not. Coons, Musuvathi and McKinley (OOPSLA 2013) show that DPOR loses
 /// schedules within the bound without such extra points; so every race is also scheduled there
-/// (`blockStart`). (Adding it only where the bound forbids the reversal itself lost 40 of 16,150
-/// traces of lesson 6's `state-object` with 3 threads.)
+/// (`blockStart`), not only where the bound forbids the reversal itself, which loses traces too.
 ///
 /// After a deadlock, each blocked thread's operation counts as a step after all the others: a race
 /// with it is reversed like any other (Flanagan and Godefroid look at every thread's next

@@ -19,7 +19,8 @@ protocol SchedulingStrategy: AnyObject {
     /// Something that makes the counts less than they seem (a nondeterministic program), if any.
     var warning: String? { get }
 
-    /// Adds the strategy's own figures (PCT's guarantee) to a report of the search.
+    /// Adds the strategy's own figures to a report of the search (PCT's guarantee; the exhaustive
+    /// search's reduction, traces and states).
     func annotate(_ report: inout ExplorationReport)
 }
 
@@ -54,18 +55,37 @@ struct SchedulingDecision {
 }
 
 extension ExplorationOptions {
-    /// The strategy that runs a search with these options, over programs of `threads` threads.
+    /// The strategy that runs a search with these options, over programs of `threads` threads: the
+    /// one place that maps `strategy` and `reduction` to a strategy.
     func makeStrategy(threads: Int) -> any SchedulingStrategy {
         switch strategy {
         case .dfs:
             switch reduction {
-            case .states: StateCachingStrategy(preemptionBound: preemptions)
-            case .dpor: DepthFirstStrategy(preemptionBound: preemptions, reduction: .dpor)
+            case .states:
+                BoundedSearch(preemptionBound: preemptions, policy: StateCachingReduction(preemptionBound: preemptions))
+            case .dpor: BoundedSearch(preemptionBound: preemptions, policy: DPORReduction())
             // `.automatic` is resolved by `Explorer` before a strategy is made; unresolved, it is none.
-            case .none, .automatic: DepthFirstStrategy(preemptionBound: preemptions, reduction: .none)
+            case .none, .automatic: BoundedSearch(preemptionBound: preemptions, policy: NoReduction())
             }
         case .pct: PCTStrategy(threads: threads, depth: preemptions + 1, seed: seed, stepEstimate: 1)
         case .random: RandomStrategy(seed: seed)
         }
     }
+}
+
+extension ExplorationOptions.Strategy {
+    /// Whether the strategy searches every schedule within a bound (and can finish, exhaustive),
+    /// rather than sampling schedules: its reports count traces and time each phase.
+    var searchesExhaustively: Bool {
+        switch self {
+        case .dfs: true
+        case .pct, .random: false
+        }
+    }
+
+    /// Whether the schedules it runs depend on `ExplorationOptions.seed`.
+    var isSeeded: Bool { !searchesExhaustively }
+
+    /// The most schedules it runs when `ExplorationOptions.schedules` is nil.
+    var defaultScheduleLimit: Int { searchesExhaustively ? 100_000 : 1_000 }
 }

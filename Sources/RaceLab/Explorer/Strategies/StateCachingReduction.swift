@@ -1,4 +1,4 @@
-/// Exhaustive search within a preemption bound that runs each *state* once: `.states` reduction.
+/// `.states`: the exhaustive search within a preemption bound runs each *state* once.
 ///
 /// A state is what the steps so far leave behind. Two schedule prefixes that differ only in the
 /// order of steps that commute (their footprints do not meet, see `Footprint`) are the same
@@ -8,8 +8,8 @@
 /// of its prefix (`TracePrefix`), and a visit of it also records the thread that ran last, whether
 /// that thread could go on, and the preemptions spent to get there.
 ///
-/// The search is `DepthFirstStrategy`'s with every option tried (as `.none`), except that a
-/// choice is skipped when a visit already made *subsumes* it: a visit of the same state whose
+/// The search is `BoundedSearch`'s with every choice tried (as `.none`), except that a choice is
+/// skipped when a visit already made *subsumes* it: a visit of the same state whose
 /// continuations within the bound include all of the choice's. Visit `(s, y, c′)` (thread `y`
 /// ran last, `c′` preemptions spent) subsumes `(s, x, c)` when `y == x` and `c′ ≤ c`, or when
 /// `c′ + [y can go on in s] ≤ c`: a continuation's first switch costs at most one preemption
@@ -40,21 +40,13 @@
 /// which every choice is skipped makes the rest of its execution redundant: it runs to the end
 /// without opening decisions (it is still checked, and counted). `make bench-explorer` prints its
 /// schedule and trace counts beside `.none`'s.
-final class StateCachingStrategy: SchedulingStrategy {
-    private struct Node {
-        /// Choices in the order tried: the running thread first (no preemption), then the others.
-        let options: [Int]
+struct StateCachingReduction: ReductionPolicy {
+    struct Mark {
         /// Each option's thread's canonical name (see `TracePrefix`).
         let names: [Int]
-        var index: Int
-        var tried: Set<Int>
-        let preemptionsBefore: Int
-        let currentEnabled: Bool
         let state: TracePrefix.Fingerprint
-        /// Per option, the state its step leads to, where known when the node was made.
+        /// Per option, the state its step leads to, where known when the decision was opened.
         let predicted: [TracePrefix.Fingerprint?]
-
-        func cost(of option: Int) -> Int { option > 0 && currentEnabled ? 1 : 0 }
     }
 
     /// One visit of a state.
@@ -101,8 +93,6 @@ final class StateCachingStrategy: SchedulingStrategy {
     }
 
     let preemptionBound: Int
-    private var stack: [Node] = []
-    private var depth = 0
     private var visits: [TracePrefix.Fingerprint: [Visit]] = [:]
     private var ended: Set<TracePrefix.Fingerprint> = []
     /// Per state decided at (in any execution): the canonical names of the threads that could go on.
@@ -118,111 +108,75 @@ final class StateCachingStrategy: SchedulingStrategy {
     /// Per thread id: the event its next step is known to be (see the type's discussion), while
     /// every step since it was learned commuted with it.
     private var known: [Int: (event: TracePrefix.Fingerprint, footprint: Footprint)] = [:]
-    private var redundantFrom: Int?
     /// This execution's steps so far: the state each ran from, the threads (canonical names) that
     /// could go on there, the thread (id) that ran it and what it really touched.
     private var path: [PathStep] = []
     private var enabledNow: Set<Int> = []
 
-    /// Executions that, from some decision on, only repeated states already searched.
-    private(set) var redundantExecutions = 0
-    private(set) var nondeterministic = false
-
-    var warning: String? {
-        nondeterministic
-            ? "the program made different choices under the same schedule prefix; counts are not exact" : nil
-    }
+    var reduction: ExplorationOptions.Reduction { .states }
 
     init(preemptionBound: Int) {
         self.preemptionBound = preemptionBound
     }
 
-    func beginExecution() {
-        depth = 0
+    mutating func beginExecution() {
         prefix = TracePrefix()
         names.reset()
         lastChosen = nil
         known = [:]
-        redundantFrom = nil
         path = []
     }
 
-    func choose(_ decision: SchedulingDecision) -> Int {
+    mutating func observe(_ decision: SchedulingDecision) {
         names.learn(decision.spawned, programThreads: decision.pending.count - decision.spawned.count)
         absorb(decision.previousStep ?? .everything)
         learnKnownSteps(decision)
-        let (enabled, current) = (decision.enabled, decision.current)
-        enabledNow = Set(enabled.map(names.name))
+        enabledNow = Set(decision.enabled.map(names.name))
         if enabledAt[prefix.fingerprint] == nil { enabledAt[prefix.fingerprint] = enabledNow }
-        let currentEnabled = current.map(enabled.contains) ?? false
-        let options = currentEnabled ? [current!] + enabled.filter { $0 != current } : enabled
-        defer { depth += 1 }
-        let chosen: Int
-        if depth < stack.count {
-            if stack[depth].options != options || stack[depth].state != prefix.fingerprint {
-                nondeterministic = true
-                stack.removeSubrange(depth...)
-                chosen = open(options, currentEnabled: currentEnabled, current: current)
-            } else {
-                chosen = stack[depth].options[stack[depth].index]
-            }
-        } else if redundantFrom != nil {
-            chosen = decision.nonPreemptive
-        } else {
-            chosen = open(options, currentEnabled: currentEnabled, current: current)
-        }
-        var declared = decision.pending[chosen]?.footprint ?? .everything
-        declared.insert(.thread(chosen))
-        lastChosen = (chosen, decision.pending[chosen]?.name ?? "", declared, prefix.fingerprint, enabledNow)
-        return chosen
     }
 
-    /// A new decision at this depth: records the visit and takes the first choice not subsumed.
-    private func open(_ options: [Int], currentEnabled: Bool, current: Int?) -> Int {
-        let before = stack.last.map { $0.preemptionsBefore + $0.cost(of: $0.index) } ?? 0
+    func replay(_ mark: inout Mark, at decision: SchedulingDecision) -> Bool {
+        mark.state == prefix.fingerprint
+    }
+
+    /// A new decision: records the visit of this state.
+    mutating func open(_ decision: SchedulingDecision, options: [Int], preemptions: Int) -> Mark {
+        let current = decision.current
         let last = current.map(names.name) ?? -1
+        let lastEnabled = current.map(decision.enabled.contains) ?? false
         let state = prefix.fingerprint
-        visits[state, default: []].append(Visit(last: last, lastEnabled: currentEnabled, preemptions: before))
+        visits[state, default: []].append(Visit(last: last, lastEnabled: lastEnabled, preemptions: preemptions))
         let optionNames = options.map(names.name)
         if enabledAt[state] == nil { enabledAt[state] = Set(optionNames) }
-        var node = Node(
-            options: options,
+        return Mark(
             names: optionNames,
-            index: 0,
-            tried: [],
-            preemptionsBefore: before,
-            currentEnabled: currentEnabled,
             state: state,
             predicted: options.map { thread in known[thread].map { state + $0.event } }
         )
-        guard let first = nextOption(of: &node) else {
-            // Every choice repeats a searched state: run on without decisions.
-            redundantFrom = depth
-            redundantExecutions += 1
-            return options[0]
-        }
-        node.index = first
-        stack.append(node)
-        return options[first]
     }
 
-    /// The next option of `node` within the bound whose state no visit subsumes, marking every
-    /// option it passes over as tried.
-    private func nextOption(of node: inout Node) -> Int? {
-        for option in node.options.indices where !node.tried.contains(option) {
-            node.tried.insert(option)
-            let cost = node.preemptionsBefore + node.cost(of: option)
-            guard cost <= preemptionBound else { continue }
-            let thread = node.names[option]
-            let next = successors[Transition(state: node.state, thread: thread)]?.state ?? node.predicted[option]
-            if let next,
-                isSubsumed(next, last: thread, preemptions: cost) || isCovered(next, last: thread, preemptions: cost)
-            {
-                continue
-            }
-            return option
+    mutating func chose(_ thread: Int, at decision: SchedulingDecision) {
+        var declared = decision.pending[thread]?.footprint ?? .everything
+        declared.insert(.thread(thread))
+        lastChosen = (thread, decision.pending[thread]?.name ?? "", declared, prefix.fingerprint, enabledNow)
+    }
+
+    /// Skips an option whose state a visit subsumes or that is covered; a skip is for good, since
+    /// visits and coverage only grow.
+    mutating func verdict(
+        on option: Int,
+        of branch: SearchTree<Mark>.Branch,
+        preemptions cost: Int
+    ) -> SearchTree<Mark>.Verdict {
+        let thread = branch.mark.names[option]
+        let state = branch.mark.state
+        let next = successors[Transition(state: state, thread: thread)]?.state ?? branch.mark.predicted[option]
+        if let next,
+            isSubsumed(next, last: thread, preemptions: cost) || isCovered(next, last: thread, preemptions: cost)
+        {
+            return .never
         }
-        return nil
+        return .take
     }
 
     /// Whether every continuation of `state`, reached with `last` run last and `preemptions` spent,
@@ -232,12 +186,12 @@ final class StateCachingStrategy: SchedulingStrategy {
     /// inferred, see `absorb`) count; an unknown one means "not covered". `budget` bounds the
     /// states looked at per question: past it the answer is "not covered", which costs an
     /// execution, never a behaviour.
-    private func isCovered(_ state: TracePrefix.Fingerprint, last: Int, preemptions: Int) -> Bool {
+    private mutating func isCovered(_ state: TracePrefix.Fingerprint, last: Int, preemptions: Int) -> Bool {
         var budget = 10_000
         return isCovered(state, last: last, preemptions: preemptions, budget: &budget)
     }
 
-    private func isCovered(
+    private mutating func isCovered(
         _ state: TracePrefix.Fingerprint,
         last: Int,
         preemptions: Int,
@@ -268,7 +222,7 @@ final class StateCachingStrategy: SchedulingStrategy {
 
     /// Adds the step that just ran (the thread chosen last, with what it really touched) to the
     /// prefix, and what it taught: the state that thread's step leads to from the state before it.
-    private func absorb(_ footprint: Footprint) {
+    private mutating func absorb(_ footprint: Footprint) {
         guard let chosen = lastChosen else { return }
         let name = names.name(chosen.thread)
         let event = prefix.append(thread: chosen.thread, name: name, operation: chosen.operation, footprint: footprint)
@@ -316,7 +270,7 @@ final class StateCachingStrategy: SchedulingStrategy {
 
     /// Threads whose next step from this state is known from an earlier execution, with a footprint
     /// that is its point's declaration in this one.
-    private func learnKnownSteps(_ decision: SchedulingDecision) {
+    private mutating func learnKnownSteps(_ decision: SchedulingDecision) {
         let state = prefix.fingerprint
         for (thread, point) in decision.pending.enumerated() {
             guard let point,
@@ -329,24 +283,15 @@ final class StateCachingStrategy: SchedulingStrategy {
         }
     }
 
-    func endExecution(_ result: ExecutionResult) -> Bool {
+    mutating func endExecution(_ result: ExecutionResult, tree: inout SearchTree<Mark>) {
         if lastChosen != nil, let footprint = result.footprints.last, result.footprints.count == result.steps.count {
             absorb(footprint)
         }
         ended.insert(prefix.fingerprint)
-        if depth < stack.count { stack.removeSubrange(depth...) }
-        while var node = stack.popLast() {
-            if let next = nextOption(of: &node) {
-                node.index = next
-                stack.append(node)
-                return true
-            }
-        }
-        return false
     }
 
-    func annotate(_ report: inout ExplorationReport) {
+    func annotate(_ report: inout ExplorationReport, tree: SearchTree<Mark>) {
         report.statesSearched = visits.count
-        report.redundantSchedules = redundantExecutions
+        report.redundantSchedules = tree.redundantExecutions
     }
 }
