@@ -36,6 +36,6 @@ extension PersistentStoreLesson {
                     ? observation.meaning : nil
             },
             tearDown: { trial in trial.remove() }
-        )
+        ).markingEveryWindow()
     }
 }

@@ -88,7 +88,8 @@ public enum Explorer {
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
                 footprintsComplete: exploration.footprintsComplete,
-                startPoints: startPoints
+                startPoints: startPoints,
+                windowsMarked: exploration.windowsMarked
             )
             if !startPoints && schedules == 0
                 && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
@@ -307,7 +308,8 @@ public enum Explorer {
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
                 footprintsComplete: exploration.footprintsComplete,
-                startPoints: startPoints
+                startPoints: startPoints,
+                windowsMarked: exploration.windowsMarked
             )
             return (result, strategy, program.isAsync && options.schedulesJobs)
         }
