@@ -42,13 +42,23 @@ MARKS_OFF_LESSONS := 1 2 3
 # Lesson 3 with marks off within 1 preemption: within the default 2, in-flight-task's jobs pass the
 # schedule limit, and a fixed variant whose search was cut is no verdict (CLEAN, NOT EXHAUSTIVE).
 MARKS_OFF_BOUND_3 := --preemptions 1
+# Lesson 2 with marks off, every variant but `atomic`: a compare-exchange is no scheduling point, so
+# its threads run whole and are never interleaved (NOT INTERLEAVED: no verdict, exit status 3).
+MARKS_OFF_VARIANTS_2 := buggy serial-queue lock protected-read-then-write protected-mutate errors-unprotected \
+	errors-protected
 
 explorations: release ## Explore every lesson (dfs), then lessons 1-3 with --marks off: each buggy variant must fail, no fixed one
 	$(RACELAB) explore all $(ARGS)
 	@set -e; for n in $(MARKS_OFF_LESSONS); do \
 		case $$n in 3) bound='$(MARKS_OFF_BOUND_3)';; *) bound='';; esac; \
-		echo "$(RACELAB) explore $$n --marks off $$bound $(ARGS)"; \
-		$(RACELAB) explore $$n --marks off $$bound $(ARGS); \
+		case $$n in 2) variants='$(MARKS_OFF_VARIANTS_2)';; *) variants='';; esac; \
+		if [ -z "$$variants" ]; then \
+			echo "$(RACELAB) explore $$n --marks off $$bound $(ARGS)"; \
+			$(RACELAB) explore $$n --marks off $$bound $(ARGS); \
+		else for v in $$variants; do \
+			echo "$(RACELAB) explore $$n --marks off --variant $$v $$bound $(ARGS)"; \
+			$(RACELAB) explore $$n --marks off --variant $$v $$bound $(ARGS); \
+		done; fi; \
 	done
 
 power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct

@@ -32,7 +32,7 @@ extension SubscriptRaceLesson {
                 return kept == threads ? nil : "kept \(kept) of \(threads) keys"
             },
             describeState: { store in "store holds [" + store.identifiers.joined(separator: ", ") + "]" }
-        )
+        ).markingEveryWindow()
     }
 }
 

@@ -22,7 +22,7 @@ extension CheckThenActLesson {
             makeState: { OnceTrial(once: makeOnce()) },
             thread: { trial, _ in trial.once.run { trial.work.execute() } },
             invariant: { trial, _ in executedOnce(trial.work.executions) }
-        )
+        ).markingEveryWindow()
     }
 
     static let serialQueueExploration = Exploration(
@@ -30,7 +30,7 @@ extension CheckThenActLesson {
         makeState: { OnceTrial(once: SerialQueueOnce()) },
         thread: { trial, _ in trial.enqueueWork() },
         invariant: { trial, _ in executedOnce(trial.drainedExecutions()) }
-    )
+    ).markingEveryWindow()
 
     /// Every thread increments the counter once; afterwards it must equal the thread count.
     static func counterExploration(_ increment: @escaping @Sendable (Protected<Int>) -> Void) -> Exploration {
@@ -42,7 +42,7 @@ extension CheckThenActLesson {
                 let value = counter.read()
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
             }
-        )
+        ).markingEveryWindow()
     }
 
     /// Every thread starts one failing fetch; afterwards the completion must see each error once.

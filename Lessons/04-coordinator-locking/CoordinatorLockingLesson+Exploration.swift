@@ -39,6 +39,6 @@ extension CoordinatorLockingLesson {
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
             },
             tearDown: { counter in counter.remove() }
-        )
+        ).markingEveryWindow()
     }
 }

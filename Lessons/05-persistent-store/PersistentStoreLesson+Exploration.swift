@@ -36,6 +36,6 @@ extension PersistentStoreLesson {
                 return observation.isAnomalous || observation.observed != observation.expected ? details : nil
             },
             tearDown: { trial in trial.remove() }
-        )
+        ).markingEveryWindow()
     }
 }

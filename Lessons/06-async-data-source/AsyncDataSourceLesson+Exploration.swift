@@ -97,7 +97,7 @@ extension AsyncDataSourceLesson {
                 let (version, problems) = settle(explored.trial)
                 return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
             }
-        )
+        ).markingEveryWindow()
         // With read-only steps every step touches shared state only inside the design's queues (a
         // `queue.async` item, a `ui.sync`), which the explorer sees: its footprints are complete.
         return readOnlySteps ? exploration.declaringCompleteFootprints() : exploration
@@ -136,7 +136,7 @@ extension AsyncDataSourceLesson {
                 let problems = trial.observers.problems(finalVersion: version)
                 return verdict(Findings(), problems, version: version, updates: updates(among: threads))
             }
-        )
+        ).markingEveryWindow()
     }
 
     /// The actor variant: the same roles, each step an `await` on the actor.

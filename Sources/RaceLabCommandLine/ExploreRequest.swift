@@ -68,18 +68,21 @@ extension ExploreRequest: CommandRequest {
             REPRODUCED (a replay). A clean verdict says what it covered: the threads, the
             preemption bound, the reduction, and how much code ran as one step (a data race inside
             a step is ThreadSanitizer's to find). A fixed variant whose search was cut by the
-            schedule limit is CLEAN, NOT EXHAUSTIVE: no proof. An error thrown by a thread is
-            ERROR (not the bug, unless the exploration declares it its failure); a schedule that
-            does not finish within the step bound, or a stuck thread, is INCONCLUSIVE.
+            schedule limit is CLEAN, NOT EXHAUSTIVE: no proof. One whose threads were never
+            interleaved (one schedule, or threads that ran from their start to their end as one
+            step) is NOT INTERLEAVED: no proof, and the warning names the threads and what would
+            give them scheduling points. An error thrown by a thread is ERROR (not the bug, unless
+            the exploration declares it its failure); a schedule that does not finish within the
+            step bound, or a stuck thread, is INCONCLUSIVE.
             """,
         epilogue: """
             Exit status: 0 when every buggy variant has a failing schedule (or the replay fails)
             and every fixed variant is CLEAN; 1 when a variant got the other verdict (a crash
-            included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE), could
-            not be set up, or a file could not be written, and none got the other; 2 for bad usage,
-            and for a replay string refused because it does not fit the variant. Interrupted (SIGINT,
-            SIGTERM), it stops the variant being explored, which gets no verdict, and exits 130 or
-            143.
+            included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE, NOT
+            INTERLEAVED), could not be set up, or a file could not be written, and none got the
+            other; 2 for bad usage, and for a replay string refused because it does not fit the
+            variant. Interrupted (SIGINT, SIGTERM), it stops the variant being explored, which gets
+            no verdict, and exits 130 or 143.
             """,
         keepsScratchFiles: true,
         defaults: ExploreRequest(),

@@ -81,8 +81,8 @@ extension RaceLabTool {
     }
 
     /// The exit status of an exploration: an unexpected verdict that is evidence wins (1); else a
-    /// variant without a verdict (ERROR, INCONCLUSIVE, or a fixed variant's CLEAN, NOT EXHAUSTIVE:
-    /// not proof) or a file not written makes it an error (3).
+    /// variant without a verdict (ERROR, INCONCLUSIVE, or a fixed variant's CLEAN, NOT EXHAUSTIVE or
+    /// NOT INTERLEAVED: not proof) or a file not written makes it an error (3).
     static func exitCode(for entries: [ExploreEntry], written: Bool) -> ExitCode {
         let unexpected = entries.filter { !$0.asExpected }
         if unexpected.contains(where: \.isConclusive) { return .unexpectedVerdict }

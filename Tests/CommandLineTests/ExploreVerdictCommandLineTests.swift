@@ -36,6 +36,52 @@ struct ExploreVerdictCommandLineTests {
         #expect(json.status == 3)
     }
 
+    @Test(
+        "a fixed variant whose threads were never interleaved is NOT INTERLEAVED (status 3), naming them and the remedy"
+    )
+    func notInterleavedFixed() throws {
+        // `no-points`: each thread increments under an NSLock, with no mark: no scheduling point.
+        let output = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points")
+        #expect(output.status == 3, "a search that interleaved nothing is no verdict on the fix")
+        #expect(output.stdout.contains("verdict: NOT INTERLEAVED ("))
+        #expect(output.stdout.contains("some threads were never interleaved: no proof, see the warning"))
+        #expect(!output.stdout.contains("verdict: CLEAN"))
+        #expect(
+            output.stdout.contains(
+                "warning: threads 0 and 1 finished without reaching a scheduling point; each ran from its start "
+                    + "to its end as one step"
+            )
+        )
+        #expect(output.stdout.contains("compile the code under test with the RaceLab switch"))
+        #expect(output.stdout.contains("@RaceShared"))
+        let json = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points", "--json")
+        #expect(json.status == 3)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        )
+        let variant = try #require((document["variants"] as? [[String: Any]])?.first)
+        #expect((variant["notInterleaved"] as? String)?.hasPrefix("threads 0 and 1 finished") == true)
+    }
+
+    @Test("a fixed variant explored on one thread is NOT INTERLEAVED: one schedule only")
+    func oneThreadFixed() throws {
+        let output = try Executable.fixtures.run(
+            "explore",
+            "stuck",
+            "--variant",
+            "window-in-racelock",
+            "--threads",
+            "1"
+        )
+        #expect(output.status == 3)
+        #expect(output.stdout.contains("verdict: NOT INTERLEAVED"))
+        #expect(
+            output.stdout.contains(
+                "nothing was explored: there is one schedule only, because the program has one thread (--threads)"
+            )
+        )
+    }
+
     @Test("an exhaustive clean verdict names its scope and the granularity of a step")
     func exhaustiveScope() throws {
         let output = try Executable.racelab.run("explore", "1", "--variant", "fixed")

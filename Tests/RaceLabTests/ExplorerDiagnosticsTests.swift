@@ -211,11 +211,23 @@ struct ExplorerDiagnosticsTests {
         )
     }
 
-    @Test("a thread that finishes without a scheduling point starts at one: 4 places among 3 points; and why")
+    @Test("a thread that finishes without a scheduling point starts at one: 4 places among 3 points")
     func threadWithoutPoints() async throws {
         let report = try await Explorer.explore(Self.exploration(threads: 2) { $0 == 0 ? 2 : 0 })
-        // Thread 0: its start and two steps; thread 1: its start, anywhere among them.
+        // Thread 0: its start and two steps; thread 1: its start, anywhere among them. Its one step
+        // ran while thread 0 was between two points: both were interleaved.
         #expect(report.schedules == 4)
+        #expect(report.notInterleaved == nil)
+        #expect(report.warning == nil)
+    }
+
+    @Test("within 0 preemptions that thread only runs before or after the other: never interleaved, and why")
+    func threadWithoutPointsUnpreempted() async throws {
+        let report = try await Explorer.explore(
+            Self.exploration(threads: 2) { $0 == 0 ? 2 : 0 },
+            options: .init(preemptions: 0)
+        )
+        #expect(report.schedules == 2)
         let warning = try #require(report.warning)
         #expect(warning.hasPrefix("thread 1 finished without reaching a scheduling point"))
         #expect(warning.contains("only the orders in which threads start were tried"))
@@ -230,9 +242,13 @@ struct ExplorerDiagnosticsTests {
         #expect(report.notInterleaved?.hasPrefix("threads 0, 1 and 2 finished without reaching") == true)
     }
 
-    @Test("a thread without points among threads that interleave: warned about, the rest explored")
+    @Test("a thread without points, never run between the others' points: warned about, the rest explored")
     func oneThreadWithoutPoints() async throws {
-        let report = try await Explorer.explore(Self.exploration(threads: 3) { $0 == 2 ? 0 : 1 })
+        // Within 0 preemptions thread 2 starts only when no other thread is between two points.
+        let report = try await Explorer.explore(
+            Self.exploration(threads: 3) { $0 == 2 ? 0 : 1 },
+            options: .init(preemptions: 0)
+        )
         #expect(report.schedules > 1)
         #expect(report.warning == Explorer.nothingExplored(3, [2], 1))
         #expect(report.warning?.hasPrefix("thread 2 finished without reaching a scheduling point") == true)

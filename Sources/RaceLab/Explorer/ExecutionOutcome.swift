@@ -110,7 +110,9 @@ public struct ExecutionResult: Sendable {
     public var states: [String] = []
     /// For a `stuck` outcome: the likely reason and the fix.
     public var stall: StallDiagnosis?
-    /// The program's threads that finished without reaching a scheduling point: they ran as set-up.
+    /// The program's threads that finished without reaching a scheduling point (they ran as set-up,
+    /// or as one step from a start point) and whose code never ran while another thread was between
+    /// two points.
     public var unscheduledThreads: [Int] = []
     /// Decisions at which more than one thread could go on: 0 means no other schedule exists.
     public var branchingDecisions = 0

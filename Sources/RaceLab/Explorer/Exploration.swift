@@ -191,11 +191,13 @@ extension Variant {
 
 extension Exploration {
     /// This exploration, declaring that its marks (`Race.window`, `Race.step`) and RaceLab's
-    /// primitives name every place where the order of its threads matters. Its Swift concurrency
-    /// jobs are then scheduling points only with marks off (`ExplorationOptions.marks`): with marks
-    /// on, the search runs the marked points alone, far fewer schedules than one that also switches
-    /// at every job. The lessons' async explorations, written with marks, declare it; code whose
-    /// windows are not all marked should not, or the search skips the orders the marks do not name.
+    /// primitives name every place where the order of its threads matters. With marks on
+    /// (`ExplorationOptions.marks`), its Swift concurrency jobs are then no scheduling points, nor
+    /// is submitting a `RaceQueue.async` item: the search runs the marked points and the
+    /// primitives' waits alone, far fewer schedules. With marks off both are points again. The
+    /// lessons' explorations, written with marks, declare it; code whose windows are not all marked
+    /// should not, or the search skips the orders the marks do not name (a value read with `sync`
+    /// and written back by an `async` barrier, with another thread's write in between).
     public func markingEveryWindow() -> Exploration {
         var declared = self
         declared.windowsMarked = true

@@ -54,7 +54,9 @@ public struct ExplorationReport: Sendable {
     /// figures are then inconclusive, whatever they say.
     public let abandoned: String?
     /// Set when the search interleaved less than the program: one schedule only, or threads that
-    /// ran from their start to their end while no other thread could be chosen. It names the threads
+    /// ran from their start to their end as one step, in no execution while another thread was
+    /// between two points (a thread whose one step ran amid another's steps, such as a callback's,
+    /// was interleaved). It names the threads
     /// and what would give them scheduling points in this exploration; the same text opens `warning`.
     /// A search with it set proves nothing about the threads it names: `expectNoFailingSchedule`
     /// fails on it.

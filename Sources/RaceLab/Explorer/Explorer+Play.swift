@@ -36,7 +36,8 @@ extension Explorer {
             stepBound: options.stepBound ?? StepBound.beforeMeasuring,
             stallTimeout: options.stallTimeout,
             marks: options.marks,
-            schedulesJobs: options.schedulesJobs
+            schedulesJobs: options.schedulesJobs,
+            windowsMarked: exploration.windowsMarked
         )
         let startPoints = needsStartPoints(first, async: probe.isAsync && options.schedulesJobs)
         let program = try exploration.makeProgram(threads)
@@ -51,7 +52,8 @@ extension Explorer {
             marks: options.marks,
             schedulesJobs: options.schedulesJobs,
             footprintsComplete: exploration.footprintsComplete,
-            startPoints: startPoints
+            startPoints: startPoints,
+            windowsMarked: exploration.windowsMarked
         )
         result.schedule.program = exploration.fingerprint(marks: options.marks)
         result.errorsAreFailures = exploration.errorsAreFailures

@@ -87,7 +87,8 @@ public enum Explorer {
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
                 footprintsComplete: exploration.footprintsComplete,
-                startPoints: startPoints
+                startPoints: startPoints,
+                windowsMarked: exploration.windowsMarked
             )
             if !startPoints && schedules == 0
                 && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
@@ -303,7 +304,8 @@ public enum Explorer {
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
                 footprintsComplete: exploration.footprintsComplete,
-                startPoints: startPoints
+                startPoints: startPoints,
+                windowsMarked: exploration.windowsMarked
             )
             return (result, strategy, program.isAsync && options.schedulesJobs)
         }

@@ -88,6 +88,10 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     public var granularity: String?
     /// What makes the figures less than they seem (see `ExplorationReport.warning`).
     public var warning: String?
+    /// Search only: the threads the search never interleaved and what would give them scheduling
+    /// points (`ExplorationReport.notInterleaved`). A fixed variant's search with it is NOT
+    /// INTERLEAVED: it proves nothing about those threads.
+    public var notInterleaved: String?
     /// No verdict: the explorer lost control of a thread, or a schedule did not finish within the
     /// step bound and no failing one was found.
     public var inconclusive = false
@@ -144,6 +148,7 @@ public struct VariantExploration: Sendable, Codable, Equatable {
             warning = warning.map { "\($0)\n\(line)" } ?? line
         }
         stopped = report.abandoned
+        notInterleaved = report.notInterleaved
         inconclusive = report.abandoned != nil || (report.failure == nil && report.unfinishedSchedules > 0)
         stall = report.stall
         scope = Self.scope(of: report)
@@ -153,6 +158,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
                 + "\(report.stepBound) steps"
         }
         granularity = Self.granularity(of: report)
+        if report.notInterleaved != nil, let covered = scope {
+            scope = "\(covered); some threads were never interleaved: no proof, see the warning"
+        }
         asExpected = verdict == (kind == .buggy ? "FOUND" : "CLEAN")
     }
 
@@ -257,7 +265,8 @@ public struct VariantExploration: Sendable, Codable, Equatable {
     /// The verdict in one word or a few: FOUND or NOT FOUND for a buggy variant's search,
     /// REPRODUCED or NOT REPRODUCED for its replay, CLEAN or FAILED for a fixed variant, and
     /// CLEAN, NOT EXHAUSTIVE for a fixed variant's search that did not run every schedule within
-    /// the bound. No verdict on the bug: ERROR when threads threw errors that are not the
+    /// the bound, NOT INTERLEAVED for one in which threads were never interleaved (one schedule, or
+    /// threads that ran from their start to their end as one step). No verdict on the bug: ERROR when threads threw errors that are not the
     /// exploration's failure, INCONCLUSIVE when the explorer lost control of a thread or a schedule
     /// did not finish within the step bound (and nothing failed).
     public var verdict: String {
@@ -266,14 +275,16 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         switch (kind, failure != nil) {
         case (.buggy, true): return mode == .replay ? "REPRODUCED" : "FOUND"
         case (.buggy, false): return mode == .replay ? "NOT REPRODUCED" : "NOT FOUND"
-        case (.fixed, false): return mode == .search && !exhaustive ? "CLEAN, NOT EXHAUSTIVE" : "CLEAN"
+        case (.fixed, false):
+            if mode == .search && notInterleaved != nil { return "NOT INTERLEAVED" }
+            return mode == .search && !exhaustive ? "CLEAN, NOT EXHAUSTIVE" : "CLEAN"
         case (.fixed, true): return "FAILED"
         }
     }
 
-    /// Whether the verdict says something about the bug (ERROR, INCONCLUSIVE and CLEAN, NOT
-    /// EXHAUSTIVE do not): an unexpected one is evidence, the others are not.
+    /// Whether the verdict says something about the bug (ERROR, INCONCLUSIVE, CLEAN, NOT
+    /// EXHAUSTIVE and NOT INTERLEAVED do not): an unexpected one is evidence, the others are not.
     public var isConclusive: Bool {
-        !["ERROR", "INCONCLUSIVE", "CLEAN, NOT EXHAUSTIVE"].contains(verdict)
+        !["ERROR", "INCONCLUSIVE", "CLEAN, NOT EXHAUSTIVE", "NOT INTERLEAVED"].contains(verdict)
     }
 }

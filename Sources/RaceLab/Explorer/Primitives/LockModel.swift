@@ -37,3 +37,28 @@ struct LockAcquire: SchedulingPoint {
         state.model(of: lock, LockModel.init)
     }
 }
+
+/// Trying to take a lock without waiting (`withLockIfAvailable`, `lockIfAvailable()`): always able
+/// to go on; when chosen it takes the lock if no thread holds it, and records whether it did.
+struct LockAttempt: SchedulingPoint {
+    let lock: ObjectIdentifier
+    /// `try lock <name>`.
+    let name: String
+    /// Where the answer goes, read by the thread once it is resumed.
+    let taken: AttemptAnswer
+
+    func chosen(by thread: Int, in state: ExecutionState) {
+        let model = state.model(of: lock, LockModel.init)
+        taken.value = model.holder == nil
+        if taken.value { model.acquire(by: thread) }
+    }
+
+    var footprint: Footprint { Footprint(.object(lock)) }
+}
+
+/// Whether an operation that may fail without waiting succeeded (a `LockAttempt`, a wait with a
+/// timeout): written by the controller when the point is chosen, read by the thread after it is
+/// resumed (the execution's lock orders the two).
+final class AttemptAnswer: @unchecked Sendable {
+    var value = false
+}

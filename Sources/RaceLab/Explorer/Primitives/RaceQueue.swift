@@ -8,9 +8,12 @@ import Foundation
 /// - `sync` submits an item and pauses the caller until the queue would start it (a scheduling
 ///   point named `sync <label>`), then runs it on the caller's thread, as libdispatch does;
 /// - `async` submits an item that a new logical thread runs (first step `<label> item`, or
-///   `<label> barrier`); the caller goes on at once. With marks off (`ExplorationOptions.marks`)
-///   the submission itself is a point too (`async <label>`, `async barrier <label>`), so that the
-///   explorer can put another thread's calls between a `sync` and the `async` that follows it.
+///   `<label> barrier`); the caller goes on at once. The submission itself is a point too
+///   (`async <label>`, `async barrier <label>`), so that the explorer can put another thread's
+///   calls between a `sync` and the `async` that follows it (a value read with `sync`, then
+///   written back with an `async` barrier, loses another thread's write in between). Only an
+///   exploration that declares its marks name every window (`Exploration.markingEveryWindow()`),
+///   explored with marks on, leaves the submission inside the step of the code before it.
 ///
 /// So windows inside work items are scheduling points like any other, a barrier really holds back
 /// what comes after it, and a `sync` onto the serial queue the caller is running on is reported as
@@ -66,11 +69,10 @@ public final class RaceQueue: @unchecked Sendable {
             return
         }
         let barrier = flags.contains(.barrier)
-        if !logical.execution.marks {
-            // With marks off nothing else marks the moment of submission, and where it falls among
-            // other threads' calls decides what the item sees (lesson 1: a get's `sync`, then the
-            // set's barrier). With marks, the marks name the windows and the submission stays part
-            // of the step, as lessons 4 to 6 and their replays were written.
+        if !logical.execution.windowsMarked {
+            // Where the submission falls among other threads' calls decides what the item sees (a
+            // get's `sync`, then the set's barrier). Only marks declared to name every window
+            // (`Exploration.markingEveryWindow()`) make it part of the step before it.
             logical.pause(
                 at: PlainPoint(
                     name: barrier ? "async barrier \(shortName)" : "async \(shortName)",

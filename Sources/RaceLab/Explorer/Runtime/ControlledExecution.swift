@@ -54,10 +54,22 @@ final class ControlledExecution: @unchecked Sendable {
     let startFootprint: Footprint
     /// Whether each synchronous program thread waits at a point of its own before its first line.
     let startPoints: Bool
+    /// Whether marks are on and the exploration declares that they name every window
+    /// (`Exploration.markingEveryWindow()`): then an operation whose moment matters only to code
+    /// that is not marked (a `RaceQueue.async` submission) is no scheduling point of its own.
+    let windowsMarked: Bool
 
-    private init(threads: Int, marks: Bool, schedulesJobs: Bool, footprintsComplete: Bool, startPoints: Bool) {
+    private init(
+        threads: Int,
+        marks: Bool,
+        schedulesJobs: Bool,
+        footprintsComplete: Bool,
+        startPoints: Bool,
+        windowsMarked: Bool
+    ) {
         state = ExecutionState(threads: threads)
         self.marks = marks
+        self.windowsMarked = marks && windowsMarked
         self.schedulesJobs = schedulesJobs
         startFootprint = footprintsComplete ? .nothing : .everything
         self.startPoints = startPoints && !schedulesJobs
@@ -77,6 +89,8 @@ final class ControlledExecution: @unchecked Sendable {
     ///   - footprintsComplete: the exploration declares complete footprints (see `startFootprint`).
     ///   - startPoints: each synchronous thread waits at its start, a scheduling point, instead of
     ///     running its set-up when started.
+    ///   - windowsMarked: the exploration declares that its marks name every window (see
+    ///     `windowsMarked`).
     static func run(
         _ program: ExplorableProgram,
         strategy: any SchedulingStrategy,
@@ -86,14 +100,16 @@ final class ControlledExecution: @unchecked Sendable {
         marks: Bool = true,
         schedulesJobs: Bool = true,
         footprintsComplete: Bool = false,
-        startPoints: Bool = false
+        startPoints: Bool = false,
+        windowsMarked: Bool = false
     ) -> ExecutionResult {
         let execution = ControlledExecution(
             threads: program.threads.count,
             marks: marks,
             schedulesJobs: program.isAsync && schedulesJobs,
             footprintsComplete: footprintsComplete,
-            startPoints: startPoints
+            startPoints: startPoints,
+            windowsMarked: windowsMarked
         )
         execution.stateLog = program.describeState == nil ? nil : states
         if execution.schedulesJobs { AsyncJobs.begin(execution) }
@@ -117,6 +133,11 @@ final class ControlledExecution: @unchecked Sendable {
         var steps: [ScheduleStep] = []
         var branching = 0
         var footprints: [Footprint] = []
+        // Threads that have run code and not finished, and the threads that took a step while
+        // another of those was between two points (or were between two points meanwhile): the
+        // threads whose code this execution interleaved with another's.
+        var started = Set<Int>()
+        var interleaved = Set<Int>()
         func result(_ outcome: ExecutionOutcome, blocked: [Int: Footprint] = [:]) -> ExecutionResult {
             var result = ExecutionResult(
                 schedule: Schedule(threads: count, choices: choices),
@@ -131,8 +152,12 @@ final class ControlledExecution: @unchecked Sendable {
                 result.threadsLeftRunning = true
             }
             // A task's start is a point of its thread's: a thread that reached no other ran as one job.
+            // Such a thread is interleaved still when its one step ran while another thread was
+            // between two points (a callback another thread started, say).
             let startsOnly = schedulesJobs ? 1 : 0
-            result.unscheduledThreads = (0..<count).filter { trace.pointsReached(by: $0) <= startsOnly }
+            result.unscheduledThreads = (0..<count).filter {
+                trace.pointsReached(by: $0) <= startsOnly && !interleaved.contains($0)
+            }
             result.branchingDecisions = branching
             lap(\.check)
             result.timing = timing
@@ -170,6 +195,10 @@ final class ControlledExecution: @unchecked Sendable {
             }
         }
         lap(\.threads)
+        // A synchronous thread started without a start point ran its set-up before its first point.
+        if !startPoints && !schedulesJobs {
+            started = Set((0..<count).filter { !state.isFinished($0) })
+        }
         var current: Int?
         while true {
             if let footprint = state.endStep() { footprints.append(footprint) }
@@ -218,6 +247,10 @@ final class ControlledExecution: @unchecked Sendable {
                 preconditionFailure("the strategy chose thread \(chosen), which is not paused")
             }
             choices.append(chosen)
+            started = started.filter { !state.isFinished($0) }
+            let between = started.subtracting([chosen])
+            if !between.isEmpty { interleaved.formUnion(between.union([chosen])) }
+            started.insert(chosen)
             steps.append(ScheduleStep(thread: chosen, operation: point.name))
             state.beginStep(of: chosen, at: point)
             point.chosen(by: chosen, in: state)
