@@ -22,7 +22,9 @@ public struct VariantExploration: Sendable, Codable, Equatable {
 
     /// Whether the variant's schedules were searched, or one schedule replayed.
     public enum Mode: String, Sendable, Codable {
+        /// The strategy searched the variant's schedules.
         case search
+        /// One schedule, given by a replay string, ran.
         case replay
     }
 
