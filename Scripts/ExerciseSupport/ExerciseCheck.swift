@@ -124,8 +124,19 @@ public final class ExerciseCheck {
 }
 
 /// Prints `line` and flushes it at once: when the checker kills a check that hangs, what it printed
-/// so far (which requirement it was checking) is on the screen, not lost in a buffer.
+/// so far (which requirement it was checking) is on the screen, not lost in a buffer. A line wider
+/// than 100 columns (a projected terminal) wraps at spaces, its continuation indented under the text
+/// after `ok`/`FAIL`.
 private func say(_ line: String) {
-    print(line)
+    var rest = Substring(line)
+    var indent = ""
+    while indent.count + rest.count > 100,
+        let space = rest.prefix(101 - indent.count).lastIndex(of: " "), space > rest.startIndex
+    {
+        print(indent + rest[..<space])
+        rest = rest[rest.index(after: space)...]
+        indent = "        "
+    }
+    print(indent + rest)
     fflush(nil)
 }

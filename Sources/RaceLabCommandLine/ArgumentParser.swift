@@ -173,6 +173,9 @@ struct ArgumentParser {
                 request.replay = try reader.schedule(argument, maximumThreads: ExploreRequest.maximumThreads)
             case "--html": request.html = try reader.outputFile(argument)
             case "--trace": request.trace = try reader.outputFile(argument)
+            case "--verbose":
+                try reader.flag(argument)
+                request.verbose = true
             case "--json":
                 try reader.flag(argument)
                 request.json = true

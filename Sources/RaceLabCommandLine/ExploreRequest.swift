@@ -24,6 +24,8 @@ struct ExploreRequest: Equatable {
     /// Whether `Race.window`/`Race.step` marks are scheduling points (`--marks on|off`).
     var marks = true
     var json: Bool = false
+    /// Also print each search's time per schedule and its count of distinct traces (`--verbose`).
+    var verbose = false
     /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
     var html: String?
     /// Also write them as Chrome Trace Event JSON, for Perfetto (`--trace FILE`).

@@ -62,7 +62,7 @@ struct HelpText {
         case .explore:
             [
                 .variant(default: "every explorable variant"), .strategy, .reduction, .threads, .preemptions,
-                .schedules, .explorerSeed, .steps, .stall, .marks, .replay, .json(replacing: "text"),
+                .schedules, .explorerSeed, .steps, .stall, .marks, .replay, .verbose, .json(replacing: "text"),
                 .html(of: "the failing schedules"), .trace,
             ]
         case .play: [.variant(default: "the lesson's first buggy one"), .threads]

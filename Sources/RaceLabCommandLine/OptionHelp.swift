@@ -35,6 +35,11 @@ struct OptionHelp {
 
 extension OptionHelp {
     static let help = OptionHelp("-h, --help", "Show this help.")
+    static let verbose = OptionHelp(
+        "--verbose",
+        "Also print the time per schedule and how many distinct traces",
+        "(schedules up to the order of independent steps) were covered."
+    )
 
     static func json(replacing output: String) -> OptionHelp {
         OptionHelp("--json", "One JSON document instead of \(output).")

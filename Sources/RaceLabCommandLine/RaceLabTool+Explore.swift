@@ -45,10 +45,20 @@ extension RaceLabTool {
                     if drawing {
                         pictures.append(picture(of: entry, in: lesson, states: states, options: request.options))
                     }
-                    if !request.json { print(text(of: entry, heading: heading, lesson: lesson, marks: request.marks)) }
+                    if !request.json {
+                        print(
+                            text(
+                                of: entry,
+                                heading: heading,
+                                lesson: lesson,
+                                marks: request.marks,
+                                verbose: request.verbose
+                            )
+                        )
+                    }
                 case .failed(let failure):
                     entries.append(.failed(failure))
-                    if !request.json { print(failure.text(heading: heading)) }
+                    if !request.json { print(wrappedText(failure.text(heading: heading))) }
                 }
             }
             explored.append(ExploreLesson(lesson: lesson.number, slug: lesson.slug, variants: entries))
@@ -93,10 +103,25 @@ extension RaceLabTool {
             + (variant.exploration?.summary ?? variant.summary)
     }
 
-    /// One variant's exploration as `explore` prints it: the heading, the report, the verdict.
-    func text(of entry: VariantExploration, heading: String, lesson: Lesson, marks: Bool) -> String {
-        entry.text(heading: heading) { replay in
-            Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, marks: marks, replay: replay)
+    /// One variant's exploration as `explore` prints it: the heading, the report, the verdict, in
+    /// lines of at most `reportWidth` columns but for the replay line, which stays one command.
+    func text(
+        of entry: VariantExploration,
+        heading: String,
+        lesson: Lesson,
+        marks: Bool,
+        verbose: Bool = false
+    )
+        -> String
+    {
+        entry.text(heading: heading, verbose: verbose, width: reportWidth) { replay in
+            Self.replayCommand(
+                tool: commandName,
+                lesson: lesson.number,
+                variant: entry.variant,
+                marks: marks,
+                replay: replay
+            )
         }
     }
 
@@ -114,7 +139,7 @@ extension RaceLabTool {
             states: states,
             replayCommand: entry.failure.map {
                 Self.replayCommand(
-                    tool: name,
+                    tool: commandName,
                     lesson: lesson.number,
                     variant: entry.variant,
                     marks: options.marks,
