@@ -39,7 +39,8 @@ enum HTMLPage {
     }
 
     private static let sharedStyle = """
-        body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em; color: #1d1d1f; }
+        body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em; color: #1d1d1f;
+          font-size: 18px; }
         h1 { font-size: 1.6em; }
         h2 { font-size: 1.3em; margin-top: 2em; }
         .kind { color: #6e6e73; font-weight: normal; }
@@ -53,6 +54,7 @@ enum HTMLPage {
         table { border-collapse: collapse; margin: 1em 0; }
         th, td { border: 1px solid #d2d2d7; padding: 0.35em 0.8em; text-align: left; }
         th { background: #f5f5f7; }
-        code { background: #f5f5f7; padding: 0.2em 0.4em; }
+        code, kbd { background: #f5f5f7; padding: 0.2em 0.4em; font-family: Menlo, Consolas, "DejaVu Sans Mono", monospace;
+          font-size: 0.9em; }
         """
 }

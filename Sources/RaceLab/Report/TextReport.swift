@@ -145,14 +145,14 @@ package struct TextReport {
             return right ? space + text : text + space
         }
         let outcomeColumn = String(repeating: " ", count: samplesWidth + 2 + 7 + 2 + 10 + 2)
-        var lines = [pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      OUTCOME, then what it means"]
+        var lines = [pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      OUTCOME → what it means"]
         for row in shown {
             let figures =
                 pad(grouped(row.samples), samplesWidth, right: true) + "  "
                 + pad(percent(row.frequency), 7, right: true)
                 + "  " + pad(row.expectation.label, 10) + "  "
             lines += wrapped(figures + row.outcome, width: width, hang: outcomeColumn)
-            lines += wrapped(outcomeColumn + "  " + row.meaning, width: width, hang: outcomeColumn + "  ")
+            lines += wrapped(outcomeColumn + "→ " + row.meaning, width: width, hang: outcomeColumn + "  ")
         }
         return lines + moreOutcomes(rows, shown: shown.count)
     }
