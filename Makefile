@@ -9,7 +9,7 @@ ARGS    ?=
 TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo \
+.PHONY: help build release test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo workshop \
 	format lint lint-workflows screenshots lesson-tables typecheck-darwin docs docs-check
 
 help: ## List the targets
@@ -35,6 +35,21 @@ lessons: release ## Run every lesson
 
 explore-%: release ## Search lesson N's thread schedules (e.g. make explore-1): print the one that breaks it, and its replay string
 	$(RACELAB) explore $* $(ARGS)
+
+play-%: release ## Be the scheduler of lesson N's buggy variant (e.g. make play-1; ARGS="--variant NAME" for another)
+	$(RACELAB) play $* $(ARGS)
+
+# Everything a participant runs, built once before the room arrives: the release racelab (make
+# lesson-N, explore-N, play-N) and the exercises' scratch package (make exercise-N), which builds
+# RaceLab a second time on its own. Each exercise's reference solution is checked on the way, so
+# a room that starts with this target starts with a checker known to work.
+workshop: release ## Before a workshop: build everything participants use (racelab, the exercise checker) and check it works
+	@set -e; for dir in Lessons/*/Exercise; do \
+		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
+		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass >/dev/null; \
+		echo "exercise $$n: checker built, reference solution passes"; \
+	done
+	@echo "Ready: make lesson-N, explore-N, play-N and exercise-N start without a build."
 
 # Lessons explored a second time with --marks off: the explorer finds their bugs with no
 # Race.window or Race.step, from the primitives and Swift concurrency jobs it sees by itself.
@@ -79,13 +94,18 @@ exercise-%: ## Check your fix for exercise N (e.g. make exercise-1; TSAN=1 adds 
 # FAIL by running out of time (a short limit, so CI does not wait two minutes for each).
 HANG_TIMEOUT ?= 5
 
-exercises-check: ## CI: every starter, wrong fix and cheat must FAIL, every hang time out, every reference solution PASS
+# A wrong fix whose first lines say `// expect-diagnosis: KIND` must fail with that diagnosis too
+# (a crash's kind from Scripts/diagnose-crash, or lost-writes, functional, ...).
+exercises-check: ## CI: every starter, wrong fix and cheat must FAIL (with its diagnosis), every hang time out, every solution PASS
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
 		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass; \
 		for wrong in $$dir/WrongFixes/*.swift $$dir/Cheats/*.swift; do \
-			if [ -f $$wrong ]; then Scripts/check-exercise $$n --file $$wrong --expect fail; fi; \
+			if [ -f $$wrong ]; then \
+				diagnosis=$$(sed -n 's|^// expect-diagnosis: ||p' $$wrong | head -1); \
+				Scripts/check-exercise $$n --file $$wrong --expect fail $${diagnosis:+--expect-diagnosis $$diagnosis}; \
+			fi; \
 		done; \
 		for hang in $$dir/Hangs/*.swift; do \
 			if [ -f $$hang ]; then \

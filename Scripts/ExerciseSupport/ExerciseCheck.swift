@@ -16,6 +16,9 @@ import RaceLab
 public final class ExerciseCheck {
     private let title: String
     private var failures: [String] = []
+    /// What kinds of failure were seen (`functional`, `lost-writes`, `duplicates`…): they choose
+    /// the checker's hint, never the verdict.
+    private var kinds: [String] = []
     /// Whether this check owns the verdict channel (it was the first made).
     private let ownsChannel: Bool
 
@@ -33,8 +36,12 @@ public final class ExerciseCheck {
             let detail = evidence()
             say("  FAIL  \(requirement)" + (detail.isEmpty ? "" : ": \(detail)"))
             failures.append(requirement)
+            if !stressing { kinds.append("functional") }
         }
     }
+
+    /// Whether `stress` is running: a failure then is the stress run's, not a functional check's.
+    private var stressing = false
 
     /// The participant's type as the variant `stress` runs: named `exercise`, and `fixed`, since the
     /// participant's file claims to be thread-safe and the stress run checks that claim. (An actor's
@@ -66,10 +73,16 @@ public final class ExerciseCheck {
     /// lost a write, duplicated work or broke an invariant.
     public func stress(_ variant: Variant, workload: Workload, requirement: String) {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
+        if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
+        stressing = true
+        defer { stressing = false }
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
         let operations = report.operations.formatted()
         guard report.anomalousTrials > 0 else {
-            require(true, "\(requirement) (\(report.trials) trials × \(report.iterations) operations, noise on)")
+            require(
+                true,
+                "\(requirement) (\(report.trials) trials × \(report.iterations.formatted()) operations, noise on)"
+            )
             return
         }
         var evidence: [String] = [
@@ -79,6 +92,11 @@ public final class ExerciseCheck {
         if report.duplicates > 0 { evidence.append("\(report.duplicates.formatted()) duplicate executions") }
         if report.inconsistencies > 0 { evidence.append("\(report.inconsistencies.formatted()) inconsistencies") }
         if report.errors > 0 { evidence.append("\(report.errors.formatted()) errors") }
+        let counts = [
+            ("lost-writes", report.lostWrites), ("duplicates", report.duplicates),
+            ("inconsistencies", report.inconsistencies), ("errors", report.errors),
+        ]
+        kinds += counts.filter { $0.1 > 0 }.map(\.0)
         require(false, requirement, evidence: evidence.joined(separator: "; "))
         let worst = report.histogram.filter { $0.expectation == .forbidden }.prefix(3)
         for row in worst {
@@ -100,14 +118,25 @@ public final class ExerciseCheck {
         } else {
             say("FAIL: \(failures.count) requirement\(failures.count == 1 ? "" : "s") not met")
         }
-        if ownsChannel { VerdictChannel.send(passed: passed) }
+        if ownsChannel { VerdictChannel.send(passed: passed, kinds: passed ? [] : kinds) }
         exit(passed ? 0 : 1)
     }
 }
 
 /// Prints `line` and flushes it at once: when the checker kills a check that hangs, what it printed
-/// so far (which requirement it was checking) is on the screen, not lost in a buffer.
+/// so far (which requirement it was checking) is on the screen, not lost in a buffer. A line wider
+/// than 100 columns (a projected terminal) wraps at spaces, its continuation indented under the text
+/// after `ok`/`FAIL`.
 private func say(_ line: String) {
-    print(line)
+    var rest = Substring(line)
+    var indent = ""
+    while indent.count + rest.count > 100,
+        let space = rest.prefix(101 - indent.count).lastIndex(of: " "), space > rest.startIndex
+    {
+        print(indent + rest[..<space])
+        rest = rest[rest.index(after: space)...]
+        indent = "        "
+    }
+    print(indent + rest)
     fflush(nil)
 }

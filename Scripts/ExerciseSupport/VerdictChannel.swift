@@ -50,24 +50,40 @@ enum VerdictChannel {
         }
     }
 
-    /// Writes the verdict with its token; does nothing when the channel has no tokens.
-    static func send(passed: Bool) {
+    /// Writes the verdict with its token, and after it the kinds of failure seen (`lost-writes`,
+    /// `functional`…), which only choose the script's hint; does nothing when the channel has no tokens.
+    static func send(passed: Bool, kinds: [String] = []) {
         state.withLock { state in
             guard case .some(.some(let tokens)) = state else { return }
             var line = Array((passed ? "PASS " : "FAIL ").utf8)
             line += zip(passed ? tokens.pass : tokens.fail, tokens.key).map { $0 ^ $1 }
+            if !kinds.isEmpty { line += Array((" " + kinds.joined(separator: " ")).utf8) }
             line.append(UInt8(ascii: "\n"))
-            line.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = write(verdictDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
+            writeAll(line)
             for index in line.indices { line[index] = 0 }
             close(verdictDescriptor)
+        }
+    }
+
+    /// Writes `stage <name>` (no token) when the check enters a stage, so that the script can tell a
+    /// crash under concurrent calls from one in the single-threaded checks. A forged stage line can
+    /// only change the explanation of a crash, never the verdict.
+    static func enter(stage: String) {
+        state.withLock { state in
+            guard case .some(.some) = state else { return }
+            writeAll(Array("stage \(stage)\n".utf8))
+        }
+    }
+
+    private static func writeAll(_ line: [UInt8]) {
+        line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(verdictDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { break }
+                offset += written
+            }
         }
     }
 

@@ -15,6 +15,8 @@ struct ExploreRequest: Equatable {
     /// Run exactly this schedule instead of searching.
     var replay: Schedule?
     var json: Bool = false
+    /// Also print each search's time per schedule and its count of distinct traces (`--verbose`).
+    var verbose = false
     /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
     var html: String?
     /// Also write them as Chrome Trace Event JSON, for Perfetto (`--trace FILE`).
@@ -154,6 +156,13 @@ extension ExploreRequest: CommandRequest {
                 "Run exactly this schedule (a replay string from a report,",
                 "e.g. 2:0.1.0.1@3fa9c1: its program's fingerprint after @).",
                 "One that names another program or does not fit is refused."
+            ),
+            CommandOption(
+                "--verbose",
+                .flag,
+                \.verbose,
+                "Also print the time per schedule and how many distinct traces",
+                "(schedules up to the order of independent steps) were covered."
             ),
             .json(\.json, replacing: "text"), .html(\.html, of: "the failing schedules"),
             CommandOption(

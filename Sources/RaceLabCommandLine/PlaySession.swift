@@ -282,7 +282,7 @@ extension RaceLabTool {
         else { return .usage }
         do {
             let session = PlaySession(
-                tool: name,
+                tool: commandName,
                 lesson: lesson,
                 variant: variant,
                 exploration: exploration,

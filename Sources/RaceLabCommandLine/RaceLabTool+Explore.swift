@@ -46,11 +46,19 @@ extension RaceLabTool {
                         pictures.append(picture(of: entry, in: lesson, states: states, options: request.options))
                     }
                     if !request.json {
-                        print(text(of: entry, heading: heading, lesson: lesson, marks: request.options.marks))
+                        print(
+                            text(
+                                of: entry,
+                                heading: heading,
+                                lesson: lesson,
+                                marks: request.options.marks,
+                                verbose: request.verbose
+                            )
+                        )
                     }
                 case .failed(let failure):
                     entries.append(.failed(failure))
-                    if !request.json { print(failure.text(heading: heading)) }
+                    if !request.json { print(wrappedText(failure.text(heading: heading))) }
                 }
             }
             explored.append(
@@ -97,10 +105,25 @@ extension RaceLabTool {
             + (variant.exploration?.summary ?? variant.summary)
     }
 
-    /// One variant's exploration as `explore` prints it: the heading, the report, the verdict.
-    func text(of entry: VariantExploration, heading: String, lesson: Lesson, marks: Bool) -> String {
-        entry.text(heading: heading) { replay in
-            Self.replayCommand(tool: name, lesson: lesson.number, variant: entry.variant, marks: marks, replay: replay)
+    /// One variant's exploration as `explore` prints it: the heading, the report, the verdict, in
+    /// lines of at most `reportWidth` columns but for the replay line, which stays one command.
+    func text(
+        of entry: VariantExploration,
+        heading: String,
+        lesson: Lesson,
+        marks: Bool,
+        verbose: Bool = false
+    )
+        -> String
+    {
+        entry.text(heading: heading, verbose: verbose, width: reportWidth) { replay in
+            Self.replayCommand(
+                tool: commandName,
+                lesson: lesson.number,
+                variant: entry.variant,
+                marks: marks,
+                replay: replay
+            )
         }
     }
 
@@ -118,7 +141,7 @@ extension RaceLabTool {
             states: states,
             replayCommand: entry.failure.map {
                 Self.replayCommand(
-                    tool: name,
+                    tool: commandName,
                     lesson: lesson.number,
                     variant: entry.variant,
                     marks: options.marks,

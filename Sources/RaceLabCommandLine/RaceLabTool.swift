@@ -120,8 +120,8 @@ public struct RaceLabTool: Sendable {
         }
         let first = lessons.first?.number ?? 1
         print(
-            "Run one with '\(name) run <number|slug>', e.g. '\(name) run \(first)'; "
-                + "search its thread schedules with '\(name) explore \(first)'."
+            "Run one with '\(commandName) run <number|slug>', e.g. '\(commandName) run \(first)'; "
+                + "search its thread schedules with '\(commandName) explore \(first)'."
         )
         return .success
     }

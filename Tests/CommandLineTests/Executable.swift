@@ -8,6 +8,12 @@ struct Executable {
         var status: Int32
         var stdout: String
         var stderr: String
+
+        /// `stdout` as one line, each line's indentation dropped: where a test looks for a sentence
+        /// in text the report wraps to fit 100 columns.
+        var unwrappedStdout: String {
+            stdout.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
+        }
     }
 
     static let racelab = Executable(name: "racelab")
@@ -33,6 +39,9 @@ struct Executable {
         }
         return url.deletingLastPathComponent()
     }
+
+    /// The executable's absolute path: the command its printed command lines start with.
+    var path: String { Self.productsFolder.appendingPathComponent(name).path }
 
     func run(_ arguments: String...) throws -> Output {
         try run(arguments)

@@ -6,10 +6,12 @@ import Testing
 struct ExploreCommandLineTests {
     @Test("lesson 1's buggy store: the timeline of both gets before either set, and a replay that fails")
     func lessonOneTimelineAndReplay() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(output.status == 0)
         // The two gets are plain items of a concurrent queue: they commute, so 10 schedules are 6 traces.
-        #expect(output.stdout.contains("10 schedules (every schedule within the bound), 6 distinct traces"))
+        #expect(output.stdout.contains("10 schedules (every schedule within the bound), 8 of them failing, in "))
+        #expect(output.stdout.contains("6 distinct traces: schedules that differ only in the order of independent"))
+        #expect(output.stdout.contains(" ms per schedule: set-up "))
         #expect(output.stdout.contains("FAILING SCHEDULE (6 steps): invariant broken: kept 1 of 2 keys"))
         let replayLine = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
@@ -22,25 +24,45 @@ struct ExploreCommandLineTests {
 
     @Test("auto by default (none for lesson 1, states for state-object), the reduction used named, a bad one refused")
     func reductionOption() throws {
-        let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(plain.status == 0)
         #expect(plain.stdout.contains("reduction none"))
-        #expect(plain.stdout.contains("10 schedules (every schedule within the bound), 6 distinct traces"))
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--reduction", "dpor")
+        #expect(plain.stdout.contains("10 schedules (every schedule within the bound), 8 of them failing"))
+        #expect(plain.stdout.contains("6 distinct traces"))
+        let output = try Executable.racelab.run(
+            "explore",
+            "1",
+            "--variant",
+            "buggy",
+            "--reduction",
+            "dpor",
+            "--verbose"
+        )
         #expect(output.status == 0)
         #expect(output.stdout.contains("reduction dpor"))
         // Lesson 1's window names no object: it depends on every other step, so no schedule is
         // skipped here, though the two gets (plain items of a concurrent queue) commute.
-        #expect(output.stdout.contains("10 schedules (every behaviour within the bound), 6 distinct traces"))
+        #expect(output.stdout.contains("10 schedules (every behaviour within the bound), 8 of them failing"))
+        #expect(output.stdout.contains("6 distinct traces"))
         // state-object declares complete footprints: auto is states, and it covers the same traces
         // as none in fewer schedules.
-        let automatic = try Executable.racelab.run("explore", "6", "--variant", "state-object")
-        let none = try Executable.racelab.run("explore", "6", "--variant", "state-object", "--reduction", "none")
+        let automatic = try Executable.racelab.run("explore", "6", "--variant", "state-object", "--verbose")
+        let none = try Executable.racelab.run(
+            "explore",
+            "6",
+            "--variant",
+            "state-object",
+            "--reduction",
+            "none",
+            "--verbose"
+        )
         #expect(automatic.status == 0)
         #expect(none.status == 0)
         #expect(automatic.stdout.contains("reduction states"))
-        #expect(automatic.stdout.contains("27 schedules (every behaviour within the bound), 18 distinct traces"))
-        #expect(none.stdout.contains("121 schedules (every schedule within the bound), 18 distinct traces"))
+        #expect(automatic.stdout.contains("27 schedules (every behaviour within the bound), 0 of them failing"))
+        #expect(automatic.stdout.contains("18 distinct traces"))
+        #expect(none.stdout.contains("121 schedules (every schedule within the bound), 0 of them failing"))
+        #expect(none.stdout.contains("18 distinct traces"))
         let bad = try Executable.racelab.run("explore", "1", "--reduction", "sleep")
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--reduction must be auto, none, dpor or states, got 'sleep'"))
@@ -59,13 +81,13 @@ struct ExploreCommandLineTests {
         let output = try Executable.fixtures.run("explore", "deadlock")
         #expect(output.status == 0)
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "deadlock: thread 0 waits at 'lock checking' (held by thread 1); thread 1 waits at 'lock savings' (held by thread 0)"
             )
         )
         #expect(output.stdout.contains("variant one-order [fixed]"))
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "deadlock: thread 0 waits at 'sync budget' (held by thread 0); thread 1 waits at 'sync budget' (held by thread 0)"
             )
         )
@@ -79,11 +101,11 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("1 schedule (stopped: a thread got stuck)"))
         #expect(!output.stdout.contains("schedule limit reached"))
         #expect(output.stdout.contains("  stuck: thread 1, last scheduling point none (it was running its set-up)"))
-        #expect(output.stdout.contains("thread 0 (paused at 'add one') reached a scheduling point inside"))
+        #expect(output.unwrappedStdout.contains("thread 0 (paused at 'add one') reached a scheduling point inside"))
         #expect(output.stdout.contains("  fix: use RaceLock, RaceRecursiveLock or RaceQueue"))
         #expect(output.stdout.contains("verdict: INCONCLUSIVE"))
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "warning: threads 0 and 1 finished without reaching a scheduling point; each ran from its start "
                     + "to its end as one step"
             )

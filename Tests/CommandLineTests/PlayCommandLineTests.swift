@@ -28,7 +28,9 @@ struct PlayCommandLineTests {
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
-        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay \(replay)"))
+        #expect(
+            output.stdout.contains("replay: \(Executable.racelab.path) explore 1 --variant buggy --replay \(replay)")
+        )
         // The shared state is shown between steps: after both gets, both sets and the first
         // barrier item, one key is stored.
         #expect(output.stdout.contains("step 6   state: store holds [item-"))
@@ -42,7 +44,11 @@ struct PlayCommandLineTests {
         let output = try Self.play(["1"], input: "0\n0\n2\n1\n1\n3\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("The invariant held after 6 steps."))
-        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:0.0.2.1.1.3"))
+        #expect(
+            output.stdout.contains(
+                "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay 2:0.0.2.1.1.3"
+            )
+        )
         #expect(output.stdout.contains("The explorer finds 8 failing among 10 schedules"))
     }
 
@@ -65,7 +71,11 @@ struct PlayCommandLineTests {
         #expect(output.stdout.contains("> u\nNothing to undo: no step has run yet.\n"))
         let stepOnes = output.stdout.components(separatedBy: "\nstep 1   ").count - 1
         #expect(stepOnes == 2)
-        #expect(output.stdout.contains("replay: racelab explore 1 --variant buggy --replay 2:1.0.1.0.2.3"))
+        #expect(
+            output.stdout.contains(
+                "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay 2:1.0.1.0.2.3"
+            )
+        )
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys"))
     }
 
@@ -115,7 +125,11 @@ struct PlayCommandLineTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
         #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
-        #expect(output.stdout.contains("replay: racelab explore 3 --variant buggy-update --replay 2:0.1.0.1"))
+        #expect(
+            output.stdout.contains(
+                "replay: \(Executable.racelab.path) explore 3 --variant buggy-update --replay 2:0.1.0.1"
+            )
+        )
     }
 
     @Test(

@@ -14,7 +14,7 @@ struct RacelabCommandTests {
         let unexplorable = output.stdout.split(separator: "\n").filter { $0.hasSuffix("(not explorable)") }
         #expect(unexplorable.count == 1)
         #expect(unexplorable.first?.contains("- cross-process ") == true)
-        #expect(output.stdout.contains("'racelab explore 1'"))
+        #expect(output.stdout.contains("'\(Executable.racelab.path) explore 1'"))
     }
 
     @Test("list --json says which variants the explorer can run")
@@ -283,12 +283,12 @@ struct ErrorVerdictCommandTests {
         #expect(!output.stdout.contains("REPRODUCED"))
         #expect(!output.stdout.contains("FAILED"))
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "! ERROR: 3 of 3 trials had errors (not evidence of the bug), first: No space left on device (errno 28)"
             )
         )
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "! ERROR: 3 of 3 trials had errors (not evidence of the bug), first: Input/output error (errno 5)"
             )
         )

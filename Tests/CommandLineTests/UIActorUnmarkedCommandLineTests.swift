@@ -40,7 +40,7 @@ struct UIActorUnmarkedCommandLineTests {
         let output = try Executable.racelab.run("explore", "3", "--marks", "off", "--variant", "main-actor-one-job")
         #expect(output.status == 0)
         #expect(output.stdout.contains("(every schedule within the bound)"))
-        #expect(output.stdout.contains(", 0 failing"))
+        #expect(output.stdout.contains(", 0 of them failing"))
         #expect(output.stdout.contains("verdict: CLEAN"))
     }
 }

@@ -8,22 +8,39 @@
 ///      3  set contents
 ///      4                 set contents
 /// ```
+///
+/// A table wider than `maxWidth` columns gets narrower columns: a step's label runs on into the
+/// empty cells to its right, and only a label that would pass `maxWidth` is cut (with `…`).
 public enum TimelineText {
     /// The timeline of `steps`, one line per step and one column per thread.
     /// - Parameters:
     ///   - steps: the steps, in order.
     ///   - threads: the program's own threads; the columns extend to threads it started.
     ///   - indent: the prefix of every line.
+    ///   - maxWidth: the widest line wanted, in columns.
     /// - Returns: the lines, joined by newlines.
-    public static func render(_ steps: [ScheduleStep], threads: Int, indent: String = "  ") -> String {
-        let width = max(12, (steps.map(\.operation.count).max() ?? 0)) + 2
-        func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    public static func render(
+        _ steps: [ScheduleStep],
+        threads: Int,
+        indent: String = "  ",
+        maxWidth: Int = reportWidth
+    ) -> String {
         let stepWidth = max(4, String(steps.count).count)
+        let prefix = indent.count + stepWidth + 2
+        let natural = max(12, (steps.map(\.operation.count).max() ?? 0)) + 2
+        let width =
+            prefix + natural * max(1, threads) <= maxWidth
+            ? natural : max(10, (maxWidth - prefix) / max(1, threads))
+        func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         func right(_ text: String) -> String { String(repeating: " ", count: max(0, stepWidth - text.count)) + text }
         var lines = [indent + right("step") + "  " + (0..<threads).map { pad("thread \($0)") }.joined()]
         for (index, step) in steps.enumerated() {
-            let cells = (0..<threads).map { $0 == step.thread ? pad(step.operation) : pad("") }.joined()
-            lines.append(indent + right(String(index + 1)) + "  " + cells)
+            let start = indent + right(String(index + 1)) + "  " + String(repeating: " ", count: width * step.thread)
+            var label = step.operation
+            if start.count + label.count > maxWidth && natural != width {
+                label = String(label.prefix(max(1, maxWidth - start.count - 1))) + "…"
+            }
+            lines.append(start + label)
         }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }

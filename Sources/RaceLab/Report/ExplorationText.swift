@@ -9,8 +9,18 @@ extension VariantExploration {
     ///   - heading: the first line, naming what was explored.
     ///   - replayCommand: the line that replays the failing schedule, given its replay string
     ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0@e6afab` on the command line).
-    public func text(heading: String, replayCommand: (String) -> String = { $0 }) -> String {
-        ([heading] + bodyLines(replayCommand: replayCommand) + [verdictLine]).joined(separator: "\n") + "\n"
+    ///   - verbose: also the time per schedule and the count of distinct traces.
+    ///   - width: the widest line, but for the replay line (one command, to copy whole); nil for no limit.
+    public func text(
+        heading: String,
+        verbose: Bool = true,
+        width: Int? = nil,
+        replayCommand: (String) -> String = { $0 }
+    ) -> String {
+        let lines = [heading] + bodyLines(replayCommand: replayCommand, verbose: verbose) + [verdictLine]
+        guard let width else { return lines.joined(separator: "\n") + "\n" }
+        return lines.flatMap { $0.hasPrefix("  replay: ") || $0.contains("\n") ? [$0] : wrapped($0, width: width) }
+            .joined(separator: "\n") + "\n"
     }
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
@@ -21,7 +31,7 @@ extension VariantExploration {
     }
 
     /// Everything but the heading and the verdict.
-    func bodyLines(replayCommand: (String) -> String) -> [String] {
+    func bodyLines(replayCommand: (String) -> String, verbose: Bool = true) -> [String] {
         var lines: [String] = []
         if mode == .replay {
             lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
@@ -50,18 +60,23 @@ extension VariantExploration {
                                 + " after the first failing one, the shortest kept)"
                     }
                         ?? (strategy?.searchesExhaustively == true ? " (schedule limit reached, not exhaustive)" : "")
-            let covering = traces.map { ", " + counted($0, "distinct trace") } ?? ""
             lines.append(
-                "  " + counted(schedules, "schedule") + "\(scope)\(covering) in "
-                    + "\(String(format: "%.3f", elapsedSeconds)) s, \(failingSchedules) failing"
+                "  " + counted(schedules, "schedule") + "\(scope), \(failingSchedules) of them failing, in "
+                    + "\(String(format: "%.3f", elapsedSeconds)) s"
             )
+            if verbose, let traces {
+                lines.append(
+                    "  " + counted(traces, "distinct trace") + ": schedules that differ only in the order of "
+                        + "independent steps count as one"
+                )
+            }
             if let statesSearched, let redundantSchedules {
                 lines.append(
                     "  states: " + counted(statesSearched, "distinct state") + " decided at; "
                         + "\(redundantSchedules) of the schedules ran on from one already searched"
                 )
             }
-            if let timing { lines.append("  " + timing.perSchedule(schedules)) }
+            if verbose, let timing { lines.append("  " + timing.perSchedule(schedules)) }
             if let pctGuarantee, let pctSteps, let preemptions {
                 lines.append(
                     "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "

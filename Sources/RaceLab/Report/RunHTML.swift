@@ -19,19 +19,24 @@ public enum RunHTML {
                 body += section(variant)
             }
         }
-        return HTMLPage.document(title: "\(report.tool) run", style: style, body: body)
+        let title =
+            report.lessons.count == 1
+            ? "lesson \(report.lessons[0].number) (\(report.lessons[0].slug)): \(report.lessons[0].title), run"
+            : "lessons " + report.lessons.map { String($0.number) }.joined(separator: ", ") + ", run"
+        return HTMLPage.document(title: title, style: style, body: body)
     }
 
     private static func section(_ variant: VariantReport) -> [String] {
         var lines = [
             "<section class=\"variant\">",
             "<h3>\(xmlEscaped(variant.name)) <span class=\"kind\">[\(variant.kind.rawValue)]</span> "
-                + HTMLPage.verdict(variant.verdict.label, expected: variant.passed) + "</h3>",
+                + HTMLPage.verdict(variant.verdict.label, finding: finding(of: variant), expected: variant.passed)
+                + "</h3>",
             "<p>\(xmlEscaped(variant.summary))</p>",
-            "<p class=\"figures\">\(variant.trials) trials × \(variant.iterations) iterations · "
-                + "anomalous trials \(variant.anomalousTrials) · lost writes \(variant.lostWrites) · "
-                + "duplicates \(variant.duplicates) · inconsistencies \(variant.inconsistencies)"
-                + (variant.errors > 0 ? " · errors \(variant.errors) (not evidence of the bug)" : "")
+            "<p class=\"figures\">\(grouped(variant.trials)) trials × \(grouped(variant.iterations)) iterations · "
+                + "anomalous trials \(grouped(variant.anomalousTrials)) · lost writes \(grouped(variant.lostWrites)) · "
+                + "duplicates \(grouped(variant.duplicates)) · inconsistencies \(grouped(variant.inconsistencies))"
+                + (variant.errors > 0 ? " · errors \(grouped(variant.errors)) (not evidence of the bug)" : "")
                 + String(format: " · %.2f s", variant.wallSeconds) + "</p>",
         ]
         if !variant.histogram.isEmpty {
@@ -43,7 +48,7 @@ public enum RunHTML {
                 let width = String(format: "%.2f", max(0.1, row.frequency * 14))
                 lines.append(
                     "<tr class=\"\(row.expectation.rawValue)\"><td><code>\(xmlEscaped(row.outcome))</code></td>"
-                        + "<td class=\"number\">\(row.samples)</td>"
+                        + "<td class=\"number\">\(grouped(row.samples))</td>"
                         + "<td class=\"bar\"><div class=\"bar \(row.expectation.rawValue)\" style=\"width: \(width)em\">"
                         + "</div><span>\(String(format: "%.1f%%", row.frequency * 100))</span></td>"
                         + "<td>\(xmlEscaped(row.meaning)) (\(row.expectation.rawValue))</td></tr>"
@@ -59,6 +64,13 @@ public enum RunHTML {
         }
         lines.append("</section>")
         return lines
+    }
+
+    /// Red when the variant showed a bug (anomalous trials), green when it stayed clean, grey when
+    /// an error left it without a verdict.
+    private static func finding(of variant: VariantReport) -> HTMLPage.Finding {
+        if variant.verdict == .error { return .error }
+        return variant.anomalousTrials > 0 || !variant.passed ? .bug : .clean
     }
 
     private static let style = """

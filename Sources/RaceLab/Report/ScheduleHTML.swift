@@ -22,10 +22,12 @@ public enum ScheduleHTML {
 
     private static func section(_ picture: SchedulePicture, id: Int) -> [String] {
         let expected = ["FOUND", "REPRODUCED", "CLEAN"].contains(picture.verdict)
+        let finding: HTMLPage.Finding =
+            picture.failure != nil ? .bug : picture.verdict.hasPrefix("CLEAN") ? .clean : .error
         var lines = [
             "<section class=\"variant\" id=\"variant-\(id)\">",
             "<h2>variant \(xmlEscaped(picture.variant)) <span class=\"kind\">[\(picture.kind.rawValue)]</span> "
-                + HTMLPage.verdict(picture.verdict, expected: expected) + "</h2>",
+                + HTMLPage.verdict(picture.verdict, finding: finding, expected: expected) + "</h2>",
             "<p class=\"invariant\">\(xmlEscaped(picture.invariant))</p>",
             "<p class=\"figures\">\(xmlEscaped(picture.figures))</p>",
         ]
@@ -60,6 +62,12 @@ public enum ScheduleHTML {
         }
         lines.append("</tbody>")
         lines.append("</table>")
+        let spawned = failure.spawned ?? []
+        if !spawned.isEmpty {
+            lines.append("<ul class=\"spawned\">")
+            lines += spawned.map { "<li>\(xmlEscaped($0.description))</li>" }
+            lines.append("</ul>")
+        }
         lines.append(
             "<p class=\"failing-note\">The failure showed after step \(failure.steps.count), the last one: "
                 + "\(xmlEscaped(failure.message)).</p>"

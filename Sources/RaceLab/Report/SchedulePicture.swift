@@ -44,13 +44,13 @@ public struct SchedulePicture: Sendable, Equatable {
         let stepCount = entry.failure?.steps.count ?? 0
         self.states = states.count == stepCount + 1 ? states : []
         self.replayCommand = replayCommand
-        var figures = "\(entry.schedules) schedule" + (entry.schedules == 1 ? "" : "s")
+        var figures = "\(grouped(entry.schedules)) schedule" + (entry.schedules == 1 ? "" : "s")
         if entry.mode == .replay {
             figures = "replayed 1 schedule"
         } else if entry.exhaustive {
             figures += " (every schedule within the bound)"
         }
-        figures += ", \(entry.failingSchedules) failing"
+        figures += ", \(grouped(entry.failingSchedules)) of them failing"
         if let warning = entry.warning { figures += "; warning: \(warning)" }
         self.figures = figures
     }

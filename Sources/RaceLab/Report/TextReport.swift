@@ -1,7 +1,8 @@
 import Foundation
 
 /// Renders reports for a terminal: a block per variant with its numbers, outcome histogram and
-/// verdict, and a summary line per lesson.
+/// verdict, and a summary line per lesson. No line is wider than `reportWidth` columns (a projector's
+/// terminal): long lines wrap, a histogram too wide for its columns puts each meaning on its own line.
 package struct TextReport {
     /// Whether the variants are a lesson's own rather than code a user checks. A lesson's fixed
     /// variant may rightly reach no race window (an actor has none), so there the advice to mark
@@ -16,12 +17,14 @@ package struct TextReport {
     static let histogramRows = 8
 
     package func header(lessonNumber: Int, title: String, seed: UInt64, noise: Bool, timeout: Double) -> String {
-        """
-        RaceLab · lesson \(lessonNumber): \(title)
-        seed \(seed) · noise \(noise ? "on (seeded yields, spins and sleeps at race windows)" : "off") · \
-        each variant in its own process, watchdog \(formatSeconds(timeout)) s
+        wrappedText(
+            """
+            RaceLab · lesson \(lessonNumber): \(title)
+            seed \(seed) · noise \(noise ? "on (seeded yields, spins and sleeps at race windows)" : "off") · \
+            each variant in its own process, watchdog \(formatSeconds(timeout)) s
 
-        """
+            """
+        )
     }
 
     package func variant(_ report: VariantReport) -> String {
@@ -60,23 +63,28 @@ package struct TextReport {
             if report.windowsReached == 0 && (!lessonVariants || report.kind == .buggy) {
                 lines.append("  note: \(VariantReport.noWindowReached)")
             }
+            lines = lines.flatMap { wrapped($0) }
             lines.append("")
-            lines.append(contentsOf: histogram(report.histogram).map { "    " + $0 })
+            lines.append(contentsOf: histogram(report.histogram, width: reportWidth - 4).map { "    " + $0 })
             for sample in report.samples.prefix(3) {
-                lines.append("  e.g. \(sample)")
+                lines.append(contentsOf: wrapped("  e.g. \(sample)", hang: "       "))
             }
         } else {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
         let mark = !report.decides ? "·" : report.passed ? "✓" : report.verdict == .error ? "!" : "✗"
-        lines.append("  \(mark) \(report.verdict.label): \(report.verdictReason)")
+        lines.append(contentsOf: wrapped("  \(mark) \(report.verdict.label): \(report.verdictReason)", hang: "    "))
         if let reason = report.unmeasured {
-            lines.append("  unmeasured on this system, so its verdict does not decide the run: \(reason)")
+            lines.append(
+                contentsOf: wrapped("  unmeasured on this system, so its verdict does not decide the run: \(reason)", hang: "    "))
         }
         if !report.stderrTail.isEmpty {
             lines.append("  its stderr ended with:")
-            lines.append(contentsOf: report.stderrTail.map { "    | " + $0 })
+            lines.append(
+                contentsOf: report.stderrTail.flatMap { wrapped("    | " + $0, hang: "    |   ") }
+            )
         }
+        if report.trials == 0 { lines = lines.flatMap { wrapped($0) } }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -96,16 +104,23 @@ package struct TextReport {
         if !failing.isEmpty {
             line += " (" + failing.map { "\($0.name): \($0.verdict.label.lowercased())" }.joined(separator: "; ") + ")"
         }
-        return line + "\n"
+        return wrapped(line).joined(separator: "\n") + "\n"
     }
 
-    func histogram(_ rows: [HistogramRow]) -> [String] {
+    /// The histogram as a table of at most `width` columns: OUTCOME, TRIALS, FREQ, EXPECT, MEANING
+    /// on one line per row when they fit; else TRIALS, FREQ, EXPECT, OUTCOME with the meaning on the
+    /// lines below, wrapped.
+    func histogram(_ rows: [HistogramRow], width: Int = .max) -> [String] {
         let shown = Array(rows.prefix(Self.histogramRows))
         let outcomeWidth = max(7, shown.map(\.outcome.count).max() ?? 0)
         let samplesWidth = max(7, shown.map { grouped($0.samples).count }.max() ?? 0)
         func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
             let space = String(repeating: " ", count: max(0, width - text.count))
             return right ? space + text : text + space
+        }
+        let meaningWidth = shown.map(\.meaning.count).max() ?? 0
+        if outcomeWidth + 2 + samplesWidth + 2 + 7 + 2 + 10 + 2 + meaningWidth > width {
+            return stackedHistogram(rows, shown: shown, samplesWidth: samplesWidth, width: width)
         }
         var lines = [
             pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true)
@@ -118,13 +133,40 @@ package struct TextReport {
                     + pad(row.expectation.label, 10) + "  " + row.meaning
             )
         }
-        if rows.count > shown.count {
-            let rest = rows.dropFirst(shown.count)
-            lines.append(
-                "… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)"
-            )
+        return lines + moreOutcomes(rows, shown: shown.count)
+    }
+
+    /// The histogram for rows too wide for one line each: the figures first, then the outcome, and
+    /// the meaning wrapped below the outcome.
+    private func stackedHistogram(
+        _ rows: [HistogramRow],
+        shown: [HistogramRow],
+        samplesWidth: Int,
+        width: Int
+    )
+        -> [String]
+    {
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let space = String(repeating: " ", count: max(0, width - text.count))
+            return right ? space + text : text + space
         }
-        return lines
+        let outcomeColumn = String(repeating: " ", count: samplesWidth + 2 + 7 + 2 + 10 + 2)
+        var lines = [pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      OUTCOME → what it means"]
+        for row in shown {
+            let figures =
+                pad(grouped(row.samples), samplesWidth, right: true) + "  "
+                + pad(percent(row.frequency), 7, right: true)
+                + "  " + pad(row.expectation.label, 10) + "  "
+            lines += wrapped(figures + row.outcome, width: width, hang: outcomeColumn)
+            lines += wrapped(outcomeColumn + "→ " + row.meaning, width: width, hang: outcomeColumn + "  ")
+        }
+        return lines + moreOutcomes(rows, shown: shown.count)
+    }
+
+    private func moreOutcomes(_ rows: [HistogramRow], shown: Int) -> [String] {
+        guard rows.count > shown else { return [] }
+        let rest = rows.dropFirst(shown)
+        return ["… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)"]
     }
 }
 

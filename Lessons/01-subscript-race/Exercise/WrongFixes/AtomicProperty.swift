@@ -1,3 +1,4 @@
+// expect-diagnosis: lost-writes
 // A common wrong fix for exercise 1 (CI checks that it FAILS): make `contents` "atomic" with a lock
 // around its getter and a lock around its setter. Each access is now locked; the get-change-set of
 // `contents[id] = data` is still two locked steps with a gap between them, so stores still lose keys.

@@ -1,3 +1,4 @@
+// expect-diagnosis: functional
 // Not a fix (CI checks that it FAILS): a store that stores nothing can never lose a key. The
 // functional checks catch it: the keys stored one after another are not there.
 import Foundation

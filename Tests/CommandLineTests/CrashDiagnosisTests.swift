@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `Scripts/diagnose-crash`, which `make exercise-N` runs on a crashed check, on real crash
+/// reports of the Swift runtime (`CrashLogs/`): a crash is explained by what crashed, and only a
+/// crash inside a collection under concurrent calls is blamed on the race.
+@Suite("a crashed exercise check is explained by what crashed")
+struct CrashDiagnosisTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func diagnose(_ log: String, status: Int, stage: String) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("Scripts/diagnose-crash")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "CrashLogs/\(log)"
+        )
+        process.arguments = [path.path, String(status)] + (stage.isEmpty ? [] : [stage])
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(
+        "each crash report gets its diagnosis",
+        arguments: [
+            // queue.sync(flags: .barrier) from a block already on the queue: libdispatch traps.
+            ("sync-onto-own-queue.log", "", "diagnosis: sync-onto-own-queue", "__DISPATCH_WAIT_FOR_QUEUE__"),
+            // Mutex.withLock inside withLock on one thread: "Recursive call to lock".
+            ("lock-taken-twice.log", "", "diagnosis: lock-taken-twice", "Recursive call to lock Mutex"),
+            // An index out of range while many threads called the code: the race.
+            ("index-out-of-range.log", "concurrent", "diagnosis: race-crash", "Array.subscript.getter"),
+            // The same crash in the single-threaded checks is no evidence of a race.
+            ("index-out-of-range.log", "", "diagnosis: crash", "in the single-threaded checks"),
+        ]
+    )
+    func diagnosis(log: String, stage: String, kind: String, evidence: String) throws {
+        let result = try Self.diagnose(log, status: 132, stage: stage)
+        #expect(result.status == 0)
+        #expect(result.text.split(separator: "\n").first.map(String.init) == kind)
+        #expect(result.text.contains(evidence))
+        #expect(result.text.contains("SIGILL"))
+        let wide = result.text.split(separator: "\n").filter { $0.count > 94 }
+        #expect(wide.isEmpty, "lines too wide for the checker's indented output: \(wide)")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RaceLab
+import Testing
+
+/// What a workshop room sees: command lines that run as printed, and text that fits a projector.
+@Suite("racelab's output, as a workshop room uses it")
+struct ProjectorOutputTests {
+    /// The repository's root folder, where `make` runs the tool as `.build/…/racelab`.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Runs `command` with `/bin/sh` in the repository's root folder, as a participant pasting it would.
+    static func shell(_ command: String) throws -> Executable.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = root
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Executable.Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: data, as: UTF8.self),
+            stderr: ""
+        )
+    }
+
+    @Test("the replay line explore prints, run from the repository root as printed, reproduces the failure")
+    func replayLineRunsAsPrinted() throws {
+        // The tool as make runs it: a path relative to the repository's root.
+        let relative = try #require(
+            Executable.racelab.path.hasPrefix(Self.root.path + "/")
+                ? String(Executable.racelab.path.dropFirst(Self.root.path.count + 1)) : nil
+        )
+        let explored = try Self.shell("\(relative) explore 1 --variant buggy")
+        #expect(explored.status == 0)
+        let line = try #require(explored.stdout.split(separator: "\n").first { $0.hasPrefix("  replay: ") })
+        let command = String(line.dropFirst("  replay: ".count))
+        #expect(command.hasPrefix("\(relative) explore 1 --variant buggy --replay "))
+        let replayed = try Self.shell(command)
+        #expect(replayed.status == 0)
+        #expect(replayed.stdout.contains("verdict: REPRODUCED"))
+    }
+
+    @Test("explore all: no line wider than 100 columns but the replay lines, and no timing unless --verbose")
+    func exploreFitsAProjector() throws {
+        let output = try Executable.racelab.run("explore", "all")
+        #expect(output.status == 0)
+        let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth && !$0.hasPrefix("  replay: ") }
+        #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
+        #expect(!output.stdout.contains("ms per schedule"))
+        #expect(!output.stdout.contains("distinct trace"))
+    }
+
+    @Test("run, every lesson, a short workload: no line wider than 100 columns")
+    func runFitsAProjector() throws {
+        let output = try Executable.racelab.run("run", "all", "--trials", "4")
+        let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
+        #expect(!output.stdout.isEmpty)
+        #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
+    }
+}
