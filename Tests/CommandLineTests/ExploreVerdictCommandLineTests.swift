@@ -43,17 +43,17 @@ struct ExploreVerdictCommandLineTests {
         // `no-points`: each thread increments under an NSLock, with no mark: no scheduling point.
         let output = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points")
         #expect(output.status == 3, "a search that interleaved nothing is no verdict on the fix")
-        #expect(output.stdout.contains("verdict: NOT INTERLEAVED ("))
-        #expect(output.stdout.contains("some threads were never interleaved: no proof, see the warning"))
-        #expect(!output.stdout.contains("verdict: CLEAN"))
+        #expect(output.unwrappedStdout.contains("verdict: NOT INTERLEAVED ("))
+        #expect(output.unwrappedStdout.contains("some threads were never interleaved: no proof, see the warning"))
+        #expect(!output.unwrappedStdout.contains("verdict: CLEAN"))
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "warning: threads 0 and 1 finished without reaching a scheduling point; each ran from its start "
                     + "to its end as one step"
             )
         )
-        #expect(output.stdout.contains("compile the code under test with the RaceLab switch"))
-        #expect(output.stdout.contains("@RaceShared"))
+        #expect(output.unwrappedStdout.contains("compile the code under test with the RaceLab switch"))
+        #expect(output.unwrappedStdout.contains("@RaceShared"))
         let json = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points", "--json")
         #expect(json.status == 3)
         let document = try #require(
@@ -74,9 +74,9 @@ struct ExploreVerdictCommandLineTests {
             "1"
         )
         #expect(output.status == 3)
-        #expect(output.stdout.contains("verdict: NOT INTERLEAVED"))
+        #expect(output.unwrappedStdout.contains("verdict: NOT INTERLEAVED"))
         #expect(
-            output.stdout.contains(
+            output.unwrappedStdout.contains(
                 "nothing was explored: there is one schedule only, because the program has one thread (--threads)"
             )
         )
