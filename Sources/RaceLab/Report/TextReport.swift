@@ -76,7 +76,11 @@ package struct TextReport {
         lines.append(contentsOf: wrapped("  \(mark) \(report.verdict.label): \(report.verdictReason)", hang: "    "))
         if let reason = report.unmeasured {
             lines.append(
-                contentsOf: wrapped("  unmeasured on this system, so its verdict does not decide the run: \(reason)", hang: "    "))
+                contentsOf: wrapped(
+                    "  unmeasured on this system, so its verdict does not decide the run: \(reason)",
+                    hang: "    "
+                )
+            )
         }
         if !report.stderrTail.isEmpty {
             lines.append("  its stderr ended with:")
