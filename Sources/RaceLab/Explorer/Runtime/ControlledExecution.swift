@@ -84,7 +84,15 @@ final class ControlledExecution: @unchecked Sendable {
     /// Per program thread not started yet: its body, started on a parked thread when the thread
     /// first gets the baton.
     private var unstarted: [ThreadStart?] = []
-    /// Wake-ups of another thread to hand it the baton, and steps whose thread kept it.
+    /// While the program's threads start one after the other, each starting the next when it
+    /// reaches its first point: the next one to start (the thread count once all have started).
+    /// `Int.max` when the threads do not start each other.
+    private var toStart = Int.max
+    /// When the last program thread to start reached its first point, if a thread saw it
+    /// (monotonic nanoseconds; 0 when the controller saw it).
+    private var startsEnded: UInt64 = 0
+    /// Wake-ups of another thread to hand it the baton (the controller's included), and steps whose
+    /// thread kept it.
     private var handOffs = 0
     private var kept = 0
 
@@ -173,18 +181,24 @@ final class ControlledExecution: @unchecked Sendable {
         self.stepBound = stepBound
         var timing = ExplorationTiming()
         var phase = DispatchTime.now().uptimeNanoseconds
-        /// Ends the phase running now, adding its seconds to `part`.
-        func lap(_ part: WritableKeyPath<ExplorationTiming, Double>) {
-            let now = DispatchTime.now().uptimeNanoseconds
-            timing[keyPath: part] += Double(now - phase) / 1e9
+        /// Ends the phase running now (at `end`, by default now), adding its seconds to `part`.
+        func lap(_ part: WritableKeyPath<ExplorationTiming, Double>, at end: UInt64? = nil) {
+            let now = end ?? DispatchTime.now().uptimeNanoseconds
+            timing[keyPath: part] += Double(now &- phase) / 1e9
             phase = now
+        }
+        /// The running thread has held the baton for the stall limit: the execution ends stuck.
+        func stuck() -> ExecutionResult {
+            threadsDecide = false
+            let thread = running ?? steps.last?.thread ?? 0
+            let after = steps.last(where: { $0.thread == thread })?.operation ?? "start"
+            return result(.stuck(thread: thread, after: after, seconds: stallTimeout))
         }
         lock.lock()
         defer { lock.unlock() }
         // A thread left running (stuck) that reaches a point later gives the baton back, and decides
         // nothing: the strategy has moved on.
         defer { threadsDecide = false }
-        // Start each thread: paused at its start, or running its set-up to its first point.
         unstarted = program.threads.enumerated().map { index, body in
             let logical = LogicalThread(id: index, execution: self)
             return ThreadStart {
@@ -196,17 +210,29 @@ final class ControlledExecution: @unchecked Sendable {
                 logical.execution.finish(index)
             }
         }
-        for index in 0..<count {
-            if startPoints {
-                state.pause(index, at: PlainPoint(name: "start", footprint: startFootprint))
-                continue
+        // Start each thread: paused at its start, or running its set-up to its first point.
+        if startPoints {
+            for index in 0..<count { state.pause(index, at: PlainPoint(name: "start", footprint: startFootprint)) }
+        } else if schedulesJobs || count == 0 {
+            // An async thread gives the baton back when its task's first job is enqueued (`runTask`).
+            for index in 0..<count {
+                handOff(to: index)
+                if !awaitBaton(timeout: stallTimeout) { return stuck() }
             }
-            handOff(to: index)
-            if !awaitBaton(timeout: stallTimeout) {
-                return result(.stuck(thread: index, after: "start", seconds: stallTimeout))
-            }
+        } else {
+            // Each thread, at its first point (or its end), starts the next (`passBaton`); the last
+            // one goes on to the steps, which the threads decide until the baton comes back.
+            threadsDecide = stateLog == nil
+            toStart = 1
+            handOff(to: 0)
+            if !awaitBaton(timeout: stallTimeout) { return stuck() }
         }
-        lap(\.threads)
+        toStart = Int.max
+        if startsEnded != 0 {
+            lap(\.threads, at: startsEnded)
+        } else {
+            lap(\.threads)
+        }
         threadsDecide = stateLog == nil && !schedulesJobs
         while true {
             if let footprint = state.endStep() { footprints.append(footprint) }
@@ -242,13 +268,7 @@ final class ControlledExecution: @unchecked Sendable {
                 return unfinished
             }
             handOff(to: beginStep(choosingAmong: enabled))
-            if !awaitBaton(timeout: stallTimeout) {
-                // Threads decide on their own: the stuck one is the one holding the baton, in its last step.
-                threadsDecide = false
-                let stuck = running ?? steps.last?.thread ?? 0
-                let after = steps.last(where: { $0.thread == stuck })?.operation ?? "start"
-                return result(.stuck(thread: stuck, after: after, seconds: stallTimeout))
-            }
+            if !awaitBaton(timeout: stallTimeout) { return stuck() }
         }
         threadsDecide = false
         lap(\.steps)
@@ -294,7 +314,14 @@ final class ControlledExecution: @unchecked Sendable {
     ///
     /// - Returns: whom to wake once the lock is released (nobody when `index` keeps the baton).
     private func passBaton(from index: Int) -> Wake {
-        guard threadsDecide, running == index else { return giveBack() }
+        guard running == index else { return giveBack() }
+        // The start phase: each program thread, once it reached its first point, starts the next.
+        if toStart < unstarted.count {
+            toStart += 1
+            return give(to: toStart - 1)
+        }
+        if toStart == unstarted.count && startsEnded == 0 { startsEnded = DispatchTime.now().uptimeNanoseconds }
+        guard threadsDecide else { return giveBack() }
         if let footprint = state.endStep() { footprints.append(footprint) }
         // What the controller's loop checks before it chooses, in the same order; it finds the same
         // (and the step's footprint already taken) when it is woken.
@@ -365,6 +392,7 @@ final class ControlledExecution: @unchecked Sendable {
     /// Gives the baton back to the controller; returns how to wake it.
     private func giveBack() -> Wake {
         running = nil
+        handOffs += 1
         return .controller(controllerWakeUp)
     }
 
@@ -546,8 +574,9 @@ package enum HandOffCounts {
     private static let steps = Atomic<Int>(0)
     private static let executions = Atomic<Int>(0)
 
-    /// Counts so far: baton hand-offs that woke another thread (a thread's start included), steps
-    /// whose thread kept the baton (no wake-up), steps, and executions.
+    /// Counts so far: baton hand-offs that woke another thread (a thread's start and the
+    /// controller's wake-ups included), steps whose thread kept the baton (no wake-up), steps, and
+    /// executions.
     package static var now: (handOffs: Int, kept: Int, steps: Int, executions: Int) {
         (
             handOffs.load(ordering: .relaxed), kept.load(ordering: .relaxed), steps.load(ordering: .relaxed),
