@@ -43,11 +43,13 @@ final class ControlledExecution: @unchecked Sendable {
     /// Where the controller waits: for the baton to come back, or for a job from outside. Only the
     /// controller waits here.
     private let controllerWakeUp = ParkingCondition()
-    /// Per logical thread, by id: where it waits for its turn. Made when first needed, since threads
-    /// are added while the execution runs. Guarded by `lock`.
-    private var turns: [ParkingCondition] = []
+    /// Per logical thread, by id: where it waits for its turn, a semaphore signalled once per
+    /// hand-off to it. A thread waits for the baton without the lock, so the thread it woke does
+    /// not find the lock held by the one that woke it. Made when first needed, since threads are
+    /// added while the execution runs. Guarded by `lock`.
+    private var turns: [DispatchSemaphore] = []
     /// The thread allowed to run, -1 while the controller decides. Written with the lock held; an
-    /// atomic so that a thread that just handed the baton on can watch for it without the lock.
+    /// atomic so that a thread waiting for its turn reads it without the lock.
     private let baton = Atomic<Int>(-1)
     let state: ExecutionState
     /// What each thread did, to explain a stall or an exploration that explored nothing.
@@ -81,9 +83,11 @@ final class ControlledExecution: @unchecked Sendable {
     private var threadsDecide = false
     /// When the running thread got the baton (monotonic nanoseconds): a stall is measured from it.
     private var givenAt: UInt64 = 0
-    /// Per program thread not started yet: its body, started on a parked thread when the thread
-    /// first gets the baton.
+    /// Per thread not started yet, by id: its body, started on a parked thread when the thread
+    /// first gets the baton (`start(_:_:)`).
     private var unstarted: [ThreadStart?] = []
+    /// The program's threads: the first ids.
+    private var programThreads = 0
     /// While the program's threads start one after the other, each starting the next when it
     /// reaches its first point: the next one to start (the thread count once all have started).
     /// `Int.max` when the threads do not start each other.
@@ -199,6 +203,7 @@ final class ControlledExecution: @unchecked Sendable {
         // A thread left running (stuck) that reaches a point later gives the baton back, and decides
         // nothing: the strategy has moved on.
         defer { threadsDecide = false }
+        programThreads = count
         unstarted = program.threads.enumerated().map { index, body in
             let logical = LogicalThread(id: index, execution: self)
             return ThreadStart {
@@ -316,11 +321,11 @@ final class ControlledExecution: @unchecked Sendable {
     private func passBaton(from index: Int) -> Wake {
         guard running == index else { return giveBack() }
         // The start phase: each program thread, once it reached its first point, starts the next.
-        if toStart < unstarted.count {
+        if toStart < programThreads {
             toStart += 1
             return give(to: toStart - 1)
         }
-        if toStart == unstarted.count && startsEnded == 0 { startsEnded = DispatchTime.now().uptimeNanoseconds }
+        if toStart == programThreads && startsEnded == 0 { startsEnded = DispatchTime.now().uptimeNanoseconds }
         guard threadsDecide else { return giveBack() }
         if let footprint = state.endStep() { footprints.append(footprint) }
         // What the controller's loop checks before it chooses, in the same order; it finds the same
@@ -346,8 +351,8 @@ final class ControlledExecution: @unchecked Sendable {
     /// How a thread is woken once the lock is released.
     private enum Wake {
         case nobody
-        /// A thread paused at a point, on its turn's condition.
-        case turn(ParkingCondition)
+        /// A thread paused at a point, on its turn's semaphore.
+        case turn(DispatchSemaphore)
         /// A program thread not started yet: its body goes to a parked thread.
         case start(ThreadStart)
         case controller(ParkingCondition)
@@ -355,15 +360,15 @@ final class ControlledExecution: @unchecked Sendable {
         func perform() {
             switch self {
             case .nobody: break
-            case .turn(let condition): condition.broadcast()
+            case .turn(let turn): turn.signal()
             case .start(let start): ParkedThreads.shared.run(start.body, last: start.last)
             case .controller(let condition): condition.signal()
             }
         }
     }
 
-    /// A program thread's body and its end, as `ParkedThreads` runs them.
-    private struct ThreadStart {
+    /// A thread's body and its end, as `ParkedThreads` runs them.
+    struct ThreadStart {
         let body: @Sendable () -> Void
         let last: @Sendable () -> Void
     }
@@ -416,17 +421,16 @@ final class ControlledExecution: @unchecked Sendable {
         controllerWakeUp.signal()
     }
 
-    /// The condition thread `thread` waits on for its turn.
-    private func turn(of thread: Int) -> ParkingCondition {
-        while turns.count <= thread { turns.append(ParkingCondition()) }
+    /// The semaphore thread `thread` waits on for its turn.
+    private func turn(of thread: Int) -> DispatchSemaphore {
+        while turns.count <= thread { turns.append(DispatchSemaphore(value: 0)) }
         return turns[thread]
     }
 
-    /// Waits until `thread` has the baton.
-    private func awaitBaton(for thread: Int) {
-        guard running != thread else { return }
-        let turn = turn(of: thread)
-        while running != thread { turn.wait(on: lock) }
+    /// Waits, without the lock, until `thread` has the baton. A wake-up left from a hand-off that
+    /// it saw without waiting ends a wait early: it only looks again.
+    private func awaitBaton(for thread: Int, on turn: DispatchSemaphore) {
+        while baton.load(ordering: .acquiring) != thread { turn.wait() }
     }
 
     /// Waits (as the controller) for a wake-up, at most until `deadline`; false when it passed.
@@ -514,7 +518,10 @@ final class ControlledExecution: @unchecked Sendable {
     /// Waits until `index` has the baton (a thread's start, a spawned body's).
     func awaitTurn(_ index: Int) {
         lock.lock()
-        awaitBaton(for: index)
+        let turn = turn(of: index)
+        lock.unlock()
+        awaitBaton(for: index, on: turn)
+        lock.lock()
         trace.resumed(index)
         lock.unlock()
     }
@@ -529,9 +536,33 @@ final class ControlledExecution: @unchecked Sendable {
             lock.unlock()
             return
         }
+        let turn = turn(of: index)
         lock.unlock()
         wake.perform()
-        awaitTurn(index)
+        awaitBaton(for: index, on: turn)
+        // A synchronous thread stays on the real thread it started on (`awaitTurn` noted it); a
+        // task's next job may run on another.
+        guard schedulesJobs else { return }
+        lock.lock()
+        trace.resumed(index)
+        lock.unlock()
+    }
+
+    /// Runs `body`, then `last`, on a real thread of its own for thread `index` (just spawned),
+    /// once it first gets the baton: until then no real thread waits for it.
+    func start(_ index: Int, _ body: @escaping @Sendable () -> Void, last: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let start = ThreadStart(body: body, last: last)
+        if running == index {
+            // Given the baton before its body was known (no thread decides between a spawn and
+            // its start, but nothing depends on that).
+            lock.unlock()
+            ParkedThreads.shared.run(body, last: last)
+            return
+        }
+        while unstarted.count <= index { unstarted.append(nil) }
+        unstarted[index] = start
+        lock.unlock()
     }
 
     /// Runs `body` on the state under the lock: a model update between two points.
