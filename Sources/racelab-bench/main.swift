@@ -356,7 +356,7 @@ if let overhead {
         |---|---:|
         | runner | \(String(format: "%.0f (%.0f–%.0f)", overhead.runner.median, overhead.runner.minimum, overhead.runner.maximum)) |
         | bare loop | \(String(format: "%.0f (%.0f–%.0f)", overhead.bare.median, overhead.bare.minimum, overhead.bare.maximum)) |
-        | **overhead ratio** (bare ÷ runner) | **\(String(format: "%.2f", overhead.ratio))×** |
+        | **overhead ratio** (bare ÷ runner, median of the paired runs) | **\(String(format: "%.2f", overhead.ratio))×** (\(String(format: "%.2f–%.2f", overhead.ratios.minimum, overhead.ratios.maximum))) |
 
         """
 }
