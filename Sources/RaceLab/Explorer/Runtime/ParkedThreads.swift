@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
-
 /// The real threads logical threads run on, kept parked between executions: an exploration runs
 /// thousands of executions of the same few threads, and a new thread for each (its stack mapped,
 /// the kernel's task made, then both torn down) costs more than waking a parked one.
