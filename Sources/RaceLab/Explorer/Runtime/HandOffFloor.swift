@@ -1,11 +1,10 @@
 import Foundation
 
-/// Two real threads passing a baton back and forth with the explorer's own primitives: one
-/// `ParkingLock`, a `ParkingCondition` for each thread, the passer waking the other after it
-/// unlocks, as `ControlledExecution` does. Nothing else runs between two passes, so what a pass
-/// costs here (a futex wake-up, the other thread scheduled in, a futex wait) is the least a step
-/// that moves the baton to another real thread can cost on this machine: the floor to set the
-/// explorer's own cost per hand-off against.
+/// Two real threads passing a baton back and forth with pthread's primitives (one `ParkingLock`, a
+/// `ParkingCondition` for each thread, the passer waking the other after it unlocks) and nothing
+/// else between two passes. What a pass costs here (a futex wake-up, the other thread scheduled
+/// in, a futex wait) is the least a step that moves the baton to another real thread can cost on
+/// this machine: the floor to set the explorer's own cost per hand-off against.
 package enum HandOffFloor {
     /// Passes the baton `handOffs` times between two threads; returns the seconds each pass took
     /// (the wall time from the first pass to the last, divided by the passes between them).
