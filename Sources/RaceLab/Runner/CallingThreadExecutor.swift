@@ -29,7 +29,8 @@ final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
     static func run<Success: Sendable>(_ work: @escaping @Sendable () async throws -> Success) throws -> Success {
         let executor = CallingThreadExecutor()
         let result = LockedValueBox<Result<Success, any Error>?>(nil)
-        Task(executorPreference: executor) {
+        // Detached, as the check ran before: it sees none of the caller's task-locals.
+        Task.detached(executorPreference: executor) {
             let outcome: Result<Success, any Error>
             do {
                 outcome = .success(try await work())

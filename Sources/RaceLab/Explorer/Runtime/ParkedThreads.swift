@@ -10,7 +10,7 @@ import Foundation
 /// starts no thread as long as it needs no more than the last one did. A body that never returns
 /// (a thread left stuck) keeps its thread, and later bodies get other threads. Work given from
 /// `last` (the baton handed to a thread not started yet) is run next by the thread that runs
-/// `last`, which is free by then: no other thread is woken for it.
+/// `last`, which is free by then, unless other work already waits: no other thread is woken for it.
 ///
 /// What a parked thread keeps from one body to the next: its thread-local storage (a
 /// `Thread.current.threadDictionary` entry, a name given with `Thread.current.name`); task-locals
@@ -63,18 +63,19 @@ final class ParkedThreads: @unchecked Sendable {
     /// Runs `body`, then `last`, on a free thread, or on a new one if none is free; returns at once.
     func run(_ body: @escaping @Sendable () -> Void, last: @escaping @Sendable () -> Void) {
         let work = Work(body: body, last: last)
+        var worker: Worker?
         if let raw = pthread_getspecific(workerKey) {
-            let worker = Unmanaged<Worker>.fromOpaque(raw).takeUnretainedValue()
-            if worker.claiming && worker.claimed == nil {
-                // The calling thread is free once `last` returns: it runs `work` then.
-                worker.claimed = work
-                lock.lock()
-                free -= 1
-                lock.unlock()
-                return
-            }
+            worker = Unmanaged<Worker>.fromOpaque(raw).takeUnretainedValue()
         }
         lock.lock()
+        if let worker, worker.claiming, worker.claimed == nil, queue.isEmpty {
+            // The calling thread is free once `last` returns, and no queued work waits for it (a
+            // body queued meanwhile by another caller, promised to any free thread): it runs `work`.
+            free -= 1
+            lock.unlock()
+            worker.claimed = work
+            return
+        }
         // Each queued item is owed a thread that will take one: a free one, promised now, or a new one.
         queue.append(work)
         let promised = free > 0
