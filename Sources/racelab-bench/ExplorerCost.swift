@@ -93,13 +93,13 @@ extension ExplorerCost.Result {
         }
         let perHandOff = perSchedule.median / max(handOffs, 1)
         return """
-            hand-off floor (two threads passing a baton, one lock, a condition each): \
+            hand-off floor (two threads passing a baton, a semaphore each): \
             \(sample(floor, 1e6, "%.1f")) µs per hand-off, median (min–max) of the repetitions
             lock counter (\(ExplorerCost.threads) threads × \(ExplorerCost.increments) increments under one RaceLock, \
             dfs, reduction none, 2 preemptions): \(schedules) schedules, \
             \(sample(perSchedule, 1e3, "%.3f")) ms per schedule
-              per schedule: \(String(format: "%.1f", steps)) steps, \(String(format: "%.1f", handOffs)) hand-offs \
-            to another thread (thread starts and the controller included), \(String(format: "%.1f", kept)) steps kept their thread
+              per schedule: \(String(format: "%.1f", steps)) steps, \(String(format: "%.1f", handOffs)) baton \
+            hand-offs (to a paused thread, a thread not started yet, or the controller), \(String(format: "%.1f", kept)) steps kept their thread
               \(us(perHandOff)) µs of a schedule per hand-off = \(String(format: "%.1f", perHandOff / floor.median))× \
             the floor
             """
