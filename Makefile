@@ -119,7 +119,8 @@ examples: ## Run the Examples/ packages' tests (swift test; they depend on RaceL
 	$(SWIFT) build -c release --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	.build-examples/CacheCheck/release/cache-check run all $(ARGS)
 
-bench-explorer: release ## Explore every variant without and with partial-order reduction: schedules, traces, time
+bench-explorer: release ## Explore every variant without and with partial-order reduction, then cost per schedule vs a bare hand-off
+	$(SWIFT) build -c release --product racelab-bench
 	Scripts/bench-explorer $(RACELAB) $(ARGS)
 
 # The differential fuzzer of the explorer's reductions (Tests/RaceLabTests/DifferentialFuzzTests.swift)

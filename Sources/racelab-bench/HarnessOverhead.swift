@@ -14,8 +14,10 @@ struct HarnessOverhead {
         /// Operations per second, median over repetitions.
         let runner: Sample
         let bare: Sample
-        /// Runner wall time over bare wall time (medians): 1.0 means no overhead.
-        var ratio: Double { bare.median / runner.median }
+        /// Runner wall time over bare wall time, per repetition (the two measured back to back, so
+        /// that a change in the machine's load between repetitions hits both): 1.0 means no overhead.
+        let ratios: Sample
+        var ratio: Double { ratios.median }
     }
 
     func run() -> Result {
@@ -33,7 +35,7 @@ struct HarnessOverhead {
             runner.append(report.operationsPerSecond)
             bare.append(bareLoop())
         }
-        return Result(runner: Sample(runner), bare: Sample(bare))
+        return Result(runner: Sample(runner), bare: Sample(bare), ratios: Sample(zip(bare, runner).map { $0 / $1 }))
     }
 
     /// Operations per second of the same work with nothing around it.

@@ -1,21 +1,29 @@
 // racelab-bench: what each way of guarding shared state costs, in ns per operation, on this machine.
 //
-// Usage: racelab-bench [--repetitions R] [--target-ms M] [--workload counter|blob|all] [--output DIR]
+// Usage: racelab-bench [--repetitions R] [--target-ms M] [--workload counter|blob|all|overhead|explorer]
+//        [--output DIR]
 // Writes DIR/results.md (tables, the source articles' claims checked, harness overhead), DIR/chart.svg
 // (the counter) and DIR/blob-chart.svg (the blob), and prints the tables. `make bench` runs it from
-// a release build.
+// a release build. `--workload overhead` measures the harness overhead alone; `--workload explorer`
+// prints what an explorer schedule costs against a bare hand-off between two threads (`make
+// bench-explorer`) and writes nothing.
 import Foundation
 import RaceLab
 
 struct Options {
     static let usage =
-        "usage: racelab-bench [--repetitions R] [--target-ms M] [--workload counter|blob|all] [--output DIR]"
+        "usage: racelab-bench [--repetitions R] [--target-ms M] [--workload counter|blob|all|overhead|explorer] "
+        + "[--output DIR]"
     var repetitions = 5
     var targetMilliseconds = 40.0
     var output = ".build/bench"
     /// Which workloads to run: the shared counter, the shared blob, or both (the default).
     var runsCounter = true
     var runsBlob = true
+    /// The harness overhead: with the counter, or alone.
+    var runsOverhead = true
+    /// The explorer's cost per schedule, alone.
+    var runsExplorer = false
     let threadCounts = [1, 2, 4, 8]
     /// Fewer for the blob, to keep `make bench` short: 2 cores are full at 2 threads, 4 oversubscribes.
     let blobThreadCounts = [1, 2, 4]
@@ -47,9 +55,11 @@ struct Options {
             case "--workload":
                 switch rest.popFirst() {
                 case "counter": runsBlob = false
-                case "blob": runsCounter = false
+                case "blob": (runsCounter, runsOverhead) = (false, false)
                 case "all": break
-                default: fail("--workload needs counter, blob or all")
+                case "overhead": (runsCounter, runsBlob) = (false, false)
+                case "explorer": (runsCounter, runsBlob, runsOverhead, runsExplorer) = (false, false, false, true)
+                default: fail("--workload needs counter, blob, all, overhead or explorer")
                 }
             case "--output":
                 guard let value = rest.popFirst() else { fail("--output needs a folder") }
@@ -75,6 +85,13 @@ func loadAverage() -> Double? {
     return getloadavg(&loads, 3) >= 1 ? loads[0] : nil
 }
 let loadAtStart = loadAverage()
+if options.runsExplorer {
+    let result = try ExplorerCost(repetitions: options.repetitions).run()
+    print(result.text)
+    let loads = [loadAtStart, loadAverage()].map { $0.map { String(format: "%.2f", $0) } ?? "unknown" }
+    print("load average (1 min, all processes): \(loads[0]) at the start, \(loads[1]) at the end")
+    exit(0)
+}
 FileHandle.standardError.write(
     Data(
         "racelab-bench: \(cores) cores, \(options.repetitions) repetitions of ~\(Int(options.targetMilliseconds)) ms per cell\n"
@@ -165,7 +182,7 @@ if options.runsBlob {
 let blobResults = blobRuns.map { $0.mapValues { $0.mapValues(Sample.init) } }
 
 let overhead =
-    options.runsCounter ? HarnessOverhead(trials: 50, iterations: 1_000, repetitions: options.repetitions).run() : nil
+    options.runsOverhead ? HarnessOverhead(trials: 50, iterations: 1_000, repetitions: options.repetitions).run() : nil
 let elapsed = (ContinuousClock().now - started).nanoseconds / 1e9
 let loadAtEnd = loadAverage()
 
@@ -339,7 +356,7 @@ if let overhead {
         |---|---:|
         | runner | \(String(format: "%.0f (%.0f–%.0f)", overhead.runner.median, overhead.runner.minimum, overhead.runner.maximum)) |
         | bare loop | \(String(format: "%.0f (%.0f–%.0f)", overhead.bare.median, overhead.bare.minimum, overhead.bare.maximum)) |
-        | **overhead ratio** (bare ÷ runner) | **\(String(format: "%.2f", overhead.ratio))×** |
+        | **overhead ratio** (bare ÷ runner, median of the paired runs) | **\(String(format: "%.2f", overhead.ratio))×** (\(String(format: "%.2f–%.2f", overhead.ratios.minimum, overhead.ratios.maximum))) |
 
         """
 }

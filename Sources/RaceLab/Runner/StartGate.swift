@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Holds the first iteration each worker thread runs until the other workers have arrived, so that
-/// the workers of a trial start together and really collide instead of running one after another.
+/// Holds each worker of a trial, before its first iteration, until the other workers have arrived,
+/// so that they start together and really collide instead of running one after another.
 ///
 /// `concurrentPerform` does not say how many threads it will use, and on Linux libdispatch brings
 /// up about one thread per core at first. A gate that waited for a fixed number of threads could
@@ -38,25 +38,5 @@ final class StartGate: Sendable {
             }
             sched_yield()
         }
-    }
-}
-
-/// Remembers, per thread, whether that thread already passed the current trial's gate.
-///
-/// A thread id plus a trial number is enough: a worker that saw this trial's gate does not wait at
-/// it again, so only the first iteration per thread pays for the gate.
-enum GateTicket {
-    nonisolated(unsafe) private static var key: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
-        return key
-    }()
-
-    /// True the first time the calling thread asks about `generation`.
-    static func firstVisit(generation: Int) -> Bool {
-        let stored = Int(bitPattern: pthread_getspecific(key))
-        if stored == generation { return false }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: generation))
-        return true
     }
 }

@@ -205,9 +205,6 @@ public enum StressRunner {
         }
     }
 
-    /// A number that no earlier trial in this process used, for the start gate's per-thread tickets.
-    private static let generations = Atomic<Int>(0)
-
     private static func runTrial(
         _ variant: Variant,
         trial: Int,
@@ -229,28 +226,45 @@ public enum StressRunner {
         }
         defer { body.tearDown() }
 
-        let gate = StartGate(parties: min(iterations, cores))
-        let generation = generations.wrappingAdd(1, ordering: .relaxed).newValue
+        // Each worker meets the gate once, then takes iterations one at a time until none is left,
+        // as `concurrentPerform(iterations:)` hands them out. With noise off, a worker binds one
+        // counting hook for all its iterations: a hook made and bound per iteration cost about as
+        // much as one of lesson 1's stores. With noise on, each iteration has its own hook, whose
+        // decisions follow (seed, trial, iteration), and which the work it hands off keeps.
+        let workers = min(iterations, cores)
+        let gate = StartGate(parties: workers)
+        let counter = IterationCounter(count: iterations)
         let tasks = DispatchGroup()
-        // One hook per iteration, kept so that the windows it saw can be added up once every task of
-        // the trial is done. With noise off the hook only counts: an uncontended atomic add per window.
-        let hooks = HookSlots(count: iterations)
+        // The hooks, kept so that the windows they saw can be added up once every task of the trial
+        // is done. With noise off a hook only counts: an atomic add per window.
+        let hooks = HookSlots(count: options.noise ? iterations : workers)
         defer { hooks.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: iterations) { index in
-            if !gate.isOpen, GateTicket.firstVisit(generation: generation) {
-                gate.arriveAndWait()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            gate.arriveAndWait()
+            func run(_ index: Int) {
+                let iteration = Iteration(index: index, count: iterations, trial: trial, log: log)
+                start(body.run, iteration, tasks: tasks, log: log)
             }
-            let iteration = Iteration(index: index, count: iterations, trial: trial, log: log)
-            let hook = NoiseHook(seed: options.seed, trial: trial, iteration: index, noise: options.noise)
-            hooks.store(hook, at: index)
-            Race.$hook.withValue(hook) { start(body.run, iteration, tasks: tasks, log: log) }
+            if options.noise {
+                while let index = counter.next() {
+                    let hook = NoiseHook(seed: options.seed, trial: trial, iteration: index)
+                    hooks.store(hook, at: index)
+                    Race.$hook.withValue(hook) { run(index) }
+                }
+            } else {
+                let hook = NoiseHook(seed: options.seed, trial: trial, iteration: worker, noise: false)
+                hooks.store(hook, at: worker)
+                Race.$hook.withValue(hook) {
+                    while let index = counter.next() { run(index) }
+                }
+            }
         }
         tasks.wait()
         let windowsReached = hooks.windowsReached
 
         let info = TrialInfo(trial: trial, iterations: iterations)
         entering(.check)
-        let checked = Result { try blockingWait { try await body.check(info) } }
+        let checked = Result { try CallingThreadExecutor.run { try await body.check(info) } }
         switch checked {
         case .success(let observation):
             var result = TrialResult(observation: observation, log: log, failure: nil)
@@ -367,8 +381,25 @@ private struct Totals {
     }
 }
 
-/// The iterations' hooks of one trial, one slot per iteration index. Each slot is written once, by
-/// its own iteration, and read only after `concurrentPerform` returned and every task finished.
+/// The iterations of one trial, handed out one at a time to the workers.
+private final class IterationCounter: Sendable {
+    private let count: Int
+    private let taken = Atomic<Int>(0)
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// The next iteration no worker took yet; nil once all are taken.
+    func next() -> Int? {
+        let index = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+        return index < count ? index : nil
+    }
+}
+
+/// The hooks of one trial, one slot per iteration index (noise on) or per worker (noise off). Each
+/// slot is written once, by its own iteration or worker, and read only after `concurrentPerform`
+/// returned and every task finished.
 private final class HookSlots: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<NoiseHook?>
 

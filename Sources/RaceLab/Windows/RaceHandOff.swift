@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Work that the current thread hands to another thread: a completion callback a library calls on
 /// its own queue, the body of a `Task` it creates.
 ///
@@ -34,7 +36,7 @@ public struct RaceHandOff: Sendable {
     /// - Parameter spawning: false keeps the starting thread's hook even under a controlled
     ///   scheduler (a task whose jobs the explorer schedules itself, see `RaceTask`).
     init(name: StaticString, spawning: Bool = true) {
-        if spawning, let starter = Race.hook as? any HandOffThread {
+        if spawning, HandOffThreads.mayExist, let starter = Race.hook as? any HandOffThread {
             let child = starter.spawn(name.description)
             self.child = child
             hook = child
@@ -85,6 +87,9 @@ extension Race {
 /// A hand-off taken on such a thread starts a new thread of the same execution (`spawn`); `run`
 /// brackets the work with `begin` and `end`; waiting for the work is `join`. A hook that is not a
 /// `HandOffThread` (noise, a test gate) is simply passed on to the work.
+///
+/// A conforming type counts its instances in `HandOffThreads.alive`, so that a hand-off taken where
+/// none exists (the stress runner) skips the cast of its hook.
 protocol HandOffThread: RaceWindowHook {
     /// Starts a new thread of the same execution, whose first step is entering its body (`name`).
     func spawn(_ name: String) -> any HandOffThread
@@ -94,4 +99,16 @@ protocol HandOffThread: RaceWindowHook {
     func end()
     /// Pauses this thread until `thread` has ended, as a scheduling point named `name`.
     func join(_ thread: any HandOffThread, name: String)
+}
+
+/// How many `HandOffThread`s exist in the process (each counts itself while it lives). Zero means
+/// no code runs under a controlled scheduler: one relaxed load then spares a hot path the dynamic
+/// cast of the current hook, which costs more than a queue's `async`. A thread's creation happens
+/// before it runs, so code that runs as one never reads zero.
+enum HandOffThreads {
+    static let alive = Atomic<Int>(0)
+
+    static var mayExist: Bool {
+        alive.load(ordering: .relaxed) > 0
+    }
 }

@@ -151,8 +151,8 @@ extension RaceQueue {
     }
 
     /// Submits `work` as an item run by a new logical thread (`async`) started by `submitter`, on a
-    /// real thread of its own (a parked one, `ParkedThreads`; inside the real queue, as for
-    /// `runItem`); returns at once.
+    /// real thread of its own once it is chosen (a parked one, `ParkedThreads`; inside the real
+    /// queue, as for `runItem`); returns at once.
     fileprivate func submitItem(
         by submitter: LogicalThread,
         barrier: Bool,
@@ -165,7 +165,7 @@ extension RaceQueue {
                 .submit(barrier: barrier, owner: thread)
             return QueueItemStart(queue: model, serial: isSerial, barrier: barrier, item: item, name: name)
         }
-        ParkedThreads.shared.run { [item] in
+        child.start { [item] in
             child.begin()
             Race.$hook.withValue(child) {
                 if child.isFreeRunning {

@@ -13,29 +13,27 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
     init(id: Int, execution: ControlledExecution) {
         self.id = id
         self.execution = execution
-        Self.alive.add(1, ordering: .relaxed)
+        HandOffThreads.alive.add(1, ordering: .relaxed)
     }
 
     deinit {
-        Self.alive.subtract(1, ordering: .relaxed)
+        HandOffThreads.alive.subtract(1, ordering: .relaxed)
     }
 
-    /// How many logical threads exist in the process. Zero means no code runs under the explorer,
-    /// so a primitive on a hot path (`RaceShared`) can skip the task-local lookup of `current` with
-    /// one relaxed load. A thread's creation happens before it runs, so a thread that runs under
-    /// the explorer never reads zero.
-    private static let alive = Atomic<Int>(0)
-
     /// False when no code in the process runs under the explorer; true means `current` may be set.
+    /// Logical threads are counted (`HandOffThreads`), so that a primitive on a hot path skips the
+    /// task-local lookup and the cast of `current` with one relaxed load when none exists (the
+    /// stress runner's process): the cast of a noise hook to this class is a dynamic cast, dearer
+    /// than a queue's `async`.
     static var mayExist: Bool {
-        alive.load(ordering: .relaxed) > 0
+        HandOffThreads.mayExist
     }
 
     /// The logical thread the caller runs on, if it runs under the explorer. In an execution that
     /// schedules jobs that is the current task's thread: a `Task { }` inherits its creator's hook,
     /// but it is a thread of its own.
     static var current: LogicalThread? {
-        guard let bound = Race.hook as? LogicalThread else { return nil }
+        guard mayExist, let bound = Race.hook as? LogicalThread else { return nil }
         return bound.execution.schedulesJobs ? AsyncJobs.currentThread() ?? bound : bound
     }
 
@@ -98,6 +96,12 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
             state.addThread(by: id, name: name, first: makeFirst(state.threadCount, state))
         }
         return LogicalThread(id: thread, execution: execution)
+    }
+
+    /// Runs `body`, then `last`, on a real thread of its own (a parked one, `ParkedThreads`) once
+    /// this thread, just spawned, is first chosen; returns at once. `body` begins with `begin()`.
+    func start(_ body: @escaping @Sendable () -> Void, last: @escaping @Sendable () -> Void) {
+        execution.start(id, body, last: last)
     }
 
     // MARK: - HandOffThread
