@@ -3,15 +3,25 @@
 public let reportWidth = 100
 
 /// `line` broken at spaces into lines of at most `width` columns, each continuation indented by
-/// `hang` (by default the line's own indentation plus two). A word longer than a line stays whole.
+/// `hang` (by default the line's own indentation plus two). A word too long for a continuation line
+/// (a mangled symbol in a stack trace, a path) is cut into pieces that fit.
 package func wrapped(_ line: String, width: Int = reportWidth, hang: String? = nil) -> [String] {
     guard line.count > width else { return [line] }
     let indentation = String(line.prefix { $0 == " " })
     let continuation = hang ?? indentation + "  "
+    let room = max(1, width - max(indentation.count, continuation.count))
+    let words = line.dropFirst(indentation.count).split(separator: " ", omittingEmptySubsequences: false)
+        .flatMap { word -> [Substring] in
+            guard word.count > room else { return [word] }
+            return stride(from: 0, to: word.count, by: room).map { start in
+                let from = word.index(word.startIndex, offsetBy: start)
+                return word[from..<word.index(from, offsetBy: min(room, word.count - start))]
+            }
+        }
     var lines: [String] = []
     var current = indentation
     var empty = true
-    for word in line.dropFirst(indentation.count).split(separator: " ", omittingEmptySubsequences: false) {
+    for word in words {
         if !empty && current.count + 1 + word.count > width {
             lines.append(current)
             current = continuation
