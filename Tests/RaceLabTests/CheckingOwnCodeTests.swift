@@ -69,8 +69,9 @@ struct CheckingOwnCodeTests {
     }
 
     @Test("expectReproduced on a variant with no window says that no window was reached")
-    func expectReproducedWithoutWindows() async {
+    func expectReproducedWithoutWindows() async throws {
         var report: VariantReport?
+        let message = LockedValueBox("")
         await withKnownIssue {
             report = await expectReproduced(
                 Synthetic.clean,
@@ -80,11 +81,17 @@ struct CheckingOwnCodeTests {
             )
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("did not reproduce its bug in 2 trials (0.001 s allowed) (NOT REPRODUCED)")
-                && text.contains(VariantReport.noWindowReached)
+            message.withLockedValue { $0 = text }
+            return text.contains("did not reproduce its bug in ") && text.contains(VariantReport.noWindowReached)
         }
         #expect(report?.windowsReached == 0)
         #expect(report?.verdict == .notReproduced)
+        // The workload's trials all run; how many more fit in the time limit depends on the machine.
+        let trials = try #require(report?.trials)
+        #expect(trials >= 2)
+        #expect(
+            message.value.contains("did not reproduce its bug in \(trials) trials (0.001 s allowed) (NOT REPRODUCED)")
+        )
     }
 
     @Test("expectReproduced and expectClean pass quietly when the verdict is the one asked for")
