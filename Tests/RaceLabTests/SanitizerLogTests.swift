@@ -141,11 +141,11 @@ struct SanitizerLogTests {
     func options() {
         #expect(
             ThreadSanitizer.options(logPath: "/tmp/x/01-a.b")
-                == "log_path=/tmp/x/01-a.b:halt_on_error=0:exitcode=0"
+                == "log_path=/tmp/x/01-a.b:halt_on_error=0:exitcode=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
         )
         #expect(
             ThreadSanitizer.options(logPath: "/l", inherited: "suppressions=s.txt")
-                == "suppressions=s.txt:log_path=/l:halt_on_error=0:exitcode=0"
+                == "suppressions=s.txt:log_path=/l:halt_on_error=0:exitcode=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
         )
     }
 }

@@ -34,14 +34,17 @@ public enum ThreadSanitizer {
     /// (worker processes a variant starts inherit the variable and so write files of their own);
     /// a report does not stop the process (`halt_on_error=0`); and the exit status stays the
     /// program's own (`exitcode=0`; TSan would otherwise exit 66 after a report, and the runner would
-    /// take a buggy variant's report for a crash). The log files are the only record of reports.
+    /// take a buggy variant's report for a crash). A deadly signal is left to kill the process
+    /// (`handle_segv=0:handle_sigbus=0:handle_sigfpe=0`): TSan's own handler would end it with that
+    /// same `exitcode=0`, and a crash would read as a process that exited without a report. The log
+    /// files are the only record of reports.
     ///
     /// - Parameters:
     ///   - logPath: the reports' path, to which TSan appends `.<pid>`.
     ///   - inherited: `TSAN_OPTIONS` already set by the user (a suppressions file, say);
     ///     kept, with RaceLab's options after it so that they win.
     public static func options(logPath: String, inherited: String? = nil) -> String {
-        let ours = "log_path=\(logPath):halt_on_error=0:exitcode=0"
+        let ours = "log_path=\(logPath):halt_on_error=0:exitcode=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
         guard let inherited, !inherited.isEmpty else { return ours }
         return inherited + ":" + ours
     }
