@@ -15,6 +15,8 @@ struct RunRequest: Equatable {
     var junit: String?
     /// Also write the report as a self-contained HTML page (`--html FILE`).
     var html: String?
+    /// Variants at most at once, each in its own process, and no more than the machine has idle cores.
+    var jobs: Int = 1
 
     /// Seconds a variant's process may run before the watchdog kills it.
     static let defaultTimeout: Double = 120
@@ -46,6 +48,15 @@ extension RunRequest: CommandRequest {
             .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
             .json(\.json, replacing: "text (schema: the JSONReports article)"), .junit(\.junit),
             .html(\.html, of: "the report, histograms as bars,"),
+            .jobs(\.jobs) { jobs in
+                [
+                    "Variants to run at once, each in its own process, but no more",
+                    "than the machine has idle cores by its load average (default:",
+                    "\(jobs)). A loaded machine changes how often a bug shows. The report",
+                    "and the exit status are in the same order and of the same kind",
+                    "as with 1.",
+                ]
+            },
         ]
     ) { request, check throws(UsageError) in
         request.lessons = try check.lessonsToRun(variant: request.variant)
