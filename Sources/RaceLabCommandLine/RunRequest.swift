@@ -50,11 +50,10 @@ extension RunRequest: CommandRequest {
             .html(\.html, of: "the report, histograms as bars,"),
             .jobs(\.jobs) { jobs in
                 [
-                    "Variants to run at once, each in its own process, but no more",
-                    "than the machine has idle cores by its load average (default:",
-                    "\(jobs)). A loaded machine changes how often a bug shows. The report",
-                    "and the exit status are in the same order and of the same kind",
-                    "as with 1.",
+                    "Variants run at once, each in its own process (default: \(jobs)),",
+                    "but no more than the cores the load average leaves idle: a loaded",
+                    "machine changes how often a bug shows. The report lists them in",
+                    "the same order as with 1.",
                 ]
             },
         ]
