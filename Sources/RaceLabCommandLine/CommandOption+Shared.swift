@@ -78,4 +78,17 @@ extension CommandOption {
             "Logical threads (default: the exploration's, usually 2)."
         )
     }
+
+    /// Child processes at most at once (`--jobs N`), 1 to `maximumJobs`; `help` says what runs in
+    /// them and how the command caps them, given the command's default.
+    static func jobs(
+        _ path: WritableKeyPath<Request, Int> & Sendable,
+        help: @escaping @Sendable (_ default: Int) -> [String]
+    ) -> Self {
+        Self("--jobs", .integer("N", in: 1...maximumJobs), path, help: help)
+    }
+
+    /// The most child processes `--jobs` starts at once: the interrupt handler kills at most 64
+    /// running children (`ChildProcess.runningGroups`).
+    static var maximumJobs: Int { 64 }
 }

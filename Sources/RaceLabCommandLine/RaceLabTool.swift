@@ -139,10 +139,43 @@ public struct RaceLabTool: Sendable {
         let executable = ChildProcess.currentExecutable
         let text = TextReport(lessonVariants: true)
         let progress = Progress()
-        var lessonReports: [RunReport.LessonReport] = []
 
-        lessons: for number in request.lessons {
-            guard interruption() == nil, let lesson = lessons.first(where: { $0.number == number }) else { continue }
+        // Every variant to run, lesson by lesson, in the order the report lists them.
+        struct Planned {
+            var lesson: Lesson
+            var variant: Variant
+            var request: IsolatedRun.Request
+        }
+        var planned: [Planned] = []
+        for number in request.lessons {
+            guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
+            for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
+                var workload = lesson.workload(for: variant)
+                if let trials = request.trials { workload.trials = trials }
+                if let iterations = request.iterations { workload.iterations = iterations }
+                let options = StressRunner.Options(workload: workload, seed: seed, noise: request.noise)
+                planned.append(
+                    Planned(
+                        lesson: lesson,
+                        variant: variant,
+                        request: IsolatedRun.Request(
+                            lesson: lesson,
+                            variant: variant,
+                            options: options,
+                            timeout: request.timeout
+                        )
+                    )
+                )
+            }
+        }
+        let width = request.jobs > 1 ? runWidth(jobs: request.jobs, cores: SystemLoad.cores()) : 1
+
+        var lessonReports: [RunReport.LessonReport] = []
+        var reports: [VariantReport] = []
+        var headerShown = false
+        func showHeader(_ lesson: Lesson) {
+            guard !headerShown else { return }
+            headerShown = true
             if !request.json {
                 print(
                     text.header(
@@ -154,42 +187,50 @@ public struct RaceLabTool: Sendable {
                     )
                 )
             }
-            var reports: [VariantReport] = []
-            for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
-                if interruption() != nil { break }
-                var workload = lesson.workload(for: variant)
-                if let trials = request.trials { workload.trials = trials }
-                if let iterations = request.iterations { workload.iterations = iterations }
-                let isolated = IsolatedRun.Request(
-                    lesson: lesson,
-                    variant: variant,
-                    options: StressRunner.Options(workload: workload, seed: seed, noise: request.noise),
-                    timeout: request.timeout
-                )
-                var report = IsolatedRun.run(isolated, executable: executable) { elapsed in
-                    progress.show(
-                        "running lesson \(lesson.number) · \(variant.name) … \(String(format: "%.1f", elapsed)) s"
-                    )
-                }
-                progress.clear()
+        }
+        // A lesson's header shows before its variants run; once interrupted, only above a variant
+        // that finished.
+        if let first = planned.first, interruption() == nil { showHeader(first.lesson) }
+        // Each variant's report in the order planned, whatever order they ran in; a lesson's summary
+        // after its last variant.
+        func deliver(_ index: Int, _ finished: VariantReport?) {
+            progress.clear()
+            let lesson = planned[index].lesson
+            // A variant stopped by the interruption has no verdict: it is left out.
+            if var report = finished {
+                showHeader(lesson)
                 if let system = ToolExpectation.OperatingSystem.current {
-                    report.unmeasured = variant.unmeasuredReasons[system]
+                    report.unmeasured = planned[index].variant.unmeasuredReasons[system]
                 }
-                // The variant stopped by the interruption has no verdict: it is left out.
-                if interruption() != nil { break }
                 reports.append(report)
                 if !request.json { print(text.variant(report)) }
             }
-            let lessonReport = RunReport.LessonReport(
-                number: lesson.number,
-                slug: lesson.slug,
-                title: lesson.title,
-                variants: reports
-            )
-            if reports.isEmpty && interruption() != nil { break lessons }
-            lessonReports.append(lessonReport)
-            if !request.json { print(text.summary(lessonReport)) }
+            guard index + 1 == planned.count || planned[index + 1].lesson.number != lesson.number else { return }
+            if !reports.isEmpty {
+                let lessonReport = RunReport.LessonReport(
+                    number: lesson.number,
+                    slug: lesson.slug,
+                    title: lesson.title,
+                    variants: reports
+                )
+                lessonReports.append(lessonReport)
+                if !request.json { print(text.summary(lessonReport)) }
+            }
+            reports = []
+            headerShown = false
+            if index + 1 < planned.count, interruption() == nil { showHeader(planned[index + 1].lesson) }
         }
+        IsolatedRun.run(
+            planned.map(\.request),
+            width: width,
+            executable: executable,
+            stopped: { ChildProcess.interruption.load(ordering: .relaxed) != 0 },
+            whileWaiting: { running, elapsed in
+                let names = running.map { "lesson \(planned[$0].lesson.number) · \(planned[$0].variant.name)" }
+                progress.show("running \(names.joined(separator: " + ")) … \(String(format: "%.1f", elapsed)) s")
+            },
+            deliver: deliver
+        )
 
         let signal = interruption()
         let report = RunReport(
@@ -201,9 +242,12 @@ public struct RaceLabTool: Sendable {
         )
         if let signal, !request.json {
             let finished = lessonReports.map(\.variants.count).reduce(0, +)
+            let stopped =
+                width == 1
+                ? "the one running was stopped and has no verdict" : "those running were stopped and have no verdict"
             print(
                 "INTERRUPTED by \(signalName(signal)): the report above holds the \(finished) variant"
-                    + "\(finished == 1 ? "" : "s") that finished; the one running was stopped and has no verdict"
+                    + "\(finished == 1 ? "" : "s") that finished; \(stopped)"
             )
         }
         if request.json {
@@ -259,6 +303,22 @@ func printError(_ line: String) {
 }
 
 extension RaceLabTool {
+    /// How many variants `run --jobs jobs` runs at once on a machine with `cores`: `jobs`, but no more
+    /// than the cores its load leaves idle, and at least 1. Said on stderr, since it decides how
+    /// loaded the variants run: a loaded machine changes how often a bug shows.
+    func runWidth(jobs: Int, cores: SystemLoad.Cores) -> Int {
+        let width = max(1, min(jobs, cores.idle))
+        let load = cores.load.map {
+            "load \(String(format: "%.2f", $0)) on \(cores.total) core\(cores.total == 1 ? "" : "s")"
+        }
+        let idle = cores.idle == 0 ? "none idle" : "\(cores.idle) idle"
+        printError(
+            "\(name): --jobs \(jobs): \(width) variant\(width == 1 ? "" : "s") at a time ("
+                + (load.map { "\($0), \(idle)" } ?? "load average unknown, no core counted idle") + ")"
+        )
+        return width
+    }
+
     /// The exit status of a run: an unexpected verdict wins over an error (it is evidence), an error
     /// over success (it is not).
     static func exitCode(for report: RunReport) -> ExitCode {

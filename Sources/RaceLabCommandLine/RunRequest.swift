@@ -15,6 +15,8 @@ struct RunRequest: Equatable {
     var junit: String?
     /// Also write the report as a self-contained HTML page (`--html FILE`).
     var html: String?
+    /// Variants at most at once, each in its own process, and no more than the machine has idle cores.
+    var jobs: Int = 1
 
     /// Seconds a variant's process may run before the watchdog kills it.
     static let defaultTimeout: Double = 120
@@ -46,6 +48,14 @@ extension RunRequest: CommandRequest {
             .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
             .json(\.json, replacing: "text (schema: the JSONReports article)"), .junit(\.junit),
             .html(\.html, of: "the report, histograms as bars,"),
+            .jobs(\.jobs) { jobs in
+                [
+                    "Variants run at once, each in its own process (default: \(jobs)),",
+                    "but no more than the cores the load average leaves idle: a loaded",
+                    "machine changes how often a bug shows. The report lists them in",
+                    "the same order as with 1.",
+                ]
+            },
         ]
     ) { request, check throws(UsageError) in
         request.lessons = try check.lessonsToRun(variant: request.variant)

@@ -9,7 +9,7 @@ import Foundation
 package enum IsolatedRun {
     static let stderrTailLines = 12
 
-    package struct Request {
+    package struct Request: Sendable {
         var lesson: Lesson
         var variant: Variant
         var options: StressRunner.Options
