@@ -34,6 +34,8 @@ final class DocumentTrial: @unchecked Sendable {
     let stores: [PersistentDataStore]
     var store: PersistentDataStore { stores[0] }
     private let completions = DispatchQueue(label: "racelab.documents.completions")
+    /// Runs the stores one after another when encodes are slow (`saveInTurn`).
+    private let saver = DispatchQueue(label: "racelab.documents.saver")
     private let pending = DispatchGroup()
     private let lock = NSLock()
     private var nextVersion: [Int]
@@ -115,8 +117,24 @@ final class DocumentTrial: @unchecked Sendable {
         let document = (iteration.index / 4) % Self.documents
         let through = stores[iteration.index % stores.count]
         switch iteration.index % 4 {
+        case 0,
+            1 where slowEncodes:
+            saveInTurn(document, through: through)
         case 0, 1: storeNewVersion(of: document, through: through)
         default: loadThroughStore(document, iteration, through: through)
+        }
+    }
+
+    /// Stores `document` once the stores saved before it have completed, as a user saving one
+    /// document after another does: with slow encodes, the store's queue then holds one store at a
+    /// time, and the loader's loads meet one encode, not a backlog of them.
+    private func saveInTurn(_ document: Int, through store: PersistentDataStore) {
+        pending.enter()
+        saver.async { [self] in
+            let saved = DispatchSemaphore(value: 0)
+            storeNewVersion(of: document, through: store) { saved.signal() }
+            saved.wait()
+            pending.leave()
         }
     }
 
@@ -217,10 +235,11 @@ final class DocumentTrial: @unchecked Sendable {
             lostWrites: lost,
             inconsistencies: torn + orphaned + outside.torn + wentBack,
             errors: environmentFailures,
-            outcome: "\(current)/\(Self.documents) current"
-                + (wentBack > 0 ? " · went back" : "")
-                + (outside.torn > 0 ? " · torn reads" : "")
-                + (kinds.isEmpty && slowEncodes ? " · " + waitedShare : ""),
+            // A bad outcome leads with what went wrong; the count of current documents follows.
+            outcome: ((wentBack > 0 ? ["went back"] : []) + (outside.torn > 0 ? ["torn reads"] : [])
+                + ["\(current)/\(Self.documents) current"]
+                + (kinds.isEmpty && slowEncodes ? [waitedShare] : []))
+                .joined(separator: " · "),
             meaning: kinds.isEmpty
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
         )
@@ -259,7 +278,12 @@ final class DocumentTrial: @unchecked Sendable {
         ScratchSpace.remove(parent)
     }
 
-    func storeNewVersion(of document: Int, through store: PersistentDataStore? = nil) {
+    /// - Parameter then: runs after the store's completion recorded its result.
+    func storeNewVersion(
+        of document: Int,
+        through store: PersistentDataStore? = nil,
+        then: (@Sendable () -> Void)? = nil
+    ) {
         let version = VersionBox()
         pending.enter()
         (store ?? self.store).storeData(
@@ -276,6 +300,7 @@ final class DocumentTrial: @unchecked Sendable {
                 if watchesCompletions, case .success = result, let number = version.get() {
                     checkNotOvertaken(number, of: document)
                 }
+                then?()
                 pending.leave()
             }
         )
