@@ -117,10 +117,12 @@ final class DocumentTrial: @unchecked Sendable {
         let document = (iteration.index / 4) % Self.documents
         let through = stores[iteration.index % stores.count]
         switch iteration.index % 4 {
-        case 0,
-            1 where slowEncodes:
-            saveInTurn(document, through: through)
-        case 0, 1: storeNewVersion(of: document, through: through)
+        case 0, 1:
+            if slowEncodes {
+                saveInTurn(document, through: through)
+            } else {
+                storeNewVersion(of: document, through: through)
+            }
         default: loadThroughStore(document, iteration, through: through)
         }
     }
