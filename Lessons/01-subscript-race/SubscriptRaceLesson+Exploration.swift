@@ -8,6 +8,9 @@ extension SubscriptRaceLesson {
         func store(_ data: Data, forIdentifier id: String)
         var numberOfItems: Int { get }
         var identifiers: [String] { get }
+        /// The stores' copies on their way back, when the store keeps them (the buggy one): each
+        /// store's key and the keys it read.
+        var copiesInFlight: [(key: String, read: [String])] { get }
     }
 
     /// Each logical thread stores one distinct key; afterwards every key must be there.
@@ -21,7 +24,8 @@ extension SubscriptRaceLesson {
     /// schedule replays exactly.
     ///
     /// The state shown between steps is the store's keys, read through its own `queue.sync` from
-    /// the controller's thread, outside the explorer, while every logical thread is paused.
+    /// the controller's thread, outside the explorer, while every logical thread is paused, and
+    /// the buggy store's copies on their way back: what each store read, plus its key.
     static func storeOneKeyEach<Store: KeyStore>(_ makeStore: @escaping @Sendable () -> Store) -> Exploration {
         Exploration(
             summary: "each thread stores one key; invariant: every key is present",
@@ -31,7 +35,15 @@ extension SubscriptRaceLesson {
                 let kept = store.numberOfItems
                 return kept == threads ? nil : "kept \(kept) of \(threads) keys"
             },
-            describeState: { store in "store holds [" + store.identifiers.joined(separator: ", ") + "]" }
+            describeState: { store in
+                // Thread i stores item-i: its copy is what it read, plus its key.
+                let copies = store.copiesInFlight.map { copy in
+                    "thread \(copy.key.dropFirst("item-".count)) read [\(copy.read.joined(separator: ", "))] → "
+                        + "will write [\((copy.read + [copy.key]).joined(separator: ", "))]"
+                }
+                return (["store holds [" + store.identifiers.joined(separator: ", ") + "]"] + copies)
+                    .joined(separator: " · ")
+            }
         ).markingEveryWindow()
     }
 }
@@ -55,5 +67,11 @@ extension SubscriptRaceLesson {
     ).markingEveryWindow()
 }
 
-extension Storage: SubscriptRaceLesson.KeyStore {}
-extension FixedStorage: SubscriptRaceLesson.KeyStore {}
+extension Storage: SubscriptRaceLesson.KeyStore {
+    var copiesInFlight: [(key: String, read: [String])] { copies?.inFlight ?? [] }
+}
+
+extension FixedStorage: SubscriptRaceLesson.KeyStore {
+    /// None: a store reads and writes in one work item, with no copy in between.
+    var copiesInFlight: [(key: String, read: [String])] { [] }
+}

@@ -19,7 +19,8 @@ public enum SubscriptRaceLesson {
         .buggy,
         summary:
             "contents[id] = data through a computed property: get (sync) and set (async barrier) are two work items",
-        store: { Storage() }
+        store: { Storage() },
+        explored: { Storage(showingCopies: true) }
     )
     .expecting(
         tsan: .silent,
@@ -64,7 +65,8 @@ public enum SubscriptRaceLesson {
         _ name: String,
         _ kind: VariantKind,
         summary: String,
-        store makeStore: @escaping @Sendable () -> Store
+        store makeStore: @escaping @Sendable () -> Store,
+        explored makeExploredStore: (@Sendable () -> Store)? = nil
     ) -> Variant {
         Variant(
             name: name,
@@ -73,7 +75,7 @@ public enum SubscriptRaceLesson {
             makeState: makeStore,
             operation: { storage, iteration in storage.store(payload, forIdentifier: key(iteration)) },
             check: { storage, trial in .kept(storage.numberOfItems, of: trial.iterations, unit: "keys") }
-        ).exploring(storeOneKeyEach(makeStore))
+        ).exploring(storeOneKeyEach(makeExploredStore ?? makeStore))
     }
 
     private static let payload = Data([0x52, 0x4C])

@@ -49,12 +49,14 @@ final class PlaySession {
     /// - Throws: what the exploration's set-up threw.
     func run() throws -> ExitCode {
         print(
-            style.bold("lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]")
-                + ": \(exploration.summary)"
+            style.bold("lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]:")
         )
+        print(wrapped("  " + exploration.summary).joined(separator: "\n"))
         print(
-            "You are the scheduler. At each step, type the number of the thread to run next; "
-                + "? lists the other commands."
+            wrapped(
+                "You are the scheduler. At each step, type the number of the thread to run next; "
+                    + "? lists the other commands."
+            ).joined(separator: "\n")
         )
         var prefix: [Int] = []
         while true {
@@ -103,8 +105,12 @@ final class PlaySession {
     private func show(_ decision: PlayDecision) {
         print("")
         var heading = "step \(decision.steps.count + 1)"
-        if let state = decision.state { heading += "   " + style.dim("state: ") + state }
+        // A state of several parts (`store holds [] · thread 0 read [] → …`) shows one per line.
+        let parts = decision.state?.components(separatedBy: " · ") ?? []
+        if let first = parts.first { heading += "   " + style.dim("state: ") + first }
         print(style.bold(heading))
+        let hang = String(repeating: " ", count: "step \(decision.steps.count + 1)   state: ".count)
+        for part in parts.dropFirst() { print(hang + part) }
         for thread in decision.threads {
             let name = "  thread \(thread.id)"
             switch (thread.next, thread.canRun) {

@@ -137,7 +137,7 @@ public struct RaceLabTool: Sendable {
         }
         let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
         let executable = ChildProcess.currentExecutable
-        let text = TextReport(lessonVariants: true)
+        let text = TextReport(lessonVariants: true, verbose: request.verbose)
         let progress = Progress()
 
         // Every variant to run, lesson by lesson, in the order the report lists them.

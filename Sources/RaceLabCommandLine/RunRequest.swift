@@ -11,6 +11,8 @@ struct RunRequest: Equatable {
     var noise: Bool = true
     var timeout: Double = RunRequest.defaultTimeout
     var json: Bool = false
+    /// Every variant's whole block (counts, outcome table, samples), not only its verdict (`--verbose`).
+    var verbose: Bool = false
     /// Also write the report as JUnit XML to this file (`--junit FILE`).
     var junit: String?
     /// Also write the report as a self-contained HTML page (`--html FILE`).
@@ -46,6 +48,14 @@ extension RunRequest: CommandRequest {
         options: [
             .variant(\.variant, default: "every variant of the lesson"), .trials(\.trials), .iterations(\.iterations),
             .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
+            CommandOption(
+                "--verbose",
+                .flag,
+                \.verbose,
+                "Print every variant's counts, outcome table and samples. Without it,",
+                "a variant with the expected verdict shows that verdict, its amounts",
+                "per trial and the outcome that decided it."
+            ),
             .json(\.json, replacing: "text (schema: the JSONReports article)"), .junit(\.junit),
             .html(\.html, of: "the report, histograms as bars,"),
             .jobs(\.jobs) { jobs in

@@ -80,7 +80,9 @@ struct FullDiskTests {
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
         #expect(
-            variants.map(\.name) == ["no-barrier", "two-stores", "shared-staging-name", "non-atomic-write", "fixed"]
+            variants.map(\.name) == [
+                "no-barrier", "two-stores", "shared-staging-name", "non-atomic-write", "encode-in-barrier", "fixed",
+            ]
         )
         #expect(variants.allSatisfy { $0.verdict == .error })
         #expect(variants.allSatisfy { $0.lostWrites == 0 && $0.anomalousTrials == 0 })

@@ -114,6 +114,9 @@ struct IsolatedExploreTests {
         // The states come from the child's replay of the failing schedule.
         #expect(html.contains("state after the step"))
         #expect(html.contains("store holds []"))
+        // Each thread's copy, from its read to its write, one line each: the stale copy is the bug.
+        #expect(html.contains("store holds []<br>thread 0 read [] → will write [item-0]"))
+        #expect(html.contains("store holds [item-1]<br>thread 0 read [] → will write [item-0]"))
         let events = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace)))
         #expect(events is [String: Any] || events is [Any])
     }

@@ -34,6 +34,8 @@ struct PlayCommandLineTests {
         // The shared state is shown between steps: after both gets, both sets and the first
         // barrier item, one key is stored.
         #expect(output.stdout.contains("step 6   state: store holds [item-"))
+        // Each thread's copy, on a line of its own under the state.
+        #expect(output.stdout.contains("\n                thread 1 read [] → will write [item-1]\n"))
         // Piped, the transcript has no colour codes.
         #expect(!output.stdout.contains("\u{1B}["))
     }

@@ -62,4 +62,29 @@ struct ProjectorOutputTests {
         #expect(!output.stdout.isEmpty)
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
     }
+
+    @Test("run 6 by default: each variant is its verdict line, what decided it and one sample; --verbose the rest")
+    func lessonSixAtAGlance() throws {
+        let output = try Executable.racelab.run("run", "6", "--trials", "6")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
+        #expect(blocks.count == 11)
+        for block in blocks {
+            let lines = block.split(separator: "\n").prefix { !$0.hasPrefix("lesson 6:") }
+            #expect(lines.count <= 5, "\(block)")  // a verdict line may wrap
+            let verdict = try #require(lines.first { $0.hasPrefix("  ✓ ") }, "\(block)")
+            let buggy = lines[lines.startIndex].contains(" [buggy] ")
+            #expect(verdict.hasPrefix(buggy ? "  ✓ REPRODUCED in " : "  ✓ CLEAN: no anomaly in 6 trials"))
+            // What decided a buggy verdict is a forbidden outcome, never the good news of a clean trial.
+            if buggy { #expect(!block.contains("in order"), "\(block)") }
+        }
+        #expect(!output.stdout.contains("OUTCOME"))
+        #expect(!output.stdout.contains("anomalous trials"))
+        let updates = try #require(blocks.first { $0.hasPrefix("update-without-barrier ") })
+        #expect(updates.contains("lost writes") && updates.contains("updates lost →"), "\(updates)")
+
+        let verbose = try Executable.racelab.run("run", "6", "--trials", "2", "--variant", "state-object", "--verbose")
+        #expect(verbose.status == 0)
+        #expect(verbose.stdout.contains("OUTCOME") && verbose.stdout.contains("anomalous trials"))
+    }
 }

@@ -151,6 +151,21 @@ struct IsolationTests {
         #expect(variants[4].verdictReason.contains("in trial 2"))
     }
 
+    @Test("run's text: lost writes seen before a crash stay in the compact verdict; a crash gets the whole block")
+    func crashInText() throws {
+        let output = try Executable.fixtures.run("run", "faults", "--timeout", "2")
+        #expect(output.status == 1)
+        let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
+        // Read unwrapped: the verdict line wraps at 100 columns.
+        let loses = try #require(blocks.first { $0.hasPrefix("loses-then-traps ") })
+            .replacingOccurrences(of: "\n    ", with: " ")
+        #expect(loses.contains("✓ REPRODUCED: the bug showed in 1 of the 1 trials that finished"), "\(loses)")
+        #expect(loses.contains("3.00 lost writes"), "\(loses)")
+        #expect(loses.contains("1 of 1 trials: 7/10"), "\(loses)")
+        let traps = try #require(blocks.first { $0.hasPrefix("traps ") })
+        #expect(traps.contains("✗ CRASHED") && traps.contains("its stderr ended with:"), "\(traps)")
+    }
+
     @Test("a known loss is counted exactly through the child process")
     func exactLossThroughChild() throws {
         let output = try Executable.fixtures.run("run", "synthetic", "--json", "--trials", "6", "--iterations", "400")

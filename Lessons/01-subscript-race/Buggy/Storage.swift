@@ -17,18 +17,32 @@ import RaceLab
 public final class Storage: @unchecked Sendable {
     private let queue = RaceQueue(label: "racelab.storage", attributes: .concurrent)
     private var _contents: [String: Data] = [:]
+    /// Each store's copy on its way back, when the explorer shows them (see `Storage+Copies`).
+    let copies: StoreCopies?
 
     private var contents: [String: Data] {
-        get { queue.sync { _contents } }
+        get {
+            let read = queue.sync { _contents }
+            copies?.read(read)
+            return read
+        }
         set {
+            copies?.made(newValue)
             // hazard: the getter's work item has finished; another store can read the same old
             // dictionary before this setter's barrier runs, and one of the two keys is lost.
             Race.window("set contents")
-            queue.async(flags: .barrier) { self._contents = newValue }
+            queue.async(flags: .barrier) {
+                self._contents = newValue
+                self.copies?.written(newValue)
+            }
         }
     }
 
-    public init() {}
+    /// - Parameter showingCopies: keep each store's copy from its read to its write, for the
+    ///   explorer's pages (`racelab explore 1 --html`, `racelab play 1`); off under the stress runner.
+    public init(showingCopies: Bool = false) {
+        copies = showingCopies ? StoreCopies() : nil
+    }
 
     /// Stores `data` under `id`: a get and a set, as two separate work items on the queue.
     @inline(never)

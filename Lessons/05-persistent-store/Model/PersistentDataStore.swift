@@ -5,7 +5,7 @@ import RaceLab
 /// concurrent queue: the article's `PersistentDataStore`.
 ///
 /// Reads run concurrently with each other. Writes (stores and removals) run as barrier work items,
-/// alone on the queue, and replace files atomically: a staging file renamed over the data file. With
+/// alone on the queue, after their data was encoded on a serial queue of their own, and replace files atomically: a staging file renamed over the data file. With
 /// both rules (`WriteDiscipline.fixed`), every load sees a whole file, stores to one identifier are
 /// applied in the order they were made, and a process killed in the middle of a store leaves the old
 /// file or the new one, never a mix.
@@ -37,6 +37,8 @@ public final class PersistentDataStore: Sendable {
     private let completionQueue: DispatchQueue
     /// A `RaceQueue`, so that the schedule explorer sees the work items and models the barrier.
     private let queue: RaceQueue
+    /// Serial: runs the data providers of stores made with `encodesBeforeWrite`, in order.
+    let encodingQueue: RaceQueue
     /// The store's claim on its folder; nil when its discipline does not claim it (a buggy variant).
     private let lock: FolderLock?
 
@@ -68,6 +70,7 @@ public final class PersistentDataStore: Sendable {
         lock = discipline.claimsFolder ? try FolderLock(in: directory) : nil
         stagingDirectory = try directory.subfolder(".staging")
         queue = RaceQueue(label: "racelab.persistent-data-store.\(self.name)", attributes: .concurrent)
+        encodingQueue = RaceQueue(label: "racelab.persistent-data-store.\(self.name).encoding")
         for leftover in try stagingDirectory.names() {
             _ = try? stagingDirectory.remove(leftover)
         }

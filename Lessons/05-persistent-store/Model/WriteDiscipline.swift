@@ -13,21 +13,38 @@
 ///   Foundation's `Data.write(to:options: .atomic)` does with its temporary file. Off, every write of
 ///   an identifier stages into one file named after it, which is safe only while the barrier keeps
 ///   two such writes from overlapping.
+/// - `encodesBeforeWrite`: the data provider (the encode: an image to JPEG data, a model to JSON)
+///   runs on a serial queue of its own, and only the finished data goes into the barrier, so loads
+///   run while a store encodes; the serial queue keeps stores in the order they were made. Off, as in
+///   the article, the provider runs inside the write: under a barrier, every load made meanwhile
+///   waits for the encode. Either way is correct; off costs every load that waits.
 public struct WriteDiscipline: Sendable, Equatable {
     public var barrier: Bool
     public var replaceAtomically: Bool
     public var uniqueStaging: Bool
     public var claimsFolder: Bool
+    public var encodesBeforeWrite: Bool
 
-    public init(barrier: Bool, replaceAtomically: Bool, uniqueStaging: Bool = true, claimsFolder: Bool = true) {
+    public init(
+        barrier: Bool,
+        replaceAtomically: Bool,
+        uniqueStaging: Bool = true,
+        claimsFolder: Bool = true,
+        encodesBeforeWrite: Bool = false
+    ) {
         self.barrier = barrier
         self.replaceAtomically = replaceAtomically
         self.uniqueStaging = uniqueStaging
         self.claimsFolder = claimsFolder
+        self.encodesBeforeWrite = encodesBeforeWrite
     }
 
-    /// Barrier writes, each staged in a file of its own and renamed into place: the article's store.
-    public static let fixed = WriteDiscipline(barrier: true, replaceAtomically: true)
+    /// Barrier writes, each staged in a file of its own and renamed into place, the data encoded
+    /// before the barrier: loads never wait for an encode.
+    public static let fixed = WriteDiscipline(barrier: true, replaceAtomically: true, encodesBeforeWrite: true)
+    /// The article's store as written: barrier writes renamed into place, the provider run inside
+    /// the barrier. Correct, and every load made during an encode waits for it.
+    public static let encodeInBarrier = WriteDiscipline(barrier: true, replaceAtomically: true)
     /// The article's store minus its barrier (buggy): writes stay atomic and stage in files of their
     /// own, so no file is torn, but writes of one identifier run side by side and finish in any
     /// order: an older store can land last and win.

@@ -15,6 +15,11 @@ import RaceLab
 /// staging file). A file that is not a whole version is **torn**, and one holding the version of a
 /// store that reported failure is inconsistent too.
 ///
+/// With `slowEncodes`, each store's provider takes longer (an image encoded, say) and a
+/// `StoreLoader` loads through the store all the while, counting the loads that **waited for an
+/// encode**: the outcome of a clean trial says what share of the loads made during an encode did.
+/// It is measured, not a verdict: both stores that encode slowly are correct.
+///
 /// A store or load that failed because of its surroundings (a full disk, a read-only folder, no
 /// descriptors left: see `isEnvironmental`) is an **error**, reported in `Observation.errors`: it
 /// says nothing about the race, so the trial counts as neither a reproduction nor a failure.
@@ -29,6 +34,8 @@ final class DocumentTrial: @unchecked Sendable {
     let stores: [PersistentDataStore]
     var store: PersistentDataStore { stores[0] }
     private let completions = DispatchQueue(label: "racelab.documents.completions")
+    /// Runs the stores one after another when encodes are slow (`saveInTurn`).
+    private let saver = DispatchQueue(label: "racelab.documents.saver")
     private let pending = DispatchGroup()
     private let lock = NSLock()
     private var nextVersion: [Int]
@@ -46,6 +53,15 @@ final class DocumentTrial: @unchecked Sendable {
     /// explorer, which does not schedule the completion queue, so the read would make a replay
     /// differ from the schedule it replays.
     private let watchesCompletions: Bool
+    /// Whether providers do extra work and the trial measures the loads that wait for it.
+    private let slowEncodes: Bool
+    /// The encodes running now, by number, and the next number.
+    private var encoding: Set<Int> = []
+    private var nextEncode = 0
+    /// Loads through the store beside the iterations, when encodes are slow.
+    private var loader: StoreLoader?
+    /// What the loader counted: loads made during an encode, and those that waited for it.
+    private var loads: (madeDuringEncodes: Int, waited: Int) = (0, 0)
 
     /// - Parameters:
     ///   - outsideReaderThread: false for the schedule explorer, whose threads read the files
@@ -53,8 +69,15 @@ final class DocumentTrial: @unchecked Sendable {
     ///     completions do not read their file back).
     ///   - stores: how many stores to open on the one folder (more than one needs a discipline
     ///     that does not claim the folder).
-    init(discipline: WriteDiscipline, stores count: Int = 1, outsideReaderThread: Bool = true) throws {
+    ///   - slowEncodes: providers do extra work, and the trial counts the loads that wait for it.
+    init(
+        discipline: WriteDiscipline,
+        stores count: Int = 1,
+        outsideReaderThread: Bool = true,
+        slowEncodes: Bool = false
+    ) throws {
         watchesCompletions = outsideReaderThread
+        self.slowEncodes = slowEncodes
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
         stores = try (0..<max(1, count)).map { [parent, completions] _ in
             try PersistentDataStore(
@@ -75,6 +98,15 @@ final class DocumentTrial: @unchecked Sendable {
         let paths = (0..<Self.documents).map { [store] in store.path(of: Self.identifier($0)) }
         outsideReader = OutsideReader(paths: paths)
         if outsideReaderThread { outsideReader.start() }
+        if slowEncodes {
+            let loader = StoreLoader(
+                store: store,
+                identifiers: (0..<Self.documents).map(Self.identifier),
+                runningEncodes: { [self] in lock.withLock { encoding } }
+            )
+            self.loader = loader
+            loader.start()
+        }
     }
 
     static func identifier(_ document: Int) -> String {
@@ -85,8 +117,26 @@ final class DocumentTrial: @unchecked Sendable {
         let document = (iteration.index / 4) % Self.documents
         let through = stores[iteration.index % stores.count]
         switch iteration.index % 4 {
-        case 0, 1: storeNewVersion(of: document, through: through)
+        case 0, 1:
+            if slowEncodes {
+                saveInTurn(document, through: through)
+            } else {
+                storeNewVersion(of: document, through: through)
+            }
         default: loadThroughStore(document, iteration, through: through)
+        }
+    }
+
+    /// Stores `document` once the stores saved before it have completed, as a user saving one
+    /// document after another does: with slow encodes, the store's queue then holds one store at a
+    /// time, and the loader's loads meet one encode, not a backlog of them.
+    private func saveInTurn(_ document: Int, through store: PersistentDataStore) {
+        pending.enter()
+        saver.async { [self] in
+            let saved = DispatchSemaphore(value: 0)
+            storeNewVersion(of: document, through: store) { saved.signal() }
+            saved.wait()
+            pending.leave()
         }
     }
 
@@ -112,7 +162,11 @@ final class DocumentTrial: @unchecked Sendable {
 
     private func stopOutsideReader() {
         let seen = outsideReader.stop()
-        lock.withLock { outside = seen }
+        let counted = loader?.stop() ?? (0, 0)
+        lock.withLock {
+            outside = seen
+            loads = counted
+        }
     }
 
     /// Reads every document from disk and compares it with the stores that succeeded; adds the
@@ -183,14 +237,37 @@ final class DocumentTrial: @unchecked Sendable {
             lostWrites: lost,
             inconsistencies: torn + orphaned + outside.torn + wentBack,
             errors: environmentFailures,
-            outcome: "\(current)/\(Self.documents) current"
-                + (wentBack > 0 ? " · went back" : "")
-                + (outside.torn > 0 ? " · torn reads" : ""),
-            meaning: kinds.isEmpty ? "every document holds its last store" : kinds.joined(separator: ", ")
+            // A bad outcome leads with what went wrong; the count of current documents follows.
+            outcome: ((wentBack > 0 ? ["went back"] : []) + (outside.torn > 0 ? ["torn reads"] : [])
+                + ["\(current)/\(Self.documents) current"]
+                + (kinds.isEmpty && slowEncodes ? [waitedShare] : []))
+                .joined(separator: " · "),
+            meaning: kinds.isEmpty
+                ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
         )
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
+    }
+
+    /// How many of the loads made during an encode waited for it, in bands (the lock is held).
+    private var waitedShare: String {
+        guard loads.madeDuringEncodes > 0 else { return "no load during an encode" }
+        let share = Double(loads.waited) / Double(loads.madeDuringEncodes)
+        switch share {
+        case 1: return "loads during encodes: all waited"
+        case 0: return "loads during encodes: none waited"
+        case ..<0.1: return "loads during encodes: <10% waited"
+        case ..<0.5: return "loads during encodes: 10–49% waited"
+        default: return "loads during encodes: 50–99% waited"
+        }
+    }
+
+    /// What the loads' share says, for a clean trial with slow encodes (the lock is held).
+    private var loadsMeaning: String {
+        guard slowEncodes, loads.madeDuringEncodes > 0 else { return "" }
+        return loads.waited * 2 >= loads.madeDuringEncodes
+            ? "; loads wait while a store encodes" : "; loads run while a store encodes"
     }
 
     private static func count(_ number: Int, _ noun: String) -> String {
@@ -199,17 +276,25 @@ final class DocumentTrial: @unchecked Sendable {
 
     func remove() {
         _ = outsideReader.stop()
+        _ = loader?.stop()
         ScratchSpace.remove(parent)
     }
 
-    func storeNewVersion(of document: Int, through store: PersistentDataStore? = nil) {
+    /// - Parameter then: runs after the store's completion recorded its result.
+    func storeNewVersion(
+        of document: Int,
+        through store: PersistentDataStore? = nil,
+        then: (@Sendable () -> Void)? = nil
+    ) {
         let version = VersionBox()
         pending.enter()
         (store ?? self.store).storeData(
             { [self] in
                 let number = takeVersion(of: document)
                 version.set(number)
-                return Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
+                let payload = Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
+                if slowEncodes { encodeSlowly() }
+                return payload
             },
             identifier: Self.identifier(document),
             completion: { [self] result in
@@ -217,10 +302,27 @@ final class DocumentTrial: @unchecked Sendable {
                 if watchesCompletions, case .success = result, let number = version.get() {
                     checkNotOvertaken(number, of: document)
                 }
+                then?()
                 pending.leave()
             }
         )
     }
+
+    /// A slow encode: the provider takes `encodeMicroseconds` more, while the trial knows it runs.
+    /// It sleeps rather than spins, so that on a machine of two cores the loads that may run
+    /// meanwhile find a core, as they would beside an encoder that waits on the disk or the GPU.
+    private func encodeSlowly() {
+        let number = lock.withLock {
+            nextEncode += 1
+            encoding.insert(nextEncode)
+            return nextEncode
+        }
+        usleep(Self.encodeMicroseconds)
+        _ = lock.withLock { encoding.remove(number) }
+    }
+
+    /// How much longer a slow encode takes.
+    static let encodeMicroseconds: UInt32 = 2_000
 
     private func loadThroughStore(_ document: Int, _ iteration: Iteration, through store: PersistentDataStore) {
         pending.enter()

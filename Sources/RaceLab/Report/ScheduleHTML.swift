@@ -46,7 +46,7 @@ public enum ScheduleHTML {
         if showsState {
             let blanks = String(repeating: "<td></td>", count: picture.threadNames.count)
             lines.append(
-                "<tr class=\"initial\"><td>start</td>\(blanks)<td class=\"state\">\(xmlEscaped(picture.states[0]))</td></tr>"
+                "<tr class=\"initial\"><td>start</td>\(blanks)<td class=\"state\">\(stateLines(picture.states[0]))</td></tr>"
             )
         }
         for (index, step) in failure.steps.enumerated() {
@@ -57,7 +57,7 @@ public enum ScheduleHTML {
                     thread == step.thread
                     ? "<td class=\"op thread-\(thread % 6)\">\(xmlEscaped(step.operation))</td>" : "<td></td>"
             }
-            if showsState { cells += "<td class=\"state\">\(xmlEscaped(picture.state(after: index) ?? ""))</td>" }
+            if showsState { cells += "<td class=\"state\">\(stateLines(picture.state(after: index) ?? ""))</td>" }
             lines.append("<tr class=\"step\(last ? " failing" : "")\" data-step=\"\(index + 1)\">\(cells)</tr>")
         }
         lines.append("</tbody>")
@@ -82,6 +82,11 @@ public enum ScheduleHTML {
         )
         lines.append("</section>")
         return lines
+    }
+
+    /// A state description's parts (`store holds [] · thread 0's copy: [item-0]`), one per line.
+    private static func stateLines(_ state: String) -> String {
+        state.components(separatedBy: " · ").map(xmlEscaped).joined(separator: "<br>")
     }
 
     private static let style = """

@@ -3,15 +3,26 @@ import Foundation
 /// Renders reports for a terminal: a block per variant with its numbers, outcome histogram and
 /// verdict, and a summary line per lesson. No line is wider than `reportWidth` columns (a projector's
 /// terminal): long lines wrap, a histogram too wide for its columns puts each meaning on its own line.
+///
+/// Not verbose, a variant whose verdict is the one its kind should get reads as its verdict line and
+/// what decided it (`compactVariant(_:)`): a lesson of eleven variants must be readable at a glance.
+/// Any other verdict gets the whole block, where the details are what the reader needs.
 package struct TextReport {
     /// Whether the variants are a lesson's own rather than code a user checks. A lesson's fixed
     /// variant may rightly reach no race window (an actor has none), so there the advice to mark
     /// windows is given for buggy variants only; for a user's code it is given for every variant.
     package var lessonVariants: Bool
 
-    package init(lessonVariants: Bool = false) {
+    /// Whether every variant gets its whole block (counts, outcome table, samples, stderr).
+    package var verbose: Bool
+
+    package init(lessonVariants: Bool = false, verbose: Bool = true) {
         self.lessonVariants = lessonVariants
+        self.verbose = verbose
     }
+
+    /// What the header says when variants are shown compactly.
+    static let compactHint = "each variant's verdict and what decided it; --verbose: its counts, outcomes and samples"
 
     /// Histogram rows shown per variant; the JSON report has them all.
     static let histogramRows = 8
@@ -21,13 +32,14 @@ package struct TextReport {
             """
             RaceLab · lesson \(lessonNumber): \(title)
             seed \(seed) · noise \(noise ? "on (seeded yields, spins and sleeps at race windows)" : "off") · \
-            each variant in its own process, watchdog \(formatSeconds(timeout)) s
+            each variant in its own process, watchdog \(formatSeconds(timeout)) s\(verbose ? "" : "\n" + Self.compactHint)
 
             """
         )
     }
 
     package func variant(_ report: VariantReport) -> String {
+        if !verbose && report.passed && report.trials > 0 && report.errors == 0 { return compactVariant(report) }
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         if report.trials > 0 {
@@ -89,6 +101,54 @@ package struct TextReport {
             )
         }
         if report.trials == 0 { lines = lines.flatMap { wrapped($0) } }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A variant whose verdict is the expected one, in a few lines: its name and summary; the verdict
+    /// with the amounts its trials lost, duplicated or found inconsistent, per trial; the outcome that
+    /// decided it (the most frequent forbidden one when the bug showed, else the most frequent); the
+    /// first sample the variant described.
+    func compactVariant(_ report: VariantReport) -> String {
+        var lines = wrapped("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
+        let counted = report.trials - report.errorTrials
+        let amounts = [
+            (report.lostWrites, "lost writes"), (report.duplicates, "duplicates"),
+            (report.inconsistencies, "inconsistencies"),
+        ]
+        .filter { $0.0 > 0 && counted > 0 }
+        .map { String(format: "%.2f", Double($0.0) / Double(counted)) + " " + $0.1 }
+        let anomalous = report.anomalousTrials > 0
+        // The standard reasons, shortened; a crash after the trials that showed the bug keeps its own.
+        let reason =
+            report.crashed
+            ? ": " + report.verdictReason
+            : anomalous
+                ? " in \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) trials"
+                : ": no anomaly in \(grouped(report.trials)) trials"
+        var verdict = "  \(report.decides ? "✓" : "·") \(report.verdict.label)\(reason)"
+        if !amounts.isEmpty {
+            verdict += " · per trial of \(grouped(report.iterations)) iterations: " + amounts.joined(separator: ", ")
+        }
+        lines += wrapped(verdict, hang: "    ")
+        let candidates = report.histogram.filter { ($0.expectation == .forbidden) == anomalous }
+        if let row = (candidates.isEmpty ? report.histogram : candidates).max(by: { $0.samples < $1.samples }) {
+            lines += wrapped(
+                "    \(grouped(row.samples)) of \(grouped(report.trials)) trials: \(row.outcome) → \(row.meaning)",
+                hang: "      "
+            )
+        }
+        if anomalous, let sample = report.samples.first {
+            lines += wrapped("    e.g. \(sample)", hang: "         ")
+        }
+        if report.windowsReached == 0 && (!lessonVariants || report.kind == .buggy) {
+            lines += wrapped("  note: \(VariantReport.noWindowReached)")
+        }
+        if let reason = report.unmeasured {
+            lines += wrapped(
+                "  unmeasured on this system, so its verdict does not decide the run: \(reason)",
+                hang: "    "
+            )
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
