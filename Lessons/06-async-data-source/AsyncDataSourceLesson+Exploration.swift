@@ -196,27 +196,24 @@ extension AsyncDataSourceLesson {
         }
     )
 
-    static let stateObjectExploration = uiAgainstWriters(
-        { settled(StateObjectVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        // `write` is one `queue.async` of the data source, `render` one `ui.sync`: both steps only
-        // read the trial's constants first.
-        readOnlySteps: true,
-        settle: { trial in
-            let version = trial.ui.sync { trial.component.currentState.version }
-            return (version, trial.observers.problems(finalVersion: version))
-        }
-    )
+    static let stateObjectExploration = stateObjectDesign { StateObjectVariant.Trial() }
 
-    static let updateWithoutBarrierExploration = uiAgainstWriters(
-        { settled(UpdateWithoutBarrierVariant.makeTrial()) { $0.dataSource.waitUntilIdle() } },
-        // `write` is one `queue.async` of the data source, `render` one `ui.sync`: both steps only
-        // read the trial's constants first.
-        readOnlySteps: true,
-        settle: { trial in
-            let version = trial.ui.sync { trial.component.currentState.version }
-            return (version, trial.observers.problems(finalVersion: version))
-        }
-    )
+    static let updateWithoutBarrierExploration = stateObjectDesign { UpdateWithoutBarrierVariant.makeTrial() }
+
+    /// The state-object design (`StateObjectVariant`), its updates applied as `makeTrial`'s data
+    /// source applies them (with the barrier or without).
+    static func stateObjectDesign(_ makeTrial: @escaping @Sendable () -> StateObjectVariant.Trial) -> Exploration {
+        uiAgainstWriters(
+            { settled(makeTrial()) { $0.dataSource.waitUntilIdle() } },
+            // `write` is one `queue.async` of the data source, `render` one `ui.sync`: both steps only
+            // read the trial's constants first.
+            readOnlySteps: true,
+            settle: { trial in
+                let version = trial.ui.sync { trial.component.currentState.version }
+                return (version, trial.observers.problems(finalVersion: version))
+            }
+        )
+    }
 
     /// One writer's first update is synchronous (the caller waits until it has been applied), the
     /// second asynchronous, as in `racelab run`'s mix.

@@ -116,12 +116,9 @@ extension ExploreRequest: CommandRequest {
                     "(bug depth d = P+1). Default \(preemptions).",
                 ]
             },
-            CommandOption(
-                "--schedules",
-                .integer("M", in: 1...maximumSchedules),
-                \.options.schedules,
-                "At most M schedules (default 100000 for dfs, 1000 otherwise)."
-            ),
+            CommandOption("--schedules", .integer("M", in: 1...maximumSchedules), \.options.schedules) { _ in
+                ["At most M schedules (default \(scheduleLimits))."]
+            },
             // The seed of the explorer's random choices, not of any noise.
             CommandOption("--seed", .seed, \.options.seed) { seed in
                 ["Seed for pct and random, decimal or 0x hex (default \(seed))."]
@@ -178,6 +175,19 @@ extension ExploreRequest: CommandRequest {
 
     func run(in tool: RaceLabTool) -> ExitCode {
         tool.explore(self)
+    }
+
+    /// `100000 for dfs, 1000 otherwise`: the schedule limit of each strategy when `--schedules` is
+    /// not given (`ExplorationOptions.scheduleLimit`), the default strategy's first.
+    private static var scheduleLimits: String {
+        let first = ExplorationOptions()
+        let others = ExplorationOptions.Strategy.allCases.filter { $0 != first.strategy }
+            .map { (strategy: $0, limit: ExplorationOptions(strategy: $0).scheduleLimit) }
+        let limits = ["\(first.scheduleLimit) for \(first.strategy.rawValue)"]
+        if let limit = others.first?.limit, others.allSatisfy({ $0.limit == limit }) {
+            return (limits + ["\(limit) otherwise"]).joined(separator: ", ")
+        }
+        return (limits + others.map { "\($0.limit) for \($0.strategy.rawValue)" }).joined(separator: ", ")
     }
 
     /// Completes the request with its lessons (and the variant a replay runs), and refuses options

@@ -50,8 +50,7 @@ struct ChildProtocolTests {
     /// the variant's group; the variant's session still holds it.
     @Test("a process the variant started and left running is killed when the variant ends")
     func helperIsKilled() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-helper-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-helper")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pidFile = folder.appendingPathComponent("pid").path
         let (output, report) = try run("leaves-helper", environment: ["RACELAB_FIXTURE_HELPER_PID": pidFile])
@@ -72,8 +71,7 @@ struct ChildProtocolTests {
 
     @Test("the folder of a run killed with SIGKILL is removed when the next run starts")
     func staleFolderIsSwept() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tmp-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-tmp")
         defer { try? FileManager.default.removeItem(at: folder) }
         // A process that has ended: its pid names a folder no process owns.
         let ended = Process()
@@ -100,8 +98,7 @@ struct ChildProtocolTests {
 struct OutputFileTests {
     @Test("--junit, --html and --trace to a FIFO are refused with exit 2 at once, never opened")
     func fifoIsRefused() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-fifo-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-fifo")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)

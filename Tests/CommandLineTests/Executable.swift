@@ -8,6 +8,8 @@ struct Executable {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether the process exited, or a signal ended it.
+        var reason: Process.TerminationReason = .exit
 
         /// `stdout` as one line, each line's indentation dropped: where a test looks for a sentence
         /// in text the report wraps to fit 100 columns.
@@ -40,6 +42,13 @@ struct Executable {
         return url.deletingLastPathComponent()
     }
 
+    /// A new empty folder `<prefix>-<UUID>` in the temporary directory, for the caller to remove.
+    static func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// The executable's absolute path: the command its printed command lines start with.
     var path: String { Self.productsFolder.appendingPathComponent(name).path }
 
@@ -47,18 +56,32 @@ struct Executable {
         try run(arguments)
     }
 
+    /// A signal sent to the process once it has created the file `mark`: the point it is to be
+    /// interrupted at, known from the file, not from a guessed delay.
+    struct Interruption {
+        var signal: Int32
+        var mark: String
+    }
+
     /// - Parameters:
     ///   - environment: variables set for the run, on top of this process's.
     ///   - input: what the process reads on stdin, then end of input; nil leaves stdin as it is.
-    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Output {
+    ///   - interruption: a signal to send once the process has made its mark. The wait for the mark
+    ///     ends after 120 s only so that a broken build cannot hang the test run; the caller checks
+    ///     that the mark exists.
+    func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        input: String? = nil,
+        interruption: Interruption? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = Self.productsFolder.appendingPathComponent(name)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Executable.temporaryFolder("racelab-test")
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
         let err = folder.appendingPathComponent("err")
@@ -72,11 +95,20 @@ struct Executable {
             process.standardInput = try FileHandle(forReadingFrom: inputFile)
         }
         try process.run()
+        if let interruption {
+            var polls = 0
+            while !FileManager.default.fileExists(atPath: interruption.mark) && process.isRunning && polls < 6_000 {
+                usleep(20_000)
+                polls += 1
+            }
+            kill(process.processIdentifier, interruption.signal)
+        }
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus,
             stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
+            reason: process.terminationReason
         )
     }
 }

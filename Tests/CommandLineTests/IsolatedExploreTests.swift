@@ -100,8 +100,7 @@ struct IsolatedExploreTests {
 
     @Test("--html and --trace draw the failing schedule the child found, with its states")
     func picturesFromTheChild() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-pictures-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-pictures")
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("page.html").path
         let trace = folder.appendingPathComponent("trace.json").path
@@ -123,32 +122,18 @@ struct IsolatedExploreTests {
 
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-explore-term-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-explore-term")
         defer { try? FileManager.default.removeItem(at: folder) }
         let mark = folder.appendingPathComponent("helper").path
-        let process = Process()
-        process.executableURL = Executable.productsFolder.appendingPathComponent(Executable.fixtures.name)
-        process.arguments = ["explore", "exploring", "--variant", "hangs", "--stall", "600"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) {
-            _,
-            new in new
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The thread hangs for good once the mark exists; the bound only keeps a broken build from
-        // hanging the test run.
-        var polls = 0
-        while !FileManager.default.fileExists(atPath: mark) && process.isRunning && polls < 6_000 {
-            usleep(20_000)
-            polls += 1
-        }
+        // The thread hangs for good once the mark exists.
+        let output = try Executable.fixtures.run(
+            ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
+            environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
+            interruption: .init(signal: SIGTERM, mark: mark)
+        )
         #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 143)
+        #expect(output.reason == .exit)
+        #expect(output.status == 143)
         #if os(Linux)
         let helper = try #require(pid_t(try String(contentsOfFile: mark, encoding: .utf8)))
         #expect(!ChildProtocolTests.isRunning(helper), "the helper \(helper) outlived the exploration")

@@ -6,13 +6,20 @@ import Testing
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// A folder for one test's files, removed afterwards.
+/// A folder for one test's files, for the test to remove.
 private func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "racelab-matrix-test-\(UUID().uuidString)"
+    try Executable.temporaryFolder("racelab-matrix-test")
+}
+
+/// `racelab matrix 1` with `arguments`, the lessons' compiler probes, its TSan logs in `folder` and
+/// its JUnit document written to `junit`.
+private func lessonOneMatrix(_ arguments: String..., folder: URL, junit: String) throws -> Executable.Output {
+    try Executable.racelab.run(
+        ["matrix", "1"] + arguments + [
+            "--probes", repositoryRoot.appendingPathComponent("Lessons").path,
+            "--logs", folder.appendingPathComponent("logs").path, "--junit", junit,
+        ]
     )
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
 }
 
 /// Whether the racelab under test was built with ThreadSanitizer (`make test-tsan`).
@@ -28,21 +35,7 @@ struct MatrixCommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("matrix.xml").path
-        let output = try Executable.racelab.run(
-            "matrix",
-            "1",
-            "--json",
-            "--trials",
-            "5",
-            "--seed",
-            "7",
-            "--probes",
-            repositoryRoot.appendingPathComponent("Lessons").path,
-            "--logs",
-            folder.appendingPathComponent("logs").path,
-            "--junit",
-            junit
-        )
+        let output = try lessonOneMatrix("--json", "--trials", "5", "--seed", "7", folder: folder, junit: junit)
         #expect(output.status == 0, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
         let matrix = try JSONDecoder().decode(ToolMatrix.self, from: Data(output.stdout.utf8))
         #expect(matrix.passed)
@@ -79,19 +72,13 @@ struct MatrixCommandTests {
             """.utf8
         ).write(to: expectations)
         let junit = folder.appendingPathComponent("matrix.xml").path
-        let output = try Executable.racelab.run(
-            "matrix",
-            "1",
+        let output = try lessonOneMatrix(
             "--trials",
             "3",
-            "--probes",
-            repositoryRoot.appendingPathComponent("Lessons").path,
             "--expectations",
             expectations.path,
-            "--logs",
-            folder.appendingPathComponent("logs").path,
-            "--junit",
-            junit
+            folder: folder,
+            junit: junit
         )
         #expect(output.status == 1)
         #expect(

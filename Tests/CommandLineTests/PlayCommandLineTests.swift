@@ -170,8 +170,7 @@ struct SchedulePictureCommandLineTests {
     /// Runs `explore` on `arguments` with `--html` and `--trace` into a scratch folder; returns the
     /// output and both files' text.
     static func explore(_ arguments: [String]) throws -> (Executable.Output, html: String, trace: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-picture-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Executable.temporaryFolder("racelab-picture")
         defer { try? FileManager.default.removeItem(at: folder) }
         let html = folder.appendingPathComponent("schedule.html")
         let trace = folder.appendingPathComponent("schedule.json")
@@ -261,8 +260,7 @@ struct SchedulePictureCommandLineTests {
 struct RunPageCommandLineTests {
     @Test("lesson 1's buggy store: one bar per histogram row, as long as its share; no external URL")
     func lessonOneReport() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-run-page-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Executable.temporaryFolder("racelab-run-page")
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("run.html")
         let output = try Executable.racelab.run(

@@ -196,8 +196,7 @@ struct IsolationTests {
 
     @Test("each file written is named in one line on stderr, and never in --json's stdout", arguments: [false, true])
     func writtenFilesAreNamed(json: Bool) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-written-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Executable.temporaryFolder("racelab-written")
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("run.html").path
         let junit = folder.appendingPathComponent("run.xml").path

@@ -172,8 +172,7 @@ struct ReliabilityTests {
 
     @Test("a child killed by the watchdog leaves no scratch folder behind")
     func killedChildIsSwept() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-tmp-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-tmp")
         defer { try? FileManager.default.removeItem(at: folder) }
         let mark = folder.appendingPathComponent("hanging").path
         let output = try Executable.fixtures.run(
@@ -196,40 +195,17 @@ struct ReliabilityTests {
 @Suite("Reliability: an interrupted run reports what finished")
 struct InterruptionTests {
     func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-int-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let folder = try Executable.temporaryFolder("racelab-int")
         defer { try? FileManager.default.removeItem(at: folder) }
         let mark = folder.appendingPathComponent("hanging").path
-        let out = folder.appendingPathComponent("out")
-        let err = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = Executable.productsFolder.appendingPathComponent(Executable.fixtures.name)
-        process.arguments = ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : [])
-        process.environment = ProcessInfo.processInfo.environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) {
-            _,
-            new in new
-        }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        // The variant hangs for 600 s; this loop ends as soon as it has started (the bound only keeps a
-        // broken build from hanging the test run).
-        var polls = 0
-        while !FileManager.default.fileExists(atPath: mark) && process.isRunning && polls < 6_000 {
-            usleep(20_000)
-            polls += 1
-        }
-        #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return Executable.Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        // The variant hangs for 600 s; it is interrupted as soon as it has started.
+        let output = try Executable.fixtures.run(
+            ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
+            environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
+            interruption: .init(signal: signal, mark: mark)
         )
+        #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
+        return output
     }
 
     @Test("SIGINT: the text report of the finished variants, marked interrupted, exit 130")

@@ -47,4 +47,25 @@ struct ChildChannelTests {
         #expect(try ChildRequest(arguments: Array(arguments.dropFirst())) == request)
         #expect(throws: ChildRequest.Malformed.self) { try ChildRequest(arguments: ["3", "lock-order"]) }
     }
+
+    @Test("an exploration's result survives the channel: its report and text read the same in the parent")
+    func explorationRoundTrip() async throws {
+        let report = try await Explorer.explore(ExplorerTests.lostUpdate)
+        let failure = try #require(report.failure)
+        let replayed = try await Explorer.replay(ExplorerTests.lostUpdate, schedule: failure.schedule)
+        for run in [VariantExploration.Run.search(report), .replay(replayed)] {
+            let line = try JSONText.encode(ChildMessage.exploration(run, states: ["before", "after"]), pretty: false)
+            let decoded = try JSONDecoder().decode(ChildMessage.self, from: Data(line.utf8))
+            guard case .exploration(let received, let states) = decoded else {
+                Issue.record("not an exploration: \(decoded)")
+                continue
+            }
+            #expect(states == ["before", "after"])
+            let sent = VariantExploration(variant: "buggy", kind: .buggy, run: run)
+            let read = VariantExploration(variant: "buggy", kind: .buggy, run: received)
+            #expect(try JSONText.encode(read) == JSONText.encode(sent))
+            #expect(read.text(heading: "buggy") == sent.text(heading: "buggy"))
+            #expect(read.verdict == (sent.mode == .search ? "FOUND" : "REPRODUCED"))
+        }
+    }
 }

@@ -23,3 +23,24 @@ extension StressRunner.Options {
         .init(workload: Workload(trials: trials, iterations: iterations), seed: seed, noise: noise)
     }
 }
+
+extension Explorer {
+    /// How many of `times` replays of `failure`'s schedule end as it did. A replay refused (the
+    /// program is not deterministic) counts as not reproduced.
+    static func reproductions(
+        of failure: ExecutionResult,
+        in exploration: Exploration,
+        options: ExplorationOptions,
+        times: Int = 100
+    ) async -> Int {
+        var reproduced = 0
+        for _ in 0..<times {
+            if let replay = try? await replay(exploration, schedule: failure.schedule, options: options),
+                replay.outcome == failure.outcome
+            {
+                reproduced += 1
+            }
+        }
+        return reproduced
+    }
+}

@@ -157,7 +157,8 @@ struct NothingPassesOnNothingTests {
         let search = await RaceLabCheck.explore(exploration, options: .init(), wantFailure: true)
         let report = try #require(search.report)
         #expect(search.failures.isEmpty)
-        #expect(report.stoppedAfterFailure == RaceLabCheck.schedulesAfterFailure || report.exhaustive)
+        let searched = try #require(report.report)
+        #expect(searched.stoppedAfterFailure == RaceLabCheck.schedulesAfterFailure || searched.exhaustive)
         let failing = try #require(search.failingSchedule)
         // A replay that does not fit is refused (it throws); one that runs is the failing schedule.
         let result = try await Explorer.replay(exploration, schedule: failing)

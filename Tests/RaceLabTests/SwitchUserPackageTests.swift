@@ -381,27 +381,15 @@ struct SwitchUserPackageTests {
         )
         try Self.tests.write(to: tests.appendingPathComponent("ShopTests.swift"), atomically: true, encoding: .utf8)
 
-        let scratch = UserPackageTests.repository.appendingPathComponent(".build-switch-package").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift", "test", "--package-path", folder.path, "--scratch-path", scratch, "--traits", "RACELAB",
-        ]
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "RACELAB_SEED")
-        environment.removeValue(forKey: "RACELAB_REPLAY")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let (status, text) = try UserPackageTests.swiftTest(
+            folder,
+            scratch: ".build-switch-package",
+            "--traits",
+            "RACELAB"
+        )
 
         try #require(text.contains("protectedBugIsFound"), "the package did not build or run:\n\(text.suffix(3000))")
-        #expect(process.terminationStatus == 0, "\(text.suffix(4000))")
+        #expect(status == 0, "\(text.suffix(4000))")
         for test in [
             "protectedBugIsFound", "protectedFixIsClean", "thumbnailBugIsFound", "thumbnailFixIsClean",
             "staleSnapshotIsFound", "staleSnapshotFixIsClean", "duplicateWorkIsFound", "duplicateWorkFixIsClean",

@@ -69,6 +69,33 @@ struct UserPackageTests {
         }
         """
 
+    /// Runs `swift test` in the package at `folder`, without this run's RACELAB_SEED and
+    /// RACELAB_REPLAY, and returns its exit status and everything it printed.
+    ///
+    /// - Parameters:
+    ///   - scratch: the build folder, in this repository (git-ignored), so that a second run is
+    ///     incremental.
+    ///   - arguments: more arguments for `swift test`.
+    static func swiftTest(_ folder: URL, scratch: String, _ arguments: String...) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["swift", "test", "--package-path", folder.path]
+            + ["--scratch-path", repository.appendingPathComponent(scratch).path] + arguments
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "RACELAB_SEED")
+        environment.removeValue(forKey: "RACELAB_REPLAY")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     @Test("swift test fails at the user's line with the report and the seed to re-run it")
     func failureAtTheCallersLine() throws {
         let folder = FileManager.default.temporaryDirectory
@@ -85,27 +112,11 @@ struct UserPackageTests {
             encoding: .utf8
         )
 
-        // The build products stay in this repository (git-ignored), so that a second run is incremental.
-        let scratch = Self.repository.appendingPathComponent(".build-user-package").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "test", "--package-path", folder.path, "--scratch-path", scratch]
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "RACELAB_SEED")
-        environment.removeValue(forKey: "RACELAB_REPLAY")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let (status, text) = try Self.swiftTest(folder, scratch: ".build-user-package")
 
         let built = text.contains("counterIsClean")
         try #require(built, "the user package did not build or run:\n\(text.suffix(3000))")
-        #expect(process.terminationStatus != 0)
+        #expect(status != 0)
         // Swift Testing: the issue at the call's line (22 of CounterTests.swift), with the report.
         #expect(text.contains("CounterTests.swift:22:"), "\(text.suffix(3000))")
         #expect(text.contains("expectClean: 'user-counter' is not clean (FAILED)"))

@@ -1,5 +1,5 @@
 /// How one controlled execution ended.
-public enum ExecutionOutcome: Equatable, Sendable {
+public enum ExecutionOutcome: Equatable, Sendable, Codable {
     /// Every thread finished and the invariant held.
     case passed
     /// Every thread finished and the invariant did not hold: what broke.
@@ -96,7 +96,10 @@ public struct ThreadPosition: Equatable, Sendable, Codable, CustomStringConverti
 }
 
 /// One controlled execution: the schedule it followed, the steps it ran, how it ended.
-public struct ExecutionResult: Sendable {
+///
+/// Its JSON (`Codable`) carries what a report shows of it; what the search analysed it for (each
+/// step's footprint, what blocked threads would touch) stays in the process that ran it.
+public struct ExecutionResult: Sendable, Equatable, Codable {
     /// The schedule followed, with the program's fingerprint when the explorer ran it.
     public internal(set) var schedule: Schedule
     /// The steps it ran, in order: one per scheduling point passed.
@@ -133,6 +136,11 @@ public struct ExecutionResult: Sendable {
     public internal(set) var errorsAreFailures = false
     /// Whether Swift concurrency jobs were scheduling points: each job ran as one step.
     public internal(set) var jobsWereSteps = false
+
+    private enum CodingKeys: String, CodingKey {
+        case schedule, steps, outcome, spawned, states, stall, unscheduledThreads, branchingDecisions, timing
+        case threadsLeftRunning, errorsAreFailures, jobsWereSteps
+    }
 
     /// Whether this execution shows the bug: a broken invariant, a deadlock, or an error where the
     /// exploration declares errors its failure.

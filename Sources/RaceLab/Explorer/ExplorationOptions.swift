@@ -120,7 +120,9 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
         schedulesJobs && !(exploration.windowsMarked && marks)
     }
 
-    var scheduleLimit: Int {
+    /// The most schedules the search runs: `schedules`, or when it is nil the strategy's own limit
+    /// (100,000 for dfs, whose search can finish; 1,000 for pct and random, which sample).
+    public var scheduleLimit: Int {
         schedules ?? strategy.defaultScheduleLimit
     }
 }

@@ -1,5 +1,5 @@
 /// What an exploration found.
-public struct ExplorationReport: Sendable {
+public struct ExplorationReport: Sendable, Equatable, Codable {
     /// The strategy that searched.
     public let strategy: ExplorationOptions.Strategy
     /// Logical threads the program started with.

@@ -7,7 +7,7 @@
 /// A schedule found by the explorer names the program it came from (`program`, a fingerprint of
 /// the exploration, see `Exploration.fingerprint(marks:)`), and its replay string carries it:
 /// a string replayed on another program is refused, never run as something else.
-public struct Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct Schedule: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// How many logical threads the program had.
     public let threads: Int
     /// The thread chosen at each decision, in order. Ids from `threads` on are threads the program

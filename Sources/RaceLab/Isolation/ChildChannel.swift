@@ -70,8 +70,9 @@ package enum ChildMessage: Codable, Equatable, Sendable {
     /// A stress run's report of the trials done so far: what the parent reports when the child dies
     /// in a later trial. Not a result.
     case progress(VariantReport)
-    /// An exploration's result, and the states along its failing schedule when asked for.
-    case exploration(VariantExploration, states: [String])
+    /// What an exploration ran (its report, or the replayed execution), and the states along its
+    /// failing schedule when asked for.
+    case exploration(VariantExploration.Run, states: [String])
     /// A sample of the explorer's, as `racelab power` measures it.
     case rate(DetectionRate)
     /// The variant could not be set up (its state could not be made, say): an error, not a verdict.

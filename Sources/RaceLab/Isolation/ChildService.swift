@@ -78,11 +78,15 @@ package enum ChildService {
                     guard let schedule = Schedule(replayString: text) else { throw UnreadableReplay(text: text) }
                     return schedule
                 }
-                guard let entry = try VariantExploration.run(variant, options: options, replay: schedule) else {
-                    return .setupFailed("it has no exploration")
-                }
-                let states = wantsStates ? try statesAlong(entry.failure, of: exploration, options: options) : []
-                return .exploration(entry, states: states)
+                let run: VariantExploration.Run =
+                    if let schedule {
+                        .replay(try Explorer.replay(exploration, schedule: schedule, options: options))
+                    } else {
+                        .search(try Explorer.explore(exploration, options: options))
+                    }
+                let failure = VariantExploration(variant: variant.name, kind: variant.kind, run: run).failure
+                let states = wantsStates ? try statesAlong(failure, of: exploration, options: options) : []
+                return .exploration(run, states: states)
             } catch let refusal as ReplayRefusal {
                 return .replayRefused(refusal.reason)
             } catch {

@@ -31,7 +31,8 @@ package enum IsolatedExploration {
     ) -> Outcome {
         let job = ChildRequest.Job.explore(options: options, replay: replay?.replayString, states: states)
         switch serve(job, variant: variant, lesson: lesson, executable: executable) {
-        case .reply(.exploration(let entry, let states)): return .explored(entry, states: states)
+        case .reply(.exploration(let run, let states)):
+            return .explored(VariantExploration(variant: variant.name, kind: variant.kind, run: run), states: states)
         case .reply(.setupFailed(let why)): return .setupFailed(why)
         case .reply(.replayRefused(let reason)): return .replayRefused(reason)
         case .reply: return .failed(unexpectedReply(variant))

@@ -32,68 +32,19 @@ extension VariantExploration {
 
     /// Everything but the heading and the verdict.
     func bodyLines(replayCommand: (String) -> String, verbose: Bool = true) -> [String] {
-        var lines: [String] = []
-        if mode == .replay {
-            lines.append("  replayed 1 schedule on " + counted(threads, "thread"))
-        } else {
-            var setting = "  strategy \(strategy?.rawValue ?? "?"), " + counted(threads, "thread") + ", "
-            switch strategy {
-            case .pct: setting += "\(preemptions ?? 0) priority change points"
-            case .random: setting += "a random thread at every point"
-            case .dfs, nil:
-                setting += "at most \(preemptions ?? 0) preemptions"
-                if let reduction { setting += ", reduction \(reduction.rawValue)" }
-            }
-            if let seed { setting += ", seed \(seed)" }
-            lines.append(setting)
-            // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
-            let reduced = reduction.map { $0 != .none } ?? false
-            let scope =
-                exhaustive
-                ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
-                : stopped != nil
-                    ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
-                    : stoppedAfterFailure.map {
-                        $0 == 0
-                            ? " (stopped at the first failing schedule)"
-                            : " (stopped " + counted($0, "schedule")
-                                + " after the first failing one, the shortest kept)"
-                    }
-                        ?? (strategy?.searchesExhaustively == true ? " (schedule limit reached, not exhaustive)" : "")
-            lines.append(
-                "  " + counted(schedules, "schedule") + "\(scope), \(failingSchedules) of them failing, in "
-                    + "\(String(format: "%.3f", elapsedSeconds)) s"
-            )
-            if verbose, let traces {
-                lines.append(
-                    "  " + counted(traces, "distinct trace") + ": schedules that differ only in the order of "
-                        + "independent steps count as one"
-                )
-            }
-            if let statesSearched, let redundantSchedules {
-                lines.append(
-                    "  states: " + counted(statesSearched, "distinct state") + " decided at; "
-                        + "\(redundantSchedules) of the schedules ran on from one already searched"
-                )
-            }
-            if verbose, let timing { lines.append("  " + timing.perSchedule(schedules)) }
-            if let pctGuarantee, let pctSteps, let preemptions {
-                lines.append(
-                    "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(pctThreads ?? threads)*\(pctSteps)^\(preemptions)) = "
-                        + percent(pctGuarantee) + " per schedule; measured hit rate " + percent(hitRate)
-                )
-            } else if strategy == .random {
-                lines.append("  measured hit rate " + percent(hitRate))
-            }
+        var lines: [String]
+        switch run {
+        case .search(let report): lines = Self.searchLines(report, verbose: verbose)
+        case .replay: lines = ["  replayed 1 schedule on " + Self.counted(threads, "thread")]
         }
         for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
         for line in stall?.lines ?? [] { lines.append("  \(line)") }
         if let failure {
             lines += scheduleLines("FAILING SCHEDULE", failure, replayCommand: replayCommand)
         } else {
-            if let errorSchedules, errorSchedules > 0 {
+            if errorSchedules > 0 {
                 lines.append(
-                    "  " + counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
+                    "  " + Self.counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
                         + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
                 )
             }
@@ -102,14 +53,69 @@ extension VariantExploration {
             } else {
                 lines.append("  no failing schedule")
             }
-            if let granularity, mode == .search { lines.append("  granularity: \(granularity)") }
+            if let granularity { lines.append("  granularity: \(granularity)") }
+        }
+        return lines
+    }
+
+    /// A search's settings and figures: the strategy and its bounds, the counts, the time.
+    private static func searchLines(_ report: ExplorationReport, verbose: Bool) -> [String] {
+        let strategy = report.strategy
+        var setting = "  strategy \(strategy.rawValue), " + counted(report.threads, "thread") + ", "
+        switch strategy {
+        case .pct: setting += "\(report.preemptions) priority change points"
+        case .random: setting += "a random thread at every point"
+        case .dfs:
+            setting += "at most \(report.preemptions) preemptions"
+            if let reduction = report.reduction { setting += ", reduction \(reduction.rawValue)" }
+        }
+        if strategy.isSeeded { setting += ", seed \(report.seed)" }
+        var lines = [setting]
+        // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
+        let reduced = report.reduction.map { $0 != .none } ?? false
+        let scope =
+            report.exhaustive
+            ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
+            : report.abandoned != nil
+                ? report.stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
+                : report.stoppedAfterFailure.map {
+                    $0 == 0
+                        ? " (stopped at the first failing schedule)"
+                        : " (stopped " + counted($0, "schedule") + " after the first failing one, the shortest kept)"
+                }
+                    ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
+        lines.append(
+            "  " + counted(report.schedules, "schedule") + "\(scope), \(report.failingSchedules) of them failing, in "
+                + "\(String(format: "%.3f", report.elapsedSeconds)) s"
+        )
+        if verbose, let traces = report.tracesCovered {
+            lines.append(
+                "  " + counted(traces, "distinct trace") + ": schedules that differ only in the order of "
+                    + "independent steps count as one"
+            )
+        }
+        if let statesSearched = report.statesSearched, let redundantSchedules = report.redundantSchedules {
+            lines.append(
+                "  states: " + counted(statesSearched, "distinct state") + " decided at; "
+                    + "\(redundantSchedules) of the schedules ran on from one already searched"
+            )
+        }
+        if verbose, strategy.searchesExhaustively { lines.append("  " + report.timing.perSchedule(report.schedules)) }
+        if let pctGuarantee = report.pctGuarantee, let pctSteps = report.pctSteps {
+            lines.append(
+                "  pct guarantee >= 1/(n*k^(d-1)) = 1/(\(report.pctThreads ?? report.threads)*\(pctSteps)^"
+                    + "\(report.preemptions)) = " + percent(pctGuarantee) + " per schedule; measured hit rate "
+                    + percent(report.hitRate)
+            )
+        } else if strategy == .random {
+            lines.append("  measured hit rate " + percent(report.hitRate))
         }
         return lines
     }
 
     /// One schedule as a timeline with its replay line.
     private func scheduleLines(_ title: String, _ schedule: Failure, replayCommand: (String) -> String) -> [String] {
-        var lines = ["", "  \(title) (" + counted(schedule.steps.count, "step") + "): \(schedule.message)"]
+        var lines = ["", "  \(title) (" + Self.counted(schedule.steps.count, "step") + "): \(schedule.message)"]
         let spawned = schedule.spawned ?? []
         lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
         for thread in spawned { lines.append("    \(thread)") }
@@ -119,11 +125,11 @@ extension VariantExploration {
     }
 
     /// `1 schedule`, `6 schedules`.
-    private func counted(_ count: Int, _ noun: String) -> String {
+    private static func counted(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)" + (count == 1 ? "" : "s")
     }
 
-    private func percent(_ value: Double) -> String {
+    private static func percent(_ value: Double) -> String {
         String(format: "%.2f%%", value * 100)
     }
 }

@@ -44,11 +44,13 @@ public struct SchedulePicture: Sendable, Equatable {
         let stepCount = entry.failure?.steps.count ?? 0
         self.states = states.count == stepCount + 1 ? states : []
         self.replayCommand = replayCommand
-        var figures = "\(grouped(entry.schedules)) schedule" + (entry.schedules == 1 ? "" : "s")
-        if entry.mode == .replay {
+        var figures: String
+        switch entry.run {
+        case .search(let report):
+            figures = "\(grouped(report.schedules)) schedule" + (report.schedules == 1 ? "" : "s")
+            if report.exhaustive { figures += " (every schedule within the bound)" }
+        case .replay:
             figures = "replayed 1 schedule"
-        } else if entry.exhaustive {
-            figures += " (every schedule within the bound)"
         }
         figures += ", \(grouped(entry.failingSchedules)) of them failing"
         if let warning = entry.warning { figures += "; warning: \(warning)" }

@@ -60,18 +60,8 @@ public struct Variant: Sendable {
         check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
         tearDown: @escaping @Sendable (State) -> Void = { _ in }
     ) {
-        self.name = name
-        self.kind = kind
-        self.summary = summary
-        self.workload = workload
-        self.crashMeansReproduced = crashMeansReproduced
-        self.makeTrial = {
-            let state = try makeState()
-            return TrialBody(
-                run: .sync { iteration in try operation(state, iteration) },
-                check: { info in try await check(state, info) },
-                tearDown: { tearDown(state) }
-            )
+        self.init(name, kind, summary, workload, crashMeansReproduced, makeState, check, tearDown) { state in
+            .sync { iteration in try operation(state, iteration) }
         }
     }
 
@@ -91,6 +81,24 @@ public struct Variant: Sendable {
         check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
         tearDown: @escaping @Sendable (State) -> Void = { _ in }
     ) {
+        self.init(name, kind, summary, workload, crashMeansReproduced, makeState, check, tearDown) { state in
+            .async { iteration in try await asyncOperation(state, iteration) }
+        }
+    }
+
+    /// The two public initialisers' common part: each trial makes its state, and `run` says how
+    /// an iteration runs on it.
+    private init<State: Sendable>(
+        _ name: String,
+        _ kind: VariantKind,
+        _ summary: String,
+        _ workload: Workload?,
+        _ crashMeansReproduced: Bool,
+        _ makeState: @escaping @Sendable () throws -> State,
+        _ check: @escaping @Sendable (State, TrialInfo) async throws -> Observation,
+        _ tearDown: @escaping @Sendable (State) -> Void,
+        run: @escaping @Sendable (State) -> TrialBody.Run
+    ) {
         self.name = name
         self.kind = kind
         self.summary = summary
@@ -99,7 +107,7 @@ public struct Variant: Sendable {
         self.makeTrial = {
             let state = try makeState()
             return TrialBody(
-                run: .async { iteration in try await asyncOperation(state, iteration) },
+                run: run(state),
                 check: { info in try await check(state, info) },
                 tearDown: { tearDown(state) }
             )

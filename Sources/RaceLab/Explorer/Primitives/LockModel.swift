@@ -11,6 +11,19 @@ final class LockModel: ModelObject {
     fileprivate func acquire(by thread: Int) {
         holder = thread
     }
+
+    /// Releases the lock `lock` (a `RaceLock`, a `RaceMutex`): on a logical thread of the explorer
+    /// its model, which that thread must hold; elsewhere the real lock, with `unlock`.
+    static func unlock(_ lock: ObjectIdentifier, otherwise unlock: () -> Void) {
+        guard let logical = LogicalThread.current else { return unlock() }
+        logical.withState { state in state.model(of: lock, LockModel.init).release(by: logical.id, in: state) }
+    }
+}
+
+/// `Cache.swift:12`: the name of a primitive made at `line` of `fileID`, for the initialisers that
+/// stand in for `NSLock()` and `Mutex(_:)` (see `Examples/RaceLabSwitch`).
+func primitiveName(fileID: String, line: Int) -> String {
+    (fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)"
 }
 
 /// Taking a `RaceLock`: able to go on only while no thread holds it.

@@ -21,7 +21,7 @@ public final class RaceGroup: @unchecked Sendable {
 
     /// `DispatchGroup()`: named after the line that makes it (`Loader.swift:12`).
     public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init(name: RaceMutex<Void>.name(fileID, line))
+        self.init(name: primitiveName(fileID: fileID, line: line))
     }
 
     private var model: ObjectIdentifier { ObjectIdentifier(self) }

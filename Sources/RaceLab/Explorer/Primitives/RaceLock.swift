@@ -22,7 +22,7 @@ public final class RaceLock: @unchecked Sendable {
     /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
     /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
     public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
+        self.init(primitiveName(fileID: fileID, line: line))
     }
 
     /// Takes the lock, waiting while another thread holds it.
@@ -38,13 +38,7 @@ public final class RaceLock: @unchecked Sendable {
 
     /// Releases the lock, which the calling thread must hold. Not a scheduling point.
     public func unlock() {
-        if let logical = LogicalThread.current {
-            logical.withState { state in
-                state.model(of: ObjectIdentifier(self), LockModel.init).release(by: logical.id, in: state)
-            }
-        } else {
-            mutex.unlock()
-        }
+        LockModel.unlock(ObjectIdentifier(self)) { mutex.unlock() }
     }
 
     /// Runs `body` holding the lock.

@@ -27,16 +27,12 @@ public final class RaceMutex<Value>: @unchecked Sendable {
     /// `Mutex(_:)`: a lock guarding `initialValue`, named after the line that makes it
     /// (`Cache.swift:12`).
     public convenience init(_ initialValue: Value, fileID: String = #fileID, line: Int = #line) {
-        self.init(initialValue, name: RaceMutex.name(fileID, line))
+        self.init(initialValue, name: primitiveName(fileID: fileID, line: line))
     }
 
     /// `OSAllocatedUnfairLock(initialState:)`.
     public convenience init(initialState: Value, fileID: String = #fileID, line: Int = #line) {
-        self.init(initialState, name: RaceMutex.name(fileID, line))
-    }
-
-    static func name(_ fileID: String, _ line: Int) -> String {
-        (fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)"
+        self.init(initialState, name: primitiveName(fileID: fileID, line: line))
     }
 
     /// Runs `body` with the value, holding the lock.
@@ -85,19 +81,13 @@ public final class RaceMutex<Value>: @unchecked Sendable {
 
     /// Releases the lock.
     public func unlock() {
-        if let logical = LogicalThread.current {
-            logical.withState { state in
-                state.model(of: ObjectIdentifier(self), LockModel.init).release(by: logical.id, in: state)
-            }
-        } else {
-            mutex.unlock()
-        }
+        LockModel.unlock(ObjectIdentifier(self)) { mutex.unlock() }
     }
 }
 
 extension RaceMutex where Value == Void {
     /// `OSAllocatedUnfairLock()`: a lock that guards no value.
     public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init((), name: RaceMutex.name(fileID, line))
+        self.init((), name: primitiveName(fileID: fileID, line: line))
     }
 }

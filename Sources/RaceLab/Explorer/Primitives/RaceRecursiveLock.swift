@@ -24,7 +24,7 @@ public final class RaceRecursiveLock: @unchecked Sendable {
     /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
     /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
     public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init((fileID.split(separator: "/").last.map(String.init) ?? fileID) + ":\(line)")
+        self.init(primitiveName(fileID: fileID, line: line))
     }
 
     /// Takes the lock, waiting while another thread holds it; its holder takes it again at once.

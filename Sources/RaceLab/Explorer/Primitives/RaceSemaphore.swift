@@ -25,7 +25,7 @@ public final class RaceSemaphore: @unchecked Sendable {
 
     /// `DispatchSemaphore(value:)`: named after the line that makes it (`Cache.swift:12`).
     public convenience init(value: Int, fileID: String = #fileID, line: Int = #line) {
-        self.init(value: value, name: RaceMutex<Void>.name(fileID, line))
+        self.init(value: value, name: primitiveName(fileID: fileID, line: line))
     }
 
     /// Takes one from the count, waiting while it is zero.
