@@ -264,6 +264,22 @@ public struct VariantExploration: Sendable, Codable, Equatable {
         return VariantExploration(variant: variant, report: try Explorer.explore(exploration, options: options))
     }
 
+    /// Explores `variant` with `options` on `workers` as well as in this process (see
+    /// `ExplorationOptions.jobs`).
+    ///
+    /// - Returns: nil when the variant declares no exploration.
+    package static func run(
+        _ variant: Variant,
+        options: ExplorationOptions,
+        workers: any ExplorationWorkers
+    ) throws
+        -> VariantExploration?
+    {
+        guard let exploration = variant.exploration else { return nil }
+        let report = try Explorer.explore(exploration, options: options, workers: workers)
+        return VariantExploration(variant: variant, report: report)
+    }
+
     /// The verdict in one word or a few: FOUND or NOT FOUND for a buggy variant's search,
     /// REPRODUCED or NOT REPRODUCED for its replay, CLEAN or FAILED for a fixed variant, and
     /// CLEAN, NOT EXHAUSTIVE for a fixed variant's search that did not run every schedule within
