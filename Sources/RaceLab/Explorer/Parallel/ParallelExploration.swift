@@ -36,7 +36,10 @@ final class ParallelExploration {
     static let defaultSplitDepth = 6
     /// Seconds the coordinator searches alone before it starts workers: a small search never pays
     /// for starting processes, and the step bound is measured by then.
-    static let workerDelay = 0.2
+    /// `RACELAB_WORKER_DELAY` (seconds) replaces it: 0 lets a test send tasks of small searches to
+    /// workers.
+    static let workerDelay =
+        ProcessInfo.processInfo.environment["RACELAB_WORKER_DELAY"].flatMap(Double.init) ?? 0.2
     /// The warning of a search whose program made different choices under the same prefix.
     static let nondeterministicWarning =
         "the program made different choices under the same schedule prefix; counts are not exact"
