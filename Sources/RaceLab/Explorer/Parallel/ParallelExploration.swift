@@ -45,7 +45,7 @@ final class ParallelExploration {
         "the program made different choices under the same schedule prefix; counts are not exact"
 
     /// What every task of one search runs with.
-    struct Setting {
+    struct Setting: Sendable {
         let exploration: Exploration
         let options: ExplorationOptions
         let threads: Int
@@ -68,7 +68,14 @@ final class ParallelExploration {
         /// Runs `task`'s executions, at most `recordLimit` of them.
         ///
         /// - Parameter measuring: whether the first execution that finishes sets the step bound.
-        func run(_ task: ExplorationTask, stepBound: Int, measuring: Bool, recordLimit: Int) throws -> TaskOutcome {
+        func run(
+            _ task: ExplorationTask,
+            stepBound: Int,
+            measuring: Bool,
+            recordLimit: Int,
+            measured: (Int) -> Void = { _ in },
+            stopped: () -> Bool = { false }
+        ) throws -> TaskOutcome {
             guard let search = options.makeStrategy(threads: threads) as? any TaskSearch else {
                 preconditionFailure("only an exhaustive search runs as tasks")
             }
@@ -77,7 +84,7 @@ final class ParallelExploration {
             var bound = stepBound
             var measuring = measuring
             outcome.truncated = true
-            while outcome.records.count < recordLimit {
+            while outcome.records.count < recordLimit && !stopped() {
                 search.beginExecution()
                 let setUp = DispatchTime.now().uptimeNanoseconds
                 let program = try exploration.makeProgram(threads)
@@ -103,6 +110,7 @@ final class ParallelExploration {
                     if measuring {
                         bound = StepBound.measured(from: record.stepCount)
                         measuring = false
+                        measured(bound)
                     }
                 }
                 // A stuck thread or a livelock ends the sequential search there.
@@ -175,30 +183,44 @@ final class ParallelExploration {
         case done
     }
 
-    /// Worker replies, from the threads that wait for the workers.
+    /// What the threads that run tasks say: a worker's reply, the coordinator's own task done, a
+    /// step bound measured.
+    private enum Event {
+        case worker(tasks: [Int], reply: String?)
+        case local(task: Int, outcome: Result<TaskOutcome, any Error>, seconds: Double)
+        case measured(Int)
+    }
+
+    /// Events from the threads that run tasks, and the flag that stops the coordinator's own task.
     private final class Mailbox: @unchecked Sendable {
         let condition = NSCondition()
-        var replies: [(tasks: [Int], reply: String?)] = []
+        private var events: [Event] = []
+        private var stopping = false
 
-        func post(_ tasks: [Int], _ reply: String?) {
+        func post(_ event: Event) {
             condition.lock()
-            replies.append((tasks, reply))
+            events.append(event)
             condition.signal()
             condition.unlock()
         }
 
-        func waitForReply() {
+        func waitForEvent() {
             condition.lock()
-            while replies.isEmpty { condition.wait() }
+            while events.isEmpty { condition.wait() }
             condition.unlock()
         }
 
-        func take() -> [(tasks: [Int], reply: String?)] {
+        func take() -> [Event] {
             condition.lock()
             defer { condition.unlock() }
-            let taken = replies
-            replies = []
+            let taken = events
+            events = []
             return taken
+        }
+
+        var stopped: Bool {
+            get { condition.withLock { stopping } }
+            set { condition.withLock { stopping = newValue } }
         }
     }
 
@@ -306,26 +328,64 @@ final class ParallelExploration {
     }
 
     /// Runs the search and folds its executions into `tally` in sequential order.
+    ///
+    /// The coordinator's own tasks run on a thread of their own, so that it hands out work to the
+    /// workers as soon as they answer, and starts them as soon as the step bound is measured (by the
+    /// first execution that finishes, within the first task).
     func run(into tally: inout ExplorationTally) throws -> Ending {
         _ = addTask([], rank: [])
         let mailbox = Mailbox()
         let started = DispatchTime.now().uptimeNanoseconds
         var running = 0
+        var localTask: Int?
         var folded = 0
         var localSeconds = 0.0
         var localTasks = 0
         var nondeterministic = false
         var isAsync = false
-        search: while true {
-            for (batch, reply) in mailbox.take() {
-                running -= 1
-                let decoded = reply.flatMap { try? JSONDecoder().decode([TaskOutcome].self, from: Data($0.utf8)) }
-                if let decoded, decoded.count == batch.count {
-                    for (task, outcome) in zip(batch, decoded) { integrate(task, outcome) }
-                } else {
-                    for task in batch { states[task] = .coordinatorOnly }
+        var bound: Int? = tally.measuring ? nil : tally.stepBound
+        var ending: Ending?
+        var failure: (any Error)?
+        defer {
+            // The coordinator's own task stops at its next execution; no thread of it outlives the search.
+            mailbox.stopped = true
+            while localTask != nil {
+                mailbox.waitForEvent()
+                for event in mailbox.take() {
+                    if case .local = event { localTask = nil }
                 }
             }
+        }
+        search: while true {
+            for event in mailbox.take() {
+                switch event {
+                case .worker(let batch, let reply):
+                    running -= 1
+                    let decoded = reply.flatMap { try? JSONDecoder().decode([TaskOutcome].self, from: Data($0.utf8)) }
+                    if let decoded, decoded.count == batch.count {
+                        for (task, outcome) in zip(batch, decoded) { integrate(task, outcome) }
+                    } else {
+                        for task in batch { states[task] = .coordinatorOnly }
+                    }
+                case .local(let task, let result, let seconds):
+                    localTask = nil
+                    localSeconds += seconds
+                    localTasks += 1
+                    switch result {
+                    case .success(let outcome):
+                        if outcome.needsStartPoints {
+                            ending = .restartWithStartPoints
+                        } else {
+                            integrate(task, outcome)
+                        }
+                    case .failure(let error): failure = error
+                    }
+                case .measured(let measured):
+                    bound = bound ?? measured
+                }
+            }
+            if let failure { throw failure }
+            if let ending { return ending }
             let (order, missing) = sequentialOrder()
             while folded < order.count {
                 let outcome = outcomes[order[folded]]!
@@ -347,14 +407,17 @@ final class ParallelExploration {
                 break
             }
             if tally.stopsBeforeNext() { break }
-            let boundKnown = !tally.measuring
-            let runnable = states.indices.filter { states[$0] == .pending }
-            if let workers, pick == nil, boundKnown, secondsSince(started) >= Self.workerDelay {
-                var queue = runnable.filter { $0 != missing }.sorted { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }
+            if !tally.measuring { bound = tally.stepBound }
+            let limit = max(1, tally.scheduleLimit - tally.schedules)
+            if let workers, let bound, pick == nil, secondsSince(started) >= Self.workerDelay {
+                var queue = states.indices.filter { states[$0] == .pending && $0 != missing }
+                    .sorted { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }
                 while running < workers.jobs - 1 && !queue.isEmpty {
+                    // Batches of about a second of work, as measured on the coordinator's tasks, so
+                    // that starting a process costs little; never more than a fair share of the queue.
                     let perTask = localTasks > 0 ? localSeconds / Double(localTasks) : 0.01
                     let share = max(1, queue.count / workers.jobs)
-                    let size = min(share, max(1, Int(0.5 / max(perTask, 1e-4))))
+                    let size = min(share, max(1, Int(1.0 / max(perTask, 1e-4))))
                     let batch = Array(queue.prefix(size))
                     queue.removeFirst(batch.count)
                     let text = try JSONText.encode(
@@ -362,48 +425,61 @@ final class ParallelExploration {
                             options: setting.options,
                             splitDepth: setting.splitDepth,
                             startPoints: setting.startPoints,
-                            stepBound: tally.stepBound,
+                            stepBound: bound,
                             tasks: batch.map { tasks[$0] },
-                            recordLimits: batch.map { _ in max(1, tally.scheduleLimit - tally.schedules) }
+                            recordLimits: batch.map { _ in limit }
                         ),
                         pretty: false
                     )
                     for task in batch { states[task] = .running }
                     running += 1
-                    let thread = Thread { [workers] in mailbox.post(batch, workers.run(batch: text)) }
+                    let thread = Thread { [workers] in
+                        mailbox.post(.worker(tasks: batch, reply: workers.run(batch: text)))
+                    }
                     thread.start()
                 }
             }
-            var local: Int?
-            if states[missing] == .pending || states[missing] == .coordinatorOnly {
-                local = missing
-            }
-            if boundKnown {
-                let candidates = states.indices.filter { states[$0] == .pending }
-                if let pick, !candidates.isEmpty {
-                    local = candidates[pick(candidates.count)]
-                } else if local == nil {
-                    local = candidates.min { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }
+            if localTask == nil {
+                var local: Int?
+                if states[missing] == .pending || states[missing] == .coordinatorOnly {
+                    local = missing
+                }
+                if bound != nil {
+                    let candidates = states.indices.filter { states[$0] == .pending }
+                    if let pick, !candidates.isEmpty {
+                        local = candidates[pick(candidates.count)]
+                    } else if local == nil {
+                        local = candidates.min { ranks[$0].lexicographicallyPrecedes(ranks[$1]) }
+                    }
+                }
+                if let task = local {
+                    // The next task in sequential order measures the bound when it is not known yet.
+                    let measuring = task == missing && tally.measuring
+                    let stepBound = measuring ? tally.stepBound : (bound ?? tally.stepBound)
+                    states[task] = .running
+                    localTask = task
+                    let (setting, exploring) = (setting, tasks[task])
+                    let thread = Thread {
+                        let begun = DispatchTime.now().uptimeNanoseconds
+                        let outcome = Result { () throws(any Error) -> TaskOutcome in
+                            try setting.run(
+                                exploring,
+                                stepBound: stepBound,
+                                measuring: measuring,
+                                recordLimit: limit,
+                                measured: { mailbox.post(.measured($0)) },
+                                stopped: { mailbox.stopped }
+                            )
+                        }
+                        mailbox.post(.local(task: task, outcome: outcome, seconds: secondsSince(begun)))
+                    }
+                    thread.stackSize = 8 << 20
+                    thread.start()
                 }
             }
-            guard let task = local else {
-                // Every task left runs in a worker: wait for one to answer.
-                if running == 0 { break }
-                mailbox.waitForReply()
-                continue
-            }
-            states[task] = .running
-            let begun = DispatchTime.now().uptimeNanoseconds
-            let outcome = try setting.run(
-                tasks[task],
-                stepBound: tally.stepBound,
-                measuring: tally.measuring,
-                recordLimit: max(1, tally.scheduleLimit - tally.schedules)
-            )
-            if outcome.needsStartPoints { return .restartWithStartPoints }
-            localSeconds += secondsSince(begun)
-            localTasks += 1
-            integrate(task, outcome)
+            // Nothing runs: every task left waits for one that is not done (cannot happen).
+            if localTask == nil && running == 0 { break }
+            mailbox.waitForEvent()
         }
         return .done(isAsync: isAsync, nondeterministic: nondeterministic)
     }
