@@ -35,6 +35,7 @@ struct ExploreRequest: Equatable {
     static let maximumPreemptions = 100
     static let maximumSchedules = 10_000_000
     static let maximumSteps = 10_000_000
+    static let maximumJobs = 256
 }
 
 extension ExploreRequest: CommandRequest {
@@ -64,7 +65,8 @@ extension ExploreRequest: CommandRequest {
             explored, and why. Every variant is explored in a child process: a thread that calls
             exit or traps, or an invariant that traps, is reported as CRASHED for that variant, and
             what the code prints stays out of the report. An option the strategy does not use
-            (--reduction for pct or random, --seed for dfs, --preemptions for random) is refused.
+            (--reduction or --jobs for pct or random, --seed for dfs, --preemptions for random) is
+            refused.
 
             Verdicts: FOUND or NOT FOUND (buggy), CLEAN or FAILED (fixed), REPRODUCED or NOT
             REPRODUCED (a replay). A clean verdict says what it covered: the threads, the
@@ -130,6 +132,14 @@ extension ExploreRequest: CommandRequest {
                 "Step bound: a schedule still running after N steps",
                 "is unfinished, INCONCLUSIVE, never a failure. Default:",
                 "10 times the first finished schedule's steps, >= 1000."
+            ),
+            CommandOption(
+                "--jobs",
+                .integer("N", in: 1...maximumJobs),
+                \.options.jobs,
+                "dfs with none or dpor: search in N processes at once, with",
+                "the report of one (the same counts and first failure).",
+                "states and async code: one. Default: the active cores."
             ),
             CommandOption("--stall", .seconds(), \.options.stallTimeout) { stall in
                 [
@@ -210,7 +220,7 @@ extension ExploreRequest: CommandRequest {
         let explorable = try check.explorableVariants(of: lesson, checking: request.variant)
         guard let replay = request.replay else { return }
         // A replay runs the one schedule it names: search options would be ignored, silently.
-        for option in ["--strategy", "--reduction", "--schedules", "--seed", "--preemptions"]
+        for option in ["--strategy", "--reduction", "--schedules", "--seed", "--preemptions", "--jobs"]
         where check.wasGiven(option) {
             throw check.error("--replay runs one given schedule; \(option) is for a search and cannot go with it")
         }
@@ -242,6 +252,7 @@ extension ExploreRequest: CommandRequest {
             ("--reduction", [.dfs]),
             ("--seed", [.pct, .random]),
             ("--preemptions", [.dfs, .pct]),
+            ("--jobs", [.dfs]),
         ]
         for (option, usedBy) in unused where check.wasGiven(option) && !usedBy.contains(strategy) {
             let users = usedBy.map(\.rawValue).joined(separator: " and ")

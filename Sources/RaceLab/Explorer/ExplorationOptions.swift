@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the explorer searches: the strategy and its bounds.
 public struct ExplorationOptions: Sendable, Codable, Equatable {
     /// Which schedules the explorer runs: all within a bound (`dfs`), or a seeded sample (`pct`, `random`).
@@ -71,6 +73,12 @@ public struct ExplorationOptions: Sendable, Codable, Equatable {
     /// (the report keeps the shortest): 0 stops at the first; nil (the default) searches to the end.
     /// `expectFailingSchedule` sets it when it is nil, since one failing schedule is its answer.
     public var schedulesAfterFailure: Int? = nil
+    /// How many processes a dfs search with the reductions none or dpor runs on at once (default:
+    /// the active processor count): the report is the one a single job makes, the same counts,
+    /// verdict and first failing schedule. Only the racelab tool starts processes: `Explorer.explore`
+    /// called from a test (`RaceLabTesting`'s checks included) runs one job. `.states`, pct and
+    /// random run one job (see `ParallelExploration`).
+    public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     /// Options with the explorer's defaults: dfs, automatic reduction, at most 2 preemptions.
     /// - Parameters:

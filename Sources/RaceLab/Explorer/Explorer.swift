@@ -24,6 +24,29 @@ public enum Explorer {
         try explore(exploration, options: options, after: prefix, startPoints: false)
     }
 
+    /// Searches schedules with `options.strategy`, on `options.jobs` jobs when the search can be
+    /// split (dfs with the reductions none and dpor): the coordinator in this process and the
+    /// others in processes `workers` starts. The report is the one a single job makes.
+    package static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        workers: any ExplorationWorkers
+    ) throws -> ExplorationReport {
+        try explore(exploration, options: options, after: [], startPoints: false, workers: workers)
+    }
+
+    /// Searches as a parallel search does, split at `splitDepth`, with every task run in this
+    /// process in the order `pick` chooses (given the number of tasks that can run, the index of
+    /// the one to run): the report must be the sequential one whatever the order.
+    static func explore(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        splitDepth: Int,
+        pick: @escaping (Int) -> Int
+    ) throws -> ExplorationReport {
+        try explore(exploration, options: options, after: [], startPoints: false, split: (splitDepth, pick))
+    }
+
     /// Whether threads that ran without start points must start at points: a synchronous thread
     /// ran as set-up to its end in `result`, so no order but the one they were started in ran.
     static func needsStartPoints(_ result: ExecutionResult, async: Bool) -> Bool {
@@ -39,7 +62,9 @@ public enum Explorer {
         options: ExplorationOptions,
         after prefix: [Int],
         startPoints: Bool,
-        startedAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+        startedAt: UInt64 = DispatchTime.now().uptimeNanoseconds,
+        workers: (any ExplorationWorkers)? = nil,
+        split: (depth: Int, pick: (Int) -> Int)? = nil
     ) throws -> ExplorationReport {
         let given = options
         var options = options
@@ -48,41 +73,58 @@ public enum Explorer {
         let threads = options.threads ?? exploration.defaultThreads
         let fingerprint = exploration.fingerprint(marks: options.marks)
         let start = startedAt
-        var schedules = 0
-        var failing = 0
-        var shortest: ExecutionResult?
-        var errors = 0
-        var firstError: ExecutionResult?
-        var unfinished = 0
-        var firstUnfinished: ExecutionResult?
-        var warning: String?
-        var abandoned: String?
-        var stall: StallDiagnosis?
-        // Threads that ran as set-up in every execution, and the most decisions any execution had.
-        var unscheduled: Set<Int>?
-        var branching = 0
-        var exhaustive = false
-        var jobsWereSteps = false
-        var firstFailure: (schedule: Int, seconds: Double)?
         var isAsync = false
-        var stoppedAfterFailure = false
-        // The step bound: the one given, or measured from the first execution that finishes.
-        var stepBound = options.stepBound ?? StepBound.beforeMeasuring
-        var measuring = options.stepBound == nil
 
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
+        var tally = ExplorationTally(options: options, start: start)
+        if prefix.isEmpty, workers != nil || split != nil,
+            let parallel = ParallelExploration(
+                exploration: exploration,
+                options: options,
+                startPoints: startPoints,
+                workers: workers,
+                splitDepth: split?.depth ?? ParallelExploration.defaultSplitDepth,
+                pick: split?.pick
+            )
+        {
+            switch try parallel.run(into: &tally) {
+            case .restartWithStartPoints:
+                return try explore(
+                    exploration,
+                    options: given,
+                    after: prefix,
+                    startPoints: true,
+                    startedAt: start,
+                    workers: workers,
+                    split: split
+                )
+            case .done(let async, let nondeterministic):
+                isAsync = async
+                return report(
+                    tally,
+                    exploration: exploration,
+                    options: options,
+                    threads: threads,
+                    isAsync: isAsync,
+                    strategyWarning: nondeterministic ? ParallelExploration.nondeterministicWarning : nil,
+                    annotate: { report in
+                        report.reduction = options.reduction
+                        report.tracesCovered = tally.traces.count
+                    }
+                )
+            }
+        }
 
-        var timing = ExplorationTiming()
-        while schedules < options.scheduleLimit {
+        while !tally.stopsBeforeNext() {
             let setUp = DispatchTime.now().uptimeNanoseconds
             let program = try exploration.makeProgram(threads)
             isAsync = program.isAsync
-            timing.setUp += secondsSince(setUp)
+            let setUpSeconds = secondsSince(setUp)
             var result = ControlledExecution.run(
                 program,
                 strategy: strategy,
-                stepBound: stepBound,
+                stepBound: tally.stepBound,
                 stallTimeout: options.stallTimeout,
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
@@ -90,73 +132,59 @@ public enum Explorer {
                 startPoints: startPoints,
                 windowsMarked: exploration.windowsMarked
             )
-            if !startPoints && schedules == 0
+            if !startPoints && tally.schedules == 0
                 && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
             {
-                return try explore(exploration, options: given, after: prefix, startPoints: true, startedAt: start)
+                return try explore(
+                    exploration,
+                    options: given,
+                    after: prefix,
+                    startPoints: true,
+                    startedAt: start,
+                    workers: workers,
+                    split: split
+                )
             }
             result.schedule.program = fingerprint
             result.errorsAreFailures = exploration.errorsAreFailures
-            schedules += 1
-            jobsWereSteps = jobsWereSteps || result.jobsWereSteps
-            timing.threads += result.timing.threads
-            timing.steps += result.timing.steps
-            timing.check += result.timing.check
             let analysis = DispatchTime.now().uptimeNanoseconds
-            defer { timing.analysis += secondsSince(analysis) }
-            if case .stuck = result.outcome {
-                // Not a verdict on the program: a thread left the explorer's control (it blocks on
-                // something the explorer does not model, or the cooperative pool is exhausted).
-                abandoned = result.outcome.summary
-                stall = result.stall
-                warning = "a thread got stuck outside the explorer's control; exploration stopped"
-                break
-            }
-            if case .stepBoundExceeded = result.outcome {
-                unfinished += 1
-                if firstUnfinished == nil { firstUnfinished = result }
-                if result.threadsLeftRunning {
-                    // Its threads loop on even free-running: each further schedule would leave more.
-                    abandoned = result.outcome.summary
-                    warning =
-                        "the threads of schedule \(schedules) did not finish even when run freely (a livelock); "
-                        + "exploration stopped"
-                    break
-                }
-            } else if measuring {
-                stepBound = StepBound.measured(from: result.steps.count)
-                measuring = false
-            }
-            unscheduled = (unscheduled ?? Set(result.unscheduledThreads)).intersection(result.unscheduledThreads)
-            branching = max(branching, result.branchingDecisions)
-            if result.isFailure {
-                failing += 1
-                if firstFailure == nil {
-                    firstFailure = (schedules, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                }
-                if shortest == nil || result.steps.count < shortest!.steps.count { shortest = result }
-            } else if result.isError {
-                errors += 1
-                if firstError == nil { firstError = result }
-            }
-            let ended = !strategy.endExecution(result)
-            if ended {
-                exhaustive = true
-                break
-            }
-            if let after = options.schedulesAfterFailure, let first = firstFailure, schedules - first.schedule >= after
-            {
-                stoppedAfterFailure = true
+            defer { tally.addAnalysis(secondsSince(analysis)) }
+            guard tally.consume(ExecutionRecord(result, setUp: setUpSeconds, trace: nil), result: { $0.result! })
+            else { break }
+            if !strategy.endExecution(result) {
+                tally.exhaustive = true
                 break
             }
         }
+        return report(
+            tally,
+            exploration: exploration,
+            options: options,
+            threads: threads,
+            isAsync: isAsync,
+            strategyWarning: strategy.warning,
+            annotate: { strategy.annotate(&$0) }
+        )
+    }
+
+    /// The report of a search from its tally.
+    private static func report(
+        _ tally: ExplorationTally,
+        exploration: Exploration,
+        options: ExplorationOptions,
+        threads: Int,
+        isAsync: Bool,
+        strategyWarning: String?,
+        annotate: (inout ExplorationReport) -> Void
+    ) -> ExplorationReport {
+        let start = tally.start
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let notInterleaved =
-            abandoned == nil
+            tally.abandoned == nil
             ? nothingExplored(
                 threads,
-                unscheduled,
-                branching,
+                tally.unscheduled,
+                tally.branching,
                 remedy: remedy(async: isAsync, marks: options.marks, jobs: options.schedulesJobs)
             )
             : nil
@@ -165,34 +193,34 @@ public enum Explorer {
             threads: threads,
             preemptions: options.preemptions,
             seed: options.seed,
-            schedules: schedules,
-            exhaustive: exhaustive,
-            failingSchedules: failing,
-            failure: shortest,
+            schedules: tally.schedules,
+            exhaustive: tally.exhaustive,
+            failingSchedules: tally.failing,
+            failure: tally.shortest,
             elapsedSeconds: elapsed,
             warning: joinedWarnings(
-                warning ?? strategy.warning,
+                tally.warning ?? strategyWarning,
                 notInterleaved
             ),
-            abandoned: abandoned
+            abandoned: tally.abandoned
         )
-        report.stall = stall
+        report.stall = tally.stall
         report.notInterleaved = notInterleaved
-        report.stoppedAfterFailure = stoppedAfterFailure ? options.schedulesAfterFailure : nil
-        report.timing = timing
-        report.errorSchedules = errors
-        report.firstError = firstError
-        report.unfinishedSchedules = unfinished
-        report.firstUnfinished = firstUnfinished
-        report.stepBound = stepBound
+        report.stoppedAfterFailure = tally.stoppedAfterFailure ? options.schedulesAfterFailure : nil
+        report.timing = tally.timing
+        report.errorSchedules = tally.errors
+        report.firstError = tally.firstError
+        report.unfinishedSchedules = tally.unfinished
+        report.firstUnfinished = tally.firstUnfinished
+        report.stepBound = tally.stepBound
         report.stepBoundGiven = options.stepBound != nil
         report.marks = options.marks
         report.isAsync = exploration.isAsync
-        report.jobsWereSteps = jobsWereSteps
+        report.jobsWereSteps = tally.jobsWereSteps
         report.errorsAreFailures = exploration.errorsAreFailures
-        strategy.annotate(&report)
-        report.firstFailingSchedule = firstFailure?.schedule
-        report.secondsToFirstFailure = firstFailure?.seconds
+        annotate(&report)
+        report.firstFailingSchedule = tally.firstFailure?.schedule
+        report.secondsToFirstFailure = tally.firstFailure?.seconds
         return report
     }
 

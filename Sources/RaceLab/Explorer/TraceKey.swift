@@ -50,3 +50,36 @@ struct TraceKey: Hashable {
         steps = order + [result.outcome.summary]
     }
 }
+
+extension TraceKey {
+    /// The key in 128 bits, the same in every process (`Hasher` is seeded per process): what a
+    /// parallel search's tasks report so that the coordinator counts distinct traces across them.
+    var digest: TraceDigest { TraceDigest(steps) }
+}
+
+/// A stable 128-bit digest of a trace's canonical form: two independent 64-bit hashes (FNV-1a, and
+/// a multiplicative hash finished by a 64-bit mixer) over the steps' UTF-8 bytes, each step closed
+/// by a byte no UTF-8 text holds. Two traces share a digest by chance with a probability near 2^-128.
+struct TraceDigest: Hashable, Codable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ steps: [String]) {
+        var fnv: UInt64 = 0xcbf2_9ce4_8422_2325
+        var other: UInt64 = 0x9e37_79b9_7f4a_7c15
+        func add(_ byte: UInt8) {
+            fnv = (fnv ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            other = (other &+ UInt64(byte) &+ 1) &* 0xbf58_476d_1ce4_e5b9
+            other ^= other >> 29
+        }
+        for step in steps {
+            for byte in step.utf8 { add(byte) }
+            add(0xff)
+        }
+        other ^= other >> 31
+        other = other &* 0x94d0_49bb_1331_11eb
+        other ^= other >> 32
+        high = fnv
+        low = other
+    }
+}

@@ -75,6 +75,8 @@ package enum ChildMessage: Codable, Equatable, Sendable {
     case exploration(VariantExploration.Run, states: [String])
     /// A sample of the explorer's, as `racelab power` measures it.
     case rate(DetectionRate)
+    /// A worker's task outcomes (`Explorer.runTasks`'s reply).
+    case tasks(String)
     /// The variant could not be set up (its state could not be made, say): an error, not a verdict.
     case setupFailed(String)
     /// The schedule to replay does not fit the variant (`ReplayRefusal`): nothing was judged.

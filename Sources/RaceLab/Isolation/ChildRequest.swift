@@ -22,6 +22,9 @@ package struct ChildRequest: Codable, Equatable, Sendable {
         /// Sample it with one of the explorer's strategies and report its `DetectionRate`, as
         /// `racelab power` measures it.
         case measure(options: ExplorationOptions, strategyName: String)
+        /// Run a batch of a parallel search's tasks (`Explorer.runTasks`'s input) and report their
+        /// outcomes: a worker of the variant's exploration.
+        case exploreTasks(batch: String)
     }
 
     /// The lesson's number (the TSan calibration's too, which is not among a tool's lessons).

@@ -35,7 +35,7 @@ package enum ChildService {
             complain("cannot open the report channel \(request.channel): \(error)")
             return false
         }
-        let result = perform(request.job, on: variant, channel: channel)
+        let result = perform(request.job, on: variant, lesson: request.lesson, channel: channel)
         do {
             try channel.send(.phase(.report))
             try channel.send(result)
@@ -49,6 +49,7 @@ package enum ChildService {
     private static func perform(
         _ job: ChildRequest.Job,
         on variant: Variant,
+        lesson: Int,
         channel: ChildChannel.Writer
     )
         -> ChildMessage
@@ -78,17 +79,27 @@ package enum ChildService {
                     guard let schedule = Schedule(replayString: text) else { throw UnreadableReplay(text: text) }
                     return schedule
                 }
-                let run: VariantExploration.Run =
-                    if let schedule {
-                        .replay(try Explorer.replay(exploration, schedule: schedule, options: options))
-                    } else {
-                        .search(try Explorer.explore(exploration, options: options))
-                    }
+                let run: VariantExploration.Run
+                if let schedule {
+                    run = .replay(try Explorer.replay(exploration, schedule: schedule, options: options))
+                } else if options.jobs > 1 {
+                    let workers = ChildWorkers(lesson: lesson, variant: variant.name, jobs: options.jobs)
+                    run = .search(try Explorer.explore(exploration, options: options, workers: workers))
+                } else {
+                    run = .search(try Explorer.explore(exploration, options: options))
+                }
                 let failure = VariantExploration(variant: variant.name, kind: variant.kind, run: run).failure
                 let states = wantsStates ? try statesAlong(failure, of: exploration, options: options) : []
                 return .exploration(run, states: states)
             } catch let refusal as ReplayRefusal {
                 return .replayRefused(refusal.reason)
+            } catch {
+                return .setupFailed("\(error)")
+            }
+        case .exploreTasks(let batch):
+            guard let exploration = variant.exploration else { return .setupFailed("it has no exploration") }
+            do {
+                return .tasks(try Explorer.runTasks(exploration, batch: batch))
             } catch {
                 return .setupFailed("\(error)")
             }
@@ -133,5 +144,28 @@ package enum ChildService {
 
     private static func complain(_ line: String) {
         FileHandle.standardError.write(Data("racelab child: \(line)\n".utf8))
+    }
+}
+
+/// The worker processes of a parallel exploration in a variant's child: more children of the
+/// running tool, each serving one batch of tasks of the same variant.
+private struct ChildWorkers: ExplorationWorkers {
+    let lesson: Int
+    let variant: String
+    let jobs: Int
+
+    func run(batch: String) -> String? {
+        // No watchdog, as for the exploration itself; a worker whose parent died exits.
+        guard
+            let answer = try? ChildProcess.serve(
+                .exploreTasks(batch: batch),
+                lesson: lesson,
+                variant: variant,
+                executable: ChildProcess.currentExecutable,
+                timeout: .infinity
+            ),
+            case .tasks(let reply) = answer.reply
+        else { return nil }
+        return reply
     }
 }

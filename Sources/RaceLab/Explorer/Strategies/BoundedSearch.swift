@@ -11,11 +11,13 @@ final class BoundedSearch<Policy: ReductionPolicy>: SchedulingStrategy {
 
     private var tree: Tree
     private var policy: Policy
-    private var traces = Set<TraceKey>()
+    private var traces = Set<TraceDigest>()
+    /// The trace of the last execution that finished (nil for one that did not).
+    private(set) var lastTrace: TraceDigest?
 
     var warning: String? {
         tree.nondeterministic
-            ? "the program made different choices under the same schedule prefix; counts are not exact" : nil
+            ? ParallelExploration.nondeterministicWarning : nil
     }
 
     init(preemptionBound: Int, policy: Policy) {
@@ -54,7 +56,8 @@ final class BoundedSearch<Policy: ReductionPolicy>: SchedulingStrategy {
     func endExecution(_ result: ExecutionResult) -> Bool {
         // An unfinished execution is no behaviour of the program, and its key costs the square of
         // its steps (as many as the bound).
-        if !result.outcome.isInconclusive { traces.insert(TraceKey(result)) }
+        lastTrace = result.outcome.isInconclusive ? nil : TraceKey(result).digest
+        if let lastTrace { traces.insert(lastTrace) }
         tree.endExecution()
         policy.endExecution(result, tree: &tree)
         return tree.backtrack(verdict)
@@ -64,5 +67,28 @@ final class BoundedSearch<Policy: ReductionPolicy>: SchedulingStrategy {
         report.reduction = policy.reduction
         report.tracesCovered = traces.count
         policy.annotate(&report, tree: tree)
+    }
+}
+
+extension BoundedSearch: TaskSearch {
+    func freeze(prefix: [Int], depth: Int) {
+        tree.freeze(prefix: prefix, depth: depth)
+    }
+
+    var nondeterministic: Bool { tree.nondeterministic }
+
+    func frozenDecisions() -> [FrozenDecision] {
+        tree.branches.prefix(tree.frozenDepth).map { branch in
+            let requested = branch.options.indices.filter { option in
+                let preemptions = branch.preemptionsBefore + branch.cost(of: option)
+                return preemptions <= tree.preemptionBound
+                    && policy.verdict(on: option, of: branch, preemptions: preemptions) == .take
+            }
+            return FrozenDecision(
+                options: branch.options,
+                thread: branch.thread,
+                requested: requested
+            )
+        }
     }
 }

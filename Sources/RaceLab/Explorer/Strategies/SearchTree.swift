@@ -58,8 +58,21 @@ struct SearchTree<Mark> {
     /// deterministic under a fixed schedule, so counts would be wrong.
     private(set) var nondeterministic = false
 
+    /// Decisions above this depth are a parallel task's (`ExplorationTask`): opened with a fixed
+    /// choice (`forced`, then the first option) and never backtracked. 0 for a whole search.
+    private(set) var frozenDepth = 0
+    /// The task's prefix: the thread chosen at each of the first decisions.
+    private(set) var forced: [Int] = []
+
     init(preemptionBound: Int) {
         self.preemptionBound = preemptionBound
+    }
+
+    /// Makes the search a task's: the decisions before `depth` take `prefix`'s threads, then each
+    /// one's first option, and are never backtracked.
+    mutating func freeze(prefix: [Int], depth: Int) {
+        forced = prefix
+        frozenDepth = depth
     }
 
     /// The choices a decision offers, in the order tried, and whether the running thread is among them.
@@ -98,6 +111,21 @@ struct SearchTree<Mark> {
             currentEnabled: currentEnabled,
             mark: mark
         )
+        if depth < frozenDepth {
+            // A task's fixed decision: the coordinator asked for it, so it is within the bound.
+            var index = 0
+            if depth < forced.count {
+                if let wanted = options.firstIndex(of: forced[depth]) {
+                    index = wanted
+                } else {
+                    nondeterministic = true
+                }
+            }
+            branch.index = index
+            branch.done = Set(options.indices)
+            branches.append(branch)
+            return options[index]
+        }
         guard let first = next(of: &branch, verdict) else {
             redundantFrom = depth
             redundantExecutions += 1
@@ -128,7 +156,7 @@ struct SearchTree<Mark> {
     /// Prepares the next execution: the deepest decision with a choice left moves on to it, and
     /// the decisions after it are dropped. False when no decision has a choice left.
     mutating func backtrack(_ verdict: (Int, Branch, Int) -> Verdict) -> Bool {
-        while var branch = branches.popLast() {
+        while branches.count > frozenDepth, var branch = branches.popLast() {
             guard let next = next(of: &branch, verdict) else { continue }
             branch.index = next
             branches.append(branch)

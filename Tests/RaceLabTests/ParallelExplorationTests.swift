@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import RaceLab
+
+/// A parallel search's merge (`ParallelExploration`) against the sequential search: the tasks run
+/// in this process in shuffled orders, split at depths 1 to 4, and the report must be the one a
+/// single job makes, whatever the order and the depth.
+@Suite("A search split into tasks reports what the sequential search reports")
+struct ParallelExplorationTests {
+    /// What a report says that must not depend on the jobs (everything but timings).
+    struct Summary: Equatable, CustomStringConvertible {
+        var schedules: Int
+        var exhaustive: Bool
+        var traces: Int?
+        var failing: Int
+        var firstFailing: Int?
+        var failure: String?
+        var failureOutcome: String?
+        var errors: Int
+        var unfinished: Int
+        var stepBound: Int?
+        var warning: String?
+        var stoppedAfterFailure: Int?
+
+        init(_ report: ExplorationReport) {
+            schedules = report.schedules
+            exhaustive = report.exhaustive
+            traces = report.tracesCovered
+            failing = report.failingSchedules
+            firstFailing = report.firstFailingSchedule
+            failure = report.failure?.schedule.replayString
+            failureOutcome = report.failure?.outcome.summary
+            errors = report.errorSchedules
+            unfinished = report.unfinishedSchedules
+            stepBound = report.stepBound
+            warning = report.warning
+            stoppedAfterFailure = report.stoppedAfterFailure
+        }
+
+        var description: String {
+            "\(schedules) schedules (exhaustive \(exhaustive)), \(traces ?? -1) traces, \(failing) failing "
+                + "(first #\(firstFailing ?? 0), shortest \(failure ?? "none"): \(failureOutcome ?? "-")), "
+                + "\(errors) errors, \(unfinished) unfinished, bound \(stepBound ?? 0), "
+                + "stopped after failure \(stoppedAfterFailure.map(String.init) ?? "no"), warning \(warning ?? "none")"
+        }
+    }
+
+    /// Every difference between the sequential search of `exploration` and its split searches.
+    ///
+    /// On a thread of its own: the explorer blocks its caller, which must not be a thread of the
+    /// cooperative pool that async explorations run on.
+    static func differences(
+        _ exploration: Exploration,
+        _ options: ExplorationOptions,
+        seed: UInt64
+    ) async throws -> [String] {
+        try await onOwnThread { try splitDifferences(exploration, options, seed: seed) }
+    }
+
+    static func splitDifferences(
+        _ exploration: Exploration,
+        _ options: ExplorationOptions,
+        seed: UInt64
+    ) throws
+        -> [String]
+    {
+        let sequential = Summary(try Explorer.explore(exploration, options: options))
+        var found: [String] = []
+        for depth in 1...4 {
+            var random = SplitMix64(seed: seed &+ UInt64(depth))
+            let split = try Explorer.explore(exploration, options: options, splitDepth: depth) { count in
+                Int(random.next() % UInt64(count))
+            }
+            let summary = Summary(split)
+            if summary != sequential {
+                found.append("split at \(depth): \(summary)\n  sequential: \(sequential)")
+            }
+        }
+        return found
+    }
+
+    @Test(
+        "random programs: the same counts, traces, first failure and shortest failure at every split",
+        arguments: [ExplorationOptions.Reduction.none, .dpor]
+    )
+    func randomPrograms(reduction: ExplorationOptions.Reduction) async throws {
+        var compared = 0
+        for index in 0..<40 {
+            let seed = SplitMix64.mix(UInt64(index) &+ 0x5eed)
+            let program = FuzzProgram(seed: seed)
+            let pick = seed % 5
+            let fails: @Sendable (String) -> Bool = { DifferentialFuzzTests.stableHash($0) % 5 == pick }
+            let exploration = program.exploration(recording: FinalStates(), failingWhen: fails)
+            // Some bounded by the schedule limit or stopped after a failure: where the search stops
+            // must not depend on the split either.
+            var options = ExplorationOptions(
+                reduction: reduction,
+                preemptions: DifferentialFuzzTests.preemptions(for: seed),
+                schedules: index % 4 == 1 ? 7 : 400
+            )
+            if index % 4 == 2 { options.schedulesAfterFailure = 3 }
+            let found = try await Self.differences(exploration, options, seed: seed)
+            compared += 1
+            if !found.isEmpty {
+                Issue.record("program 0x\(String(seed, radix: 16)) with \(reduction): \(found.joined(separator: "\n"))")
+            }
+        }
+        #expect(compared == 40)
+    }
+
+    @Test("counters lost and kept, a deadlock, independent steps: the same report at every split")
+    func knownPrograms() async throws {
+        let programs: [(String, Exploration)] = [
+            ("lost update", ExplorerTests.lostUpdate),
+            ("locked increment", ExplorerTests.lockedIncrement),
+            ("lock order", ExplorerTests.lockOrder),
+            ("independent steps", ExplorerTests.independent(steps: 3, threads: 3)),
+        ]
+        for (name, exploration) in programs {
+            for reduction in [ExplorationOptions.Reduction.none, .dpor] {
+                for threads in [2, 3] {
+                    let options = ExplorationOptions(reduction: reduction, threads: threads)
+                    let found = try await Self.differences(exploration, options, seed: 7)
+                    #expect(
+                        found.isEmpty,
+                        "\(name), \(reduction), \(threads) threads: \(found.joined(separator: "\n"))"
+                    )
+                }
+            }
+        }
+    }
+}
