@@ -11,6 +11,14 @@ struct CheckThenActExplorerTests {
         try #require(variant.exploration, "variant \(variant.name) should be explorable")
     }
 
+    /// The options of the marks-off tests: the explorer stops only at the accesses and primitives it sees.
+    static let marksOff = ExplorationOptions(preemptions: 2, marks: false)
+
+    /// Explores `variant` with `marksOff`.
+    static func exploreMarksOff(_ variant: Variant) async throws -> ExplorationReport {
+        try await Explorer.explore(exploration(variant), options: marksOff)
+    }
+
     @Test("both threads pass the check before either sets the flag: the work runs twice")
     func racyOnceRunsTwice() async throws {
         let report = try await Explorer.explore(
@@ -99,7 +107,7 @@ struct CheckThenActExplorerTests {
     func marksOffFindsEveryBug(name: String) async throws {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
         let exploration = try Self.exploration(variant)
-        let options = ExplorationOptions(preemptions: 2, marks: false)
+        let options = Self.marksOff
         let report = try await Explorer.explore(exploration, options: options)
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
@@ -112,10 +120,7 @@ struct CheckThenActExplorerTests {
 
     @Test("with marks off the racy flag's points are its own reads and writes: both reads come first")
     func marksOffRacyOnceShowsTheAccesses() async throws {
-        let report = try await Explorer.explore(
-            Self.exploration(CheckThenActLesson.buggy),
-            options: .init(preemptions: 2, marks: false)
-        )
+        let report = try await Self.exploreMarksOff(CheckThenActLesson.buggy)
         // Two threads × (read, write): 6 orders; only the 2 serial ones run the work once.
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
@@ -130,7 +135,7 @@ struct CheckThenActExplorerTests {
     )
     func marksOffFixedVariantsAreClean(name: String) async throws {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
-        let report = try await Explorer.explore(Self.exploration(variant), options: .init(preemptions: 2, marks: false))
+        let report = try await Self.exploreMarksOff(variant)
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.schedules > 1)
@@ -139,10 +144,7 @@ struct CheckThenActExplorerTests {
 
     @Test("with marks off the atomic flag runs whole: its threads start in either order, and are never interleaved")
     func marksOffAtomicIsNotInterleaved() async throws {
-        let report = try await Explorer.explore(
-            Self.exploration(CheckThenActLesson.atomic),
-            options: .init(preemptions: 2, marks: false)
-        )
+        let report = try await Self.exploreMarksOff(CheckThenActLesson.atomic)
         // A compare-exchange is no point: each thread is one step from its start, in two orders.
         #expect(report.schedules == 2)
         #expect(report.failingSchedules == 0)

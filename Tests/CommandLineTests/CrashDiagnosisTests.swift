@@ -10,18 +10,14 @@ struct CrashDiagnosisTests {
         .deletingLastPathComponent()
 
     static func diagnose(_ log: String, status: Int, stage: String) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("Scripts/diagnose-crash")
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "CrashLogs/\(log)"
         )
-        process.arguments = [path.path, String(status)] + (stage.isEmpty ? [] : [stage])
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try Executable.capture(
+            root.appendingPathComponent("Scripts/diagnose-crash"),
+            [path.path, String(status)] + (stage.isEmpty ? [] : [stage]),
+            stderr: .inherited
+        )
     }
 
     @Test(

@@ -112,3 +112,40 @@ struct Executable {
         )
     }
 }
+
+extension Executable {
+    /// Where a captured program's stderr goes.
+    enum StandardError {
+        /// Into the same pipe as stdout, interleaved as the program wrote them.
+        case merged
+        /// To `/dev/null`.
+        case discarded
+        /// To the test process's own stderr.
+        case inherited
+    }
+
+    /// Runs the program at `url` with `arguments` (in `folder`, or the current one) until it exits;
+    /// its exit status and what it printed on stdout (and stderr, when `merged`).
+    static func capture(
+        _ url: URL,
+        _ arguments: [String],
+        in folder: URL? = nil,
+        stderr: StandardError
+    ) throws -> (status: Int32, text: String) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let out = Pipe()
+        process.standardOutput = out
+        switch stderr {
+        case .merged: process.standardError = out
+        case .discarded: process.standardError = FileHandle.nullDevice
+        case .inherited: break
+        }
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -35,16 +35,9 @@ struct PortabilityCheckTests {
     }
 
     static func run(_ root: String) throws -> Result {
-        let process = Process()
-        process.executableURL = repositoryRoot.appendingPathComponent("Scripts/check-portability")
-        process.arguments = [root]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let script = repositoryRoot.appendingPathComponent("Scripts/check-portability")
+        let (status, output) = try Executable.capture(script, [root], stderr: .merged)
+        return Result(status: status, output: output)
     }
 
     static let twinImports = """

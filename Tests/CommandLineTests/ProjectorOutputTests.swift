@@ -11,21 +11,13 @@ struct ProjectorOutputTests {
 
     /// Runs `command` with `/bin/sh` in the repository's root folder, as a participant pasting it would.
     static func shell(_ command: String) throws -> Executable.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = root
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Executable.Output(
-            status: process.terminationStatus,
-            stdout: String(decoding: data, as: UTF8.self),
-            stderr: ""
+        let (status, stdout) = try Executable.capture(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", command],
+            in: root,
+            stderr: .discarded
         )
+        return Executable.Output(status: status, stdout: stdout, stderr: "")
     }
 
     @Test("the replay line explore prints, run from the repository root as printed, reproduces the failure")

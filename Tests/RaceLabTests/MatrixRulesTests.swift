@@ -255,10 +255,11 @@ struct MatrixRowRulesTests {
 }
 
 extension VariantReport {
-    /// A report with every count zero and the given verdict.
-    static func stub(verdict: Verdict, kind: VariantKind = .fixed) -> VariantReport {
+    /// A report of 10 trials × 10 iterations with the given verdict: 3 anomalous trials when it
+    /// reproduced or failed, every trial an error for `.error`, every other count zero.
+    static func stub(verdict: Verdict, kind: VariantKind = .fixed, name: String = "v") -> VariantReport {
         VariantReport(
-            name: "v",
+            name: name,
             kind: kind,
             summary: "s",
             trials: 10,

@@ -38,30 +38,7 @@ struct UnmeasuredDeclarationTests {
 @Suite("A run's unmeasured variant")
 struct UnmeasuredRunTests {
     static func report(_ name: String, _ kind: VariantKind, _ verdict: Verdict, unmeasured: String?) -> VariantReport {
-        var report = VariantReport(
-            name: name,
-            kind: kind,
-            summary: "s",
-            trials: 1,
-            iterations: 1,
-            operations: 1,
-            anomalousTrials: 0,
-            errorTrials: 0,
-            lostWrites: 0,
-            inconsistencies: 0,
-            duplicates: 0,
-            errors: 0,
-            histogram: [],
-            samples: [],
-            wallSeconds: 1,
-            operationsPerSecond: 1,
-            seed: 1,
-            noise: true,
-            firstAnomalousTrial: nil,
-            secondsToFirstAnomaly: nil,
-            verdict: verdict,
-            verdictReason: "r"
-        )
+        var report = VariantReport.stub(verdict: verdict, kind: kind, name: name)
         report.unmeasured = unmeasured
         return report
     }

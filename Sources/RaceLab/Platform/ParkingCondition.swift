@@ -18,19 +18,18 @@ final class ParkingCondition: @unchecked Sendable {
     init() {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        precondition(pthread_cond_init(condition, nil) == 0, "pthread_cond_init failed")
+        requirePthreadSuccess(pthread_cond_init(condition, nil), "pthread_cond_init")
     }
 
     deinit {
-        precondition(pthread_cond_destroy(condition) == 0, "pthread_cond_destroy failed")
+        requirePthreadSuccess(pthread_cond_destroy(condition), "pthread_cond_destroy")
         condition.deinitialize(count: 1)
         condition.deallocate()
     }
 
     /// Releases `lock` (held by the caller), waits for a wake-up, and takes `lock` again.
     func wait(on lock: ParkingLock) {
-        let error = pthread_cond_wait(condition, lock.mutex)
-        precondition(error == 0, "pthread_cond_wait failed: \(error)")
+        requirePthreadSuccess(pthread_cond_wait(condition, lock.mutex), "pthread_cond_wait")
     }
 
     /// The same, giving up at `deadline` (wall-clock time, as `NSCondition.wait(until:)`); false
@@ -41,19 +40,17 @@ final class ParkingCondition: @unchecked Sendable {
         limit.tv_sec = Int(seconds)
         limit.tv_nsec = Int((deadline.timeIntervalSince1970 - seconds) * 1e9)
         let error = pthread_cond_timedwait(condition, lock.mutex, &limit)
-        precondition(error == 0 || error == ETIMEDOUT, "pthread_cond_timedwait failed: \(error)")
+        requirePthreadSuccess(error, "pthread_cond_timedwait", also: ETIMEDOUT)
         return error == 0
     }
 
     /// Wakes one thread waiting on this condition, if any.
     func signal() {
-        let error = pthread_cond_signal(condition)
-        precondition(error == 0, "pthread_cond_signal failed: \(error)")
+        requirePthreadSuccess(pthread_cond_signal(condition), "pthread_cond_signal")
     }
 
     /// Wakes every thread waiting on this condition.
     func broadcast() {
-        let error = pthread_cond_broadcast(condition)
-        precondition(error == 0, "pthread_cond_broadcast failed: \(error)")
+        requirePthreadSuccess(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
     }
 }

@@ -23,30 +23,28 @@ final class ParkingLock: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
-        precondition(pthread_mutexattr_init(&attributes) == 0, "pthread_mutexattr_init failed")
+        requirePthreadSuccess(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
         defer { pthread_mutexattr_destroy(&attributes) }
         #if DEBUG
-        precondition(
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)) == 0,
-            "pthread_mutexattr_settype failed"
+        requirePthreadSuccess(
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)),
+            "pthread_mutexattr_settype"
         )
         #endif
-        precondition(pthread_mutex_init(mutex, &attributes) == 0, "pthread_mutex_init failed")
+        requirePthreadSuccess(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
     }
 
     deinit {
-        precondition(pthread_mutex_destroy(mutex) == 0, "pthread_mutex_destroy failed")
+        requirePthreadSuccess(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
     func lock() {
-        let error = pthread_mutex_lock(mutex)
-        precondition(error == 0, "pthread_mutex_lock failed: \(error)")
+        requirePthreadSuccess(pthread_mutex_lock(mutex), "pthread_mutex_lock")
     }
 
     func unlock() {
-        let error = pthread_mutex_unlock(mutex)
-        precondition(error == 0, "pthread_mutex_unlock failed: \(error)")
+        requirePthreadSuccess(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
     }
 }
