@@ -104,8 +104,8 @@ package struct TextReport {
 
     /// A variant whose verdict is the expected one, in a few lines: its name and summary; the verdict
     /// with the amounts its trials lost, duplicated or found inconsistent, per trial; the outcome that
-    /// decided it (the most frequent forbidden one when the bug showed, else the most frequent); the
-    /// first sample the variant described.
+    /// decided it (the most frequent forbidden one when the bug showed, else the most frequent) and
+    /// how many trials it covers; the first sample the variant described.
     func compactVariant(_ report: VariantReport) -> String {
         var lines = wrapped("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         let counted = report.trials - report.errorTrials
@@ -130,10 +130,20 @@ package struct TextReport {
         lines += wrapped(verdict, hang: "    ")
         let candidates = report.histogram.filter { ($0.expectation == .forbidden) == anomalous }
         if let row = (candidates.isEmpty ? report.histogram : candidates).max(by: { $0.samples < $1.samples }) {
-            let share =
-                row.samples == report.trials
-                ? (report.trials == 1 ? "the only trial" : "all \(grouped(report.trials)) trials")
-                : "most often (\(grouped(row.samples)) of \(grouped(report.trials)) trials)"
+            // Which trials the row covers: those the verdict line counted when the bug showed, else all.
+            let share: String
+            if anomalous {
+                let count = report.anomalousTrials
+                share =
+                    row.samples == count
+                    ? (count == 1 ? "that trial" : "all \(grouped(count)) of them")
+                    : "most often (\(grouped(row.samples)) of those \(grouped(count)))"
+            } else {
+                share =
+                    row.samples == report.trials
+                    ? (report.trials == 1 ? "the only trial" : "all \(grouped(report.trials)) trials")
+                    : "most often (\(grouped(row.samples)) of \(grouped(report.trials)) trials)"
+            }
             lines += wrapped("    \(share): \(outcomeAndMeaning(row))", hang: "      ")
         }
         if anomalous, let sample = report.samples.first {
