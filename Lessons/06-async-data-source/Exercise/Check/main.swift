@@ -63,8 +63,8 @@ let variant = ExerciseCheck.variant(
             outcome: whole ? "whole" : "torn",
             meaning: whole
                 ? "a published version"
-                : "after the trial, snapshot() returned a list no replace(with:) wrote "
-                    + "(versions mixed, a count that disagrees with the items, or empty)"
+                : "after the trial, snapshot() returned a list no replace(with:) wrote: "
+                    + "versions mixed, count and items disagreeing, or empty"
         )
     }
 )
