@@ -77,7 +77,8 @@ public enum PersistentStoreLesson {
         kind: .fixed,
         discipline: .encodeInBarrier,
         slowEncodes: true,
-        summary: "the article's store with a slow encode: correct, and loads wait while it runs"
+        summary: "the article's barrier around a 2 ms encode; measures the loads that wait for it (a cost: "
+            + "CLEAN says the store stays correct, not that nothing waits)"
     )
     .expecting(
         tsan: .silent,

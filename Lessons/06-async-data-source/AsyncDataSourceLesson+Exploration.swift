@@ -177,7 +177,8 @@ extension AsyncDataSourceLesson {
         updates: Int
     ) -> String? {
         if let first = findings.first { return "the UI saw \(first)" }
-        if let first = problems.first { return "an observer saw \(first)" }
+        // An observer's problem is in its own words: "told v1 twice", "told v4 right after v2".
+        if let first = problems.first { return "observer order broken: an observer was \(first.detail)" }
         return version == updates ? nil : "the data source ended at v\(version) after \(updates) updates"
     }
 }

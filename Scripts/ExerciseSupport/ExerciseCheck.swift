@@ -81,12 +81,12 @@ public final class ExerciseCheck {
         guard report.anomalousTrials > 0 else {
             require(
                 true,
-                "\(requirement) (\(report.trials) trials × \(report.iterations.formatted()) operations, noise on)"
+                "\(requirement) (\(trials(report.trials)) × \(report.iterations.formatted()) operations, noise on)"
             )
             return
         }
         var evidence: [String] = [
-            "anomalies in \(report.anomalousTrials) of \(report.trials) trials (\(operations) operations, seed \(seed))"
+            "anomalies in \(report.anomalousTrials) of \(trials(report.trials)) (\(operations) operations, seed \(seed))"
         ]
         if report.lostWrites > 0 { evidence.append("\(report.lostWrites.formatted()) writes lost") }
         if report.duplicates > 0 { evidence.append("\(report.duplicates.formatted()) duplicate executions") }
@@ -100,7 +100,7 @@ public final class ExerciseCheck {
         require(false, requirement, evidence: evidence.joined(separator: "; "))
         let worst = report.histogram.filter { $0.expectation == .forbidden }.prefix(3)
         for row in worst {
-            say("        \(row.samples) trials: \(row.outcome) (\(row.meaning))")
+            say("        \(trials(row.samples)): \(row.outcome) (\(row.meaning))")
         }
         for sample in report.samples.prefix(3) {
             say("        e.g. \(sample)")
@@ -121,6 +121,11 @@ public final class ExerciseCheck {
         if ownsChannel { VerdictChannel.send(passed: passed, kinds: passed ? [] : kinds) }
         exit(passed ? 0 : 1)
     }
+}
+
+/// `1 trial`, `2 trials`.
+private func trials(_ count: Int) -> String {
+    "\(count.formatted()) trial\(count == 1 ? "" : "s")"
 }
 
 /// Prints `line` and flushes it at once: when the checker kills a check that hangs, what it printed

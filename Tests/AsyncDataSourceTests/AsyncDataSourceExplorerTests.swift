@@ -61,7 +61,7 @@ struct AsyncDataSourceExplorerTests {
             Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
             return
         }
-        #expect(what.hasPrefix("an observer saw observer order"), "\(what)")
+        #expect(what.hasPrefix("observer order broken: an observer was told v"), "\(what)")
         #expect(failure.steps.map(\.operation).contains("tell current state"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }

@@ -161,7 +161,7 @@ struct IsolationTests {
             .replacingOccurrences(of: "\n    ", with: " ")
         #expect(loses.contains("✓ REPRODUCED: the bug showed in 1 of the 1 trials that finished"), "\(loses)")
         #expect(loses.contains("3.00 lost writes"), "\(loses)")
-        #expect(loses.contains("1 of 1 trials: 7/10"), "\(loses)")
+        #expect(loses.contains("that trial: 7/10 → 3 "), "\(loses)")
         let traps = try #require(blocks.first { $0.hasPrefix("traps ") })
         #expect(traps.contains("✗ CRASHED") && traps.contains("its stderr ended with:"), "\(traps)")
     }

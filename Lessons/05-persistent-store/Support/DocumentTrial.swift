@@ -345,11 +345,19 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// Records a torn read when `data` is not a whole version of `document`.
     private func check(_ data: Data, of document: Int, by reader: String, _ iteration: Iteration) {
-        if Payload(validating: data)?.document != document {
+        let found = Payload(validating: data)
+        guard found?.document != document else { return }
+        let read = "\(reader) of \(Self.identifier(document)) read"
+        let whole = Payload.headerLength + Self.bodyLength
+        if let other = found {
+            iteration.recordInconsistency("\(read) a whole version of \(Self.identifier(other.document))")
+        } else if data.count == whole {
+            // Every byte is there, yet the checksum is wrong: parts of two versions, interleaved.
             iteration.recordInconsistency(
-                "\(reader) of \(Self.identifier(document)) read a torn file (\(data.count) of "
-                    + "\(Payload.headerLength + Self.bodyLength) bytes, checksum wrong)"
+                "\(read) a torn file (right length, mixed contents: \(data.count) bytes, checksum wrong)"
             )
+        } else {
+            iteration.recordInconsistency("\(read) a torn file (\(data.count) of \(whole) bytes)")
         }
     }
 

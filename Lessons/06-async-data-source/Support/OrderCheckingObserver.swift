@@ -30,7 +30,7 @@ public final class OrderCheckingObserver: StateObserver, @unchecked Sendable {
             let what =
                 version <= last
                 ? (version == last ? "told v\(version) twice" : "told v\(version) after v\(last)")
-                : "skipped from v\(last) to v\(version)"
+                : "told v\(version) right after v\(last)"
             problems.append(Inconsistency(.observerOrder, what))
         }
         versions.append(version)

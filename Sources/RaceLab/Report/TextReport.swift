@@ -45,9 +45,7 @@ package struct TextReport {
         if report.trials > 0 {
             // Totals come from the trials without errors only, so they are averaged over those.
             let counted = report.trials - report.errorTrials
-            let perTrial = { (total: Int) in
-                counted > 0 ? String(format: "%.2f", Double(total) / Double(counted)) : "–"
-            }
+            let perTrial = { (total: Int) in counted > 0 ? perTrialFigure(total, trials: counted) : "–" }
             lines.append(
                 "  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "
                     + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
@@ -106,8 +104,8 @@ package struct TextReport {
 
     /// A variant whose verdict is the expected one, in a few lines: its name and summary; the verdict
     /// with the amounts its trials lost, duplicated or found inconsistent, per trial; the outcome that
-    /// decided it (the most frequent forbidden one when the bug showed, else the most frequent); the
-    /// first sample the variant described.
+    /// decided it (the most frequent forbidden one when the bug showed, else the most frequent) and
+    /// how many trials it covers; the first sample the variant described.
     func compactVariant(_ report: VariantReport) -> String {
         var lines = wrapped("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         let counted = report.trials - report.errorTrials
@@ -116,7 +114,7 @@ package struct TextReport {
             (report.inconsistencies, "inconsistencies"),
         ]
         .filter { $0.0 > 0 && counted > 0 }
-        .map { String(format: "%.2f", Double($0.0) / Double(counted)) + " " + $0.1 }
+        .map { perTrialFigure($0.0, trials: counted) + " " + $0.1 }
         let anomalous = report.anomalousTrials > 0
         // The standard reasons, shortened; a crash after the trials that showed the bug keeps its own.
         let reason =
@@ -132,10 +130,21 @@ package struct TextReport {
         lines += wrapped(verdict, hang: "    ")
         let candidates = report.histogram.filter { ($0.expectation == .forbidden) == anomalous }
         if let row = (candidates.isEmpty ? report.histogram : candidates).max(by: { $0.samples < $1.samples }) {
-            lines += wrapped(
-                "    \(grouped(row.samples)) of \(grouped(report.trials)) trials: \(row.outcome) → \(row.meaning)",
-                hang: "      "
-            )
+            // Which trials the row covers: those the verdict line counted when the bug showed, else all.
+            let share: String
+            if anomalous {
+                let count = report.anomalousTrials
+                share =
+                    row.samples == count
+                    ? (count == 1 ? "that trial" : "all \(grouped(count)) of them")
+                    : "most often (\(grouped(row.samples)) of those \(grouped(count)))"
+            } else {
+                share =
+                    row.samples == report.trials
+                    ? (report.trials == 1 ? "the only trial" : "all \(grouped(report.trials)) trials")
+                    : "most often (\(grouped(row.samples)) of \(grouped(report.trials)) trials)"
+            }
+            lines += wrapped("    \(share): \(outcomeAndMeaning(row))", hang: "      ")
         }
         if anomalous, let sample = report.samples.first {
             lines += wrapped("    e.g. \(sample)", hang: "         ")
@@ -150,6 +159,13 @@ package struct TextReport {
             )
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `outcome → meaning`, or the meaning alone when it already says the outcome
+    /// (`500–599/1000` is `500–599 of 1000 keys kept, the others lost`).
+    func outcomeAndMeaning(_ row: HistogramRow) -> String {
+        let spelled = row.outcome.replacingOccurrences(of: "/", with: " of ")
+        return row.meaning.hasPrefix(spelled) ? row.meaning : "\(row.outcome) → \(row.meaning)"
     }
 
     package func summary(_ lesson: RunReport.LessonReport) -> String {
@@ -232,6 +248,13 @@ package struct TextReport {
         let rest = rows.dropFirst(shown)
         return ["… \(rest.count) more outcomes in \(grouped(rest.map(\.samples).reduce(0, +))) trials (all in --json)"]
     }
+}
+
+/// An amount per trial: a whole number from 10 up (`491`), where decimals would only be noise in a
+/// count; two decimals below (`0.52`, `4.46`), where they tell a rare anomaly from none.
+package func perTrialFigure(_ total: Int, trials: Int) -> String {
+    let value = Double(total) / Double(trials)
+    return value >= 10 ? grouped(Int(value.rounded())) : String(format: "%.2f", value)
 }
 
 /// `1234567` as `1,234,567`, independent of the locale.

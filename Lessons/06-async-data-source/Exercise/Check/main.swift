@@ -61,7 +61,10 @@ let variant = ExerciseCheck.variant(
             observed: whole ? 1 : 0,
             inconsistencies: whole ? 0 : 1,
             outcome: whole ? "whole" : "torn",
-            meaning: whole ? "a published version" : "final state never written"
+            meaning: whole
+                ? "a published version"
+                : "after the trial, snapshot() returned a list no replace(with:) wrote: "
+                    + "versions mixed, count and items disagreeing, or empty"
         )
     }
 )
