@@ -168,7 +168,7 @@ public enum Explorer {
     }
 
     /// The report of a search from its tally.
-    private static func report(
+    static func report(
         _ tally: ExplorationTally,
         exploration: Exploration,
         options: ExplorationOptions,

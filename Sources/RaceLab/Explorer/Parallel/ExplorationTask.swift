@@ -16,6 +16,8 @@ struct FrozenDecision: Codable, Sendable {
     var options: [Int]
     var thread: Int
     var requested: [Int]
+    /// Every option within the preemption bound: the tasks a sharded search derives.
+    var offered: [Int] = []
 }
 
 /// What a task ran: its frozen decisions, and one record per execution in the order it ran them.

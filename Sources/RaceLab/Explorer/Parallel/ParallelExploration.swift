@@ -483,4 +483,40 @@ final class ParallelExploration {
         }
         return .done(isAsync: isAsync, nondeterministic: nondeterministic)
     }
+
+    /// Folds the outcomes of a sharded search's tasks (by prefix) into `tally` in sequential order:
+    /// the tasks the requests reach from the root, as `run` does.
+    func fold(
+        _ outcomes: [[Int]: TaskOutcome],
+        into tally: inout ExplorationTally
+    ) throws -> (isAsync: Bool, nondeterministic: Bool) {
+        _ = addTask([], rank: [])
+        var next = 0
+        while next < tasks.count {
+            guard let outcome = outcomes[tasks[next].prefix] else {
+                throw ShardMergeRefusal(description: "no shard ran the schedules after \(tasks[next].prefix)")
+            }
+            integrate(next, outcome)
+            next += 1
+        }
+        let (order, _) = sequentialOrder()
+        var isAsync = false
+        var nondeterministic = false
+        search: do {
+            for task in order {
+                let outcome = self.outcomes[task]!
+                nondeterministic = nondeterministic || outcome.nondeterministic
+                isAsync = outcome.isAsync
+                for record in outcome.records {
+                    if tally.stopsBeforeNext() { break search }
+                    let bound = tally.stepBound
+                    guard try tally.consume(record, result: { try setting.replay($0, stepBound: bound) })
+                    else { break search }
+                }
+                if outcome.truncated { break search }
+            }
+            tally.exhaustive = true
+        }
+        return (isAsync, nondeterministic)
+    }
 }

@@ -79,15 +79,18 @@ extension BoundedSearch: TaskSearch {
 
     func frozenDecisions() -> [FrozenDecision] {
         tree.branches.prefix(tree.frozenDepth).map { branch in
-            let requested = branch.options.indices.filter { option in
+            let offered = branch.options.indices.filter { option in
+                branch.preemptionsBefore + branch.cost(of: option) <= tree.preemptionBound
+            }
+            let requested = offered.filter { option in
                 let preemptions = branch.preemptionsBefore + branch.cost(of: option)
-                return preemptions <= tree.preemptionBound
-                    && policy.verdict(on: option, of: branch, preemptions: preemptions) == .take
+                return policy.verdict(on: option, of: branch, preemptions: preemptions) == .take
             }
             return FrozenDecision(
                 options: branch.options,
                 thread: branch.thread,
-                requested: requested
+                requested: requested,
+                offered: offered
             )
         }
     }
