@@ -55,7 +55,13 @@ struct ProjectorOutputTests {
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
     }
 
-    @Test("run 6 by default: each variant is its verdict line, what decided it and one sample; --verbose the rest")
+    @Test(
+        "run 6 by default: each variant is its verdict line, what decided it and one sample; --verbose the rest",
+        .disabled(
+            if: ThreadSanitizer.isActive,
+            "lesson 6's buggy variants race on purpose: under TSan their processes exit 66 with a report (make tsan reads those), not the output a room sees"
+        )
+    )
     func lessonSixAtAGlance() throws {
         let output = try Executable.racelab.run("run", "6", "--trials", "6")
         #expect(output.status == 0, "stderr: \(output.stderr)")
