@@ -74,6 +74,18 @@ public enum Explorer {
         let fingerprint = exploration.fingerprint(marks: options.marks)
         let start = startedAt
         var isAsync = false
+        // The same search again, every thread's start a scheduling point (`needsStartPoints`).
+        func restartWithStartPoints() throws -> ExplorationReport {
+            try explore(
+                exploration,
+                options: given,
+                after: prefix,
+                startPoints: true,
+                startedAt: start,
+                workers: workers,
+                split: split
+            )
+        }
 
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
@@ -90,15 +102,7 @@ public enum Explorer {
         {
             switch try parallel.run(into: &tally) {
             case .restartWithStartPoints:
-                return try explore(
-                    exploration,
-                    options: given,
-                    after: prefix,
-                    startPoints: true,
-                    startedAt: start,
-                    workers: workers,
-                    split: split
-                )
+                return try restartWithStartPoints()
             case .done(let async, let nondeterministic):
                 isAsync = async
                 return report(
@@ -135,15 +139,7 @@ public enum Explorer {
             if !startPoints && tally.schedules == 0
                 && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
             {
-                return try explore(
-                    exploration,
-                    options: given,
-                    after: prefix,
-                    startPoints: true,
-                    startedAt: start,
-                    workers: workers,
-                    split: split
-                )
+                return try restartWithStartPoints()
             }
             result.schedule.program = fingerprint
             result.errorsAreFailures = exploration.errorsAreFailures
