@@ -15,8 +15,8 @@ import RaceLab
 /// staging file). A file that is not a whole version is **torn**, and one holding the version of a
 /// store that reported failure is inconsistent too.
 ///
-/// With `slowEncodes`, each store's provider takes longer (an image encoded, say) and a
-/// `StoreLoader` loads through the store all the while, counting the loads that **waited for an
+/// With `slowEncodes`, each store's provider takes longer (an image encoded, say) and makes one
+/// load through the store while it runs (`StoreLoader`), counting the loads that **waited for the
 /// encode**: the outcome of a clean trial says what share of the loads made during an encode did.
 /// It is measured, not a verdict: both stores that encode slowly are correct.
 ///
@@ -99,13 +99,11 @@ final class DocumentTrial: @unchecked Sendable {
         outsideReader = OutsideReader(paths: paths)
         if outsideReaderThread { outsideReader.start() }
         if slowEncodes {
-            let loader = StoreLoader(
-                store: store,
+            loader = StoreLoader(
                 identifiers: (0..<Self.documents).map(Self.identifier),
-                runningEncodes: { [self] in lock.withLock { encoding } }
+                pending: pending,
+                isEncoding: { [self] number in lock.withLock { encoding.contains(number) } }
             )
-            self.loader = loader
-            loader.start()
         }
     }
 
@@ -129,7 +127,7 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// Stores `document` once the stores saved before it have completed, as a user saving one
     /// document after another does: with slow encodes, the store's queue then holds one store at a
-    /// time, and the loader's loads meet one encode, not a backlog of them.
+    /// time, and the load each encode makes meets that encode, not a backlog of them.
     private func saveInTurn(_ document: Int, through store: PersistentDataStore) {
         pending.enter()
         saver.async { [self] in
@@ -162,7 +160,7 @@ final class DocumentTrial: @unchecked Sendable {
 
     private func stopOutsideReader() {
         let seen = outsideReader.stop()
-        let counted = loader?.stop() ?? (0, 0)
+        let counted = loader?.counts ?? (0, 0)
         lock.withLock {
             outside = seen
             loads = counted
@@ -276,7 +274,6 @@ final class DocumentTrial: @unchecked Sendable {
 
     func remove() {
         _ = outsideReader.stop()
-        _ = loader?.stop()
         ScratchSpace.remove(parent)
     }
 
@@ -288,12 +285,13 @@ final class DocumentTrial: @unchecked Sendable {
     ) {
         let version = VersionBox()
         pending.enter()
-        (store ?? self.store).storeData(
+        let store = store ?? self.store
+        store.storeData(
             { [self] in
                 let number = takeVersion(of: document)
                 version.set(number)
                 let payload = Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
-                if slowEncodes { encodeSlowly() }
+                if slowEncodes { encodeSlowly(for: store) }
                 return payload
             },
             identifier: Self.identifier(document),
@@ -311,12 +309,13 @@ final class DocumentTrial: @unchecked Sendable {
     /// A slow encode: the provider takes `encodeMicroseconds` more, while the trial knows it runs.
     /// It sleeps rather than spins, so that on a machine of two cores the loads that may run
     /// meanwhile find a core, as they would beside an encoder that waits on the disk or the GPU.
-    private func encodeSlowly() {
+    private func encodeSlowly(for store: PersistentDataStore) {
         let number = lock.withLock {
             nextEncode += 1
             encoding.insert(nextEncode)
             return nextEncode
         }
+        loader?.load(duringEncode: number, through: store)
         usleep(Self.encodeMicroseconds)
         _ = lock.withLock { encoding.remove(number) }
     }

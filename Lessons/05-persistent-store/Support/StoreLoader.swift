@@ -1,75 +1,60 @@
 import Foundation
 
-/// A thread that loads documents through the store, one load after the other, for as long as a
-/// trial runs: the app's screen reading while stores are encoded. It counts the loads made while an
-/// encode ran and, of those, the loads that **waited for the encode**: loads that ran only after
-/// every encode running when they were made had ended.
+/// The loads the app's screen makes while stores are encoded. Each slow encode, once it runs, asks
+/// for one load through the store it encodes for, so every such trial makes loads during encodes by
+/// construction, not by the luck of a thread's timing. It counts the loads that ran and, of those,
+/// the loads that **waited for the encode**: that ran only after the encode they were made during
+/// had ended.
 ///
 /// Inside a barrier (the article's store) every such load waits: libdispatch starts nothing on the
 /// queue until the barrier ends. Encoded before the barrier, a load made during an encode runs
 /// beside it unless no thread was free in time. Both stores are correct; the count is their cost.
 final class StoreLoader: @unchecked Sendable {
-    private let store: PersistentDataStore
     private let identifiers: [String]
-    /// The encodes running now, by number (the trial's `encoding`).
-    private let runningEncodes: @Sendable () -> Set<Int>
+    /// Whether the encode of this number still runs (the trial's `encoding`).
+    private let isEncoding: @Sendable (Int) -> Bool
+    /// The trial's group of pending work: a load made here is part of the trial.
+    private let pending: DispatchGroup
     private let lock = NSLock()
-    private var started = false
-    private var stopped = false
+    private var next = 0
     private var madeDuringEncodes = 0
     private var waited = 0
-    private let done = DispatchSemaphore(value: 0)
 
-    init(store: PersistentDataStore, identifiers: [String], runningEncodes: @escaping @Sendable () -> Set<Int>) {
-        self.store = store
+    init(identifiers: [String], pending: DispatchGroup, isEncoding: @escaping @Sendable (Int) -> Bool) {
         self.identifiers = identifiers
-        self.runningEncodes = runningEncodes
+        self.pending = pending
+        self.isEncoding = isEncoding
     }
 
-    /// Starts loading on a thread of its own.
-    func start() {
-        lock.withLock { started = true }
-        let thread = Thread { [self] in
-            let loaded = DispatchSemaphore(value: 0)
-            var next = 0
-            while !isStopped {
-                let encodes = runningEncodes()
-                store.loadData(
-                    forIdentifier: identifiers[next],
-                    transformer: { [self] data in
-                        ran(madeDuring: encodes)
-                        return data
-                    },
-                    completion: { _ in loaded.signal() }
-                )
-                loaded.wait()
-                next = (next + 1) % identifiers.count
-            }
-            done.signal()
+    /// Loads the next document through `store` while encode `number` runs (called by that encode).
+    func load(duringEncode number: Int, through store: PersistentDataStore) {
+        let identifier = lock.withLock {
+            defer { next += 1 }
+            return identifiers[next % identifiers.count]
         }
-        thread.start()
+        pending.enter()
+        store.loadData(
+            forIdentifier: identifier,
+            transformer: { [self] data in
+                ran(madeDuring: number)
+                return data
+            },
+            completion: { [pending] _ in pending.leave() }
+        )
     }
 
-    /// Stops the thread (waiting for its last load) and returns the loads made during an encode and
-    /// those of them that waited for it. Later calls only return.
-    func stop() -> (madeDuringEncodes: Int, waited: Int) {
-        let running = lock.withLock {
-            defer { stopped = true }
-            return started && !stopped
-        }
-        if running { done.wait() }
-        return lock.withLock { (madeDuringEncodes, waited) }
+    /// The loads made during an encode that ran, and those of them that waited for it. Complete
+    /// once the trial's pending group is empty.
+    var counts: (madeDuringEncodes: Int, waited: Int) {
+        lock.withLock { (madeDuringEncodes, waited) }
     }
-
-    private var isStopped: Bool { lock.withLock { stopped } }
 
     /// Called by the load's transformer, on the store's queue: the load runs now.
-    private func ran(madeDuring encodes: Set<Int>) {
-        guard !encodes.isEmpty else { return }
-        let waitedForThem = runningEncodes().isDisjoint(with: encodes)
+    private func ran(madeDuring number: Int) {
+        let waitedForIt = !isEncoding(number)
         lock.withLock {
             madeDuringEncodes += 1
-            if waitedForThem { waited += 1 }
+            if waitedForIt { waited += 1 }
         }
     }
 }
