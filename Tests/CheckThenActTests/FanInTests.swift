@@ -58,11 +58,11 @@ struct FanInTests {
     func runnerReproducesPlainArray() async {
         // Measured here: with noise every trial of 600 fetches loses errors (about half of its 200);
         // without noise, at most a few trials in a hundred do.
-        await expectLostWrites("errors-unprotected", trials: 20, iterations: 600)
+        await expectStress("errors-unprotected", trials: 20, iterations: 600, .lostWrites)
     }
 
     @Test("Protected<[Error]> records every failure exactly once over 120,000 fetches")
     func protectedIsClean() async {
-        await expectCleanOverEveryOperation("errors-protected", trials: 200, iterations: 600)
+        await expectStress("errors-protected", trials: 200, iterations: 600, .cleanOverEveryOperation)
     }
 }

@@ -12,34 +12,31 @@ func lessonVariant(_ name: String) -> Variant {
     return variant
 }
 
-/// Runs the lesson's variant `name` for `trials` × `iterations` under the stress runner and expects
-/// its bug reproduced with lost writes.
-func expectLostWrites(
-    _ name: String,
-    trials: Int,
-    iterations: Int,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    let report = await expectReproduced(
-        lessonVariant(name),
-        workload: Workload(trials: trials, iterations: iterations),
-        sourceLocation: sourceLocation
-    )
-    #expect(report.lostWrites > 0, sourceLocation: sourceLocation)
+/// What a stress run of a lesson variant must show.
+enum StressExpectation {
+    /// Its bug reproduced, with lost writes.
+    case lostWrites
+    /// Clean over every one of its trials × iterations operations.
+    case cleanOverEveryOperation
 }
 
 /// Runs the lesson's variant `name` for `trials` × `iterations` under the stress runner and expects
-/// it clean over every one of those operations.
-func expectCleanOverEveryOperation(
+/// what `expected` says.
+func expectStress(
     _ name: String,
     trials: Int,
     iterations: Int,
+    _ expected: StressExpectation,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    let report = await expectClean(
-        lessonVariant(name),
-        workload: Workload(trials: trials, iterations: iterations),
-        sourceLocation: sourceLocation
-    )
-    #expect(report.operations == trials * iterations, sourceLocation: sourceLocation)
+    let variant = lessonVariant(name)
+    let workload = Workload(trials: trials, iterations: iterations)
+    switch expected {
+    case .lostWrites:
+        let report = await expectReproduced(variant, workload: workload, sourceLocation: sourceLocation)
+        #expect(report.lostWrites > 0, sourceLocation: sourceLocation)
+    case .cleanOverEveryOperation:
+        let report = await expectClean(variant, workload: workload, sourceLocation: sourceLocation)
+        #expect(report.operations == trials * iterations, sourceLocation: sourceLocation)
+    }
 }
