@@ -115,14 +115,8 @@ func spending(
     through method: String,
     _ spend: @escaping @Sendable (Budget) -> Void
 ) -> Variant {
-    Variant(
-        name: name,
-        kind: kind,
-        summary: summary,
-        makeState: { Budget() },
-        operation: { budget, _ in spend(budget) },
-        check: { budget, trial in .kept(budget.total, of: trial.iterations, unit: "spends") }
-    ).exploring(spends("each thread spends 1 through \(method)", spend))
+    countingVariant(name, kind, summary: summary, makeState: { Budget() }, count: \.total, unit: "spends", spend)
+        .exploring(spends("each thread spends 1 through \(method)", spend))
 }
 
 /// One spend per thread; afterwards each must be counted.

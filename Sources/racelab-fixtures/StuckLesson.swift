@@ -39,13 +39,14 @@ func guardedCounterVariant(
     summary: String,
     increment: @escaping @Sendable (GuardedCounter) -> Void
 ) -> Variant {
-    Variant(
-        name: name,
-        kind: kind,
+    countingVariant(
+        name,
+        kind,
         summary: summary,
         makeState: { GuardedCounter() },
-        operation: { counter, _ in increment(counter) },
-        check: { counter, trial in .kept(counter.value, of: trial.iterations, unit: "increments") }
+        count: \.value,
+        unit: "increments",
+        increment
     )
     .exploring(
         Exploration(

@@ -58,19 +58,11 @@ struct FanInTests {
     func runnerReproducesPlainArray() async {
         // Measured here: with noise every trial of 600 fetches loses errors (about half of its 200);
         // without noise, at most a few trials in a hundred do.
-        let report = await expectReproduced(
-            lessonVariant("errors-unprotected"),
-            workload: Workload(trials: 20, iterations: 600)
-        )
-        #expect(report.lostWrites > 0)
+        await expectStress("errors-unprotected", trials: 20, iterations: 600, .lostWrites)
     }
 
     @Test("Protected<[Error]> records every failure exactly once over 120,000 fetches")
     func protectedIsClean() async {
-        let report = await expectClean(
-            lessonVariant("errors-protected"),
-            workload: Workload(trials: 200, iterations: 600)
-        )
-        #expect(report.operations == 120_000)
+        await expectStress("errors-protected", trials: 200, iterations: 600, .cleanOverEveryOperation)
     }
 }

@@ -45,19 +45,11 @@ struct ProtectedTests {
     @Test("the runner shows read-then-write losing increments")
     func runnerReproducesReadThenWrite() async {
         // Measured here: every trial of 1,000 increments loses hundreds, with noise or without.
-        let report = await expectReproduced(
-            lessonVariant("protected-read-then-write"),
-            workload: Workload(trials: 5, iterations: 1_000)
-        )
-        #expect(report.lostWrites > 0)
+        await expectStress("protected-read-then-write", trials: 5, iterations: 1_000, .lostWrites)
     }
 
     @Test("mutate keeps every one of 100,000 increments")
     func mutateIsClean() async {
-        let report = await expectClean(
-            lessonVariant("protected-mutate"),
-            workload: Workload(trials: 100, iterations: 1_000)
-        )
-        #expect(report.operations == 100_000)
+        await expectStress("protected-mutate", trials: 100, iterations: 1_000, .cleanOverEveryOperation)
     }
 }

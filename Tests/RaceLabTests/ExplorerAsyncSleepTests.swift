@@ -77,14 +77,13 @@ struct ExplorerAsyncSleepTests {
 
     @Test("a lost booking whose schedule needs the plain Tasks' sleeps is found and replays 100 of 100 times")
     func sleepInPlainTaskReplays() async throws {
-        let exploration = Self.bookings(fixed: false)
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.abandoned == nil)
-        let failure = try #require(report.failure)
-        #expect(failure.outcome == .invariantBroken("booked 1, expected 2"))
+        let failure = try await Explorer.expectFailureThatReplays(
+            Self.bookings(fixed: false),
+            options: Self.options,
+            outcome: .invariantBroken("booked 1, expected 2")
+        )
         // Both sleeps were the explorer's threads, woken by its choice, not by a system timer.
         #expect(failure.spawned.filter { $0.name == "sleep" }.count == 2)
-        #expect(await Explorer.reproductions(of: failure, in: exploration, options: Self.options) == 100)
     }
 
     @Test("its fixed twin, which sleeps before it reads, has no failing schedule")

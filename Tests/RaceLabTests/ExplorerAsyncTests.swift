@@ -58,14 +58,13 @@ struct ExplorerAsyncTests {
 
     @Test("a read-await-write-back actor method loses a deposit in some schedule, which replays 100 of 100 times")
     func plainActorBugIsFound() async throws {
-        let exploration = Self.deposits(fixed: false)
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.abandoned == nil)
-        let failure = try #require(report.failure)
-        #expect(failure.outcome == .invariantBroken("balance 10, expected 20"))
+        let failure = try await Explorer.expectFailureThatReplays(
+            Self.deposits(fixed: false),
+            options: Self.options,
+            outcome: .invariantBroken("balance 10, expected 20")
+        )
         // The sleeps are threads of the explorer's own: a wake-up is a choice, not a wait.
         #expect(failure.spawned.contains { $0.name == "sleep" })
-        #expect(await Explorer.reproductions(of: failure, in: exploration, options: Self.options) == 100)
     }
 
     @Test("its fixed twin, which awaits before it reads, has no failing schedule")

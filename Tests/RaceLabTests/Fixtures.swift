@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import Testing
 
 /// Scenarios whose outcome is known before they run.
 enum Synthetic {
@@ -42,5 +43,26 @@ extension Explorer {
             }
         }
         return reproduced
+    }
+}
+
+extension Explorer {
+    /// Explores `exploration` with `options` and expects a search that was not abandoned, whose
+    /// failure ends as `outcome` and replays 100 of 100 times; returns that failure.
+    static func expectFailureThatReplays(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        outcome: ExecutionOutcome,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ExecutionResult {
+        let report = try await explore(exploration, options: options)
+        #expect(report.abandoned == nil, sourceLocation: sourceLocation)
+        let failure = try #require(report.failure, sourceLocation: sourceLocation)
+        #expect(failure.outcome == outcome, sourceLocation: sourceLocation)
+        #expect(
+            await reproductions(of: failure, in: exploration, options: options) == 100,
+            sourceLocation: sourceLocation
+        )
+        return failure
     }
 }

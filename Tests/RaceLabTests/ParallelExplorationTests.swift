@@ -80,33 +80,48 @@ struct ParallelExplorationTests {
         return found
     }
 
-    @Test(
-        "random programs: the same counts, traces, first failure and shortest failure at every split",
-        arguments: [ExplorationOptions.Reduction.none, .dpor]
-    )
-    func randomPrograms(reduction: ExplorationOptions.Reduction) async throws {
+    /// Searches random programs `0..<count` with `reduction` and records an issue for each one
+    /// `differences` finds a difference in. A program's invariant fails on about one final state in
+    /// five; some searches are bounded by the schedule limit or stopped after a failure: where the
+    /// search stops must not depend on the split either.
+    static func compareRandomPrograms(
+        _ count: Int,
+        reduction: ExplorationOptions.Reduction,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        differences: (_ seed: UInt64, Exploration, ExplorationOptions) async throws -> [String]
+    ) async throws {
         var compared = 0
-        for index in 0..<40 {
+        for index in 0..<count {
             let seed = SplitMix64.mix(UInt64(index) &+ 0x5eed)
-            let program = FuzzProgram(seed: seed)
             let pick = seed % 5
             let fails: @Sendable (String) -> Bool = { DifferentialFuzzTests.stableHash($0) % 5 == pick }
-            let exploration = program.exploration(recording: FinalStates(), failingWhen: fails)
-            // Some bounded by the schedule limit or stopped after a failure: where the search stops
-            // must not depend on the split either.
+            let exploration = FuzzProgram(seed: seed).exploration(recording: FinalStates(), failingWhen: fails)
             var options = ExplorationOptions(
                 reduction: reduction,
                 preemptions: DifferentialFuzzTests.preemptions(for: seed),
                 schedules: index % 4 == 1 ? 7 : 400
             )
             if index % 4 == 2 { options.schedulesAfterFailure = 3 }
-            let found = try await Self.differences(exploration, options, seed: seed)
+            let found = try await differences(seed, exploration, options)
             compared += 1
             if !found.isEmpty {
-                Issue.record("program 0x\(String(seed, radix: 16)) with \(reduction): \(found.joined(separator: "\n"))")
+                Issue.record(
+                    "program 0x\(String(seed, radix: 16)) with \(reduction): \(found.joined(separator: "\n"))",
+                    sourceLocation: sourceLocation
+                )
             }
         }
-        #expect(compared == 40)
+        #expect(compared == count, sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "random programs: the same counts, traces, first failure and shortest failure at every split",
+        arguments: [ExplorationOptions.Reduction.none, .dpor]
+    )
+    func randomPrograms(reduction: ExplorationOptions.Reduction) async throws {
+        try await Self.compareRandomPrograms(40, reduction: reduction) { seed, exploration, options in
+            try await Self.differences(exploration, options, seed: seed)
+        }
     }
 
     @Test("counters lost and kept, a deadlock, independent steps: the same report at every split")

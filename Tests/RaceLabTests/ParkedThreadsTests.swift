@@ -11,17 +11,17 @@ struct ParkedThreadsTests {
     func reuse() {
         let threads = ParkedThreads()
         let ended = DispatchSemaphore(value: 0)
-        let ran = Counter()
+        let ran = LockCounter()
         for _ in 0..<5 {
             threads.run {
-                ran.add()
+                ran.increment()
             } last: {
                 ended.signal()
             }
             // `last` runs once the thread counts as free: the next body finds it so.
             ended.wait()
         }
-        #expect(ran.value == 5)
+        #expect(ran.count == 5)
         #expect(threads.started == 1)
     }
 
@@ -53,23 +53,5 @@ struct ParkedThreadsTests {
         // All free again: as many bodies at once start no new thread.
         runAtOnce()
         #expect(threads.started == count)
-    }
-
-    /// A count bodies add to from their threads.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-
-        func add() {
-            lock.lock()
-            count += 1
-            lock.unlock()
-        }
-
-        var value: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return count
-        }
     }
 }

@@ -12,22 +12,8 @@ struct ShardExplorationTests {
         arguments: [ExplorationOptions.Reduction.none, .dpor]
     )
     func randomPrograms(reduction: ExplorationOptions.Reduction) async throws {
-        var compared = 0
-        for index in 0..<12 {
-            let seed = SplitMix64.mix(UInt64(index) &+ 0x5eed)
-            let program = FuzzProgram(seed: seed)
-            let pick = seed % 5
-            let fails: @Sendable (String) -> Bool = { DifferentialFuzzTests.stableHash($0) % 5 == pick }
-            let exploration = program.exploration(recording: FinalStates(), failingWhen: fails)
-            var options = ExplorationOptions(
-                reduction: reduction,
-                preemptions: DifferentialFuzzTests.preemptions(for: seed),
-                schedules: index % 4 == 1 ? 7 : 400
-            )
-            if index % 4 == 2 { options.schedulesAfterFailure = 3 }
-            let given = options
-            let found = try await onOwnThread { () throws -> [String] in
-                let options = given
+        try await ParallelExplorationTests.compareRandomPrograms(12, reduction: reduction) { _, exploration, options in
+            try await onOwnThread { () throws -> [String] in
                 let sequential = ParallelExplorationTests.Summary(try Explorer.explore(exploration, options: options))
                 var found: [String] = []
                 for shards in 1...3 {
@@ -49,12 +35,7 @@ struct ShardExplorationTests {
                 }
                 return found
             }
-            compared += 1
-            if !found.isEmpty {
-                Issue.record("program 0x\(String(seed, radix: 16)) with \(reduction): \(found.joined(separator: "\n"))")
-            }
         }
-        #expect(compared == 12)
     }
 
     @Test("a missing, repeated or foreign shard is refused")

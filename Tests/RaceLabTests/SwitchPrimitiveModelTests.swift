@@ -83,15 +83,12 @@ struct SwitchPrimitiveModelTests {
 
     @Test("OSAllocatedUnfairLock's initialisers and lock()/unlock() on RaceMutex")
     func unfairLockShape() async throws {
-        let exploration = Self.exploration("lock and unlock", (RaceMutex(), Shared())) { state, _ in
-            state.0.lock()
-            let seen = state.1.value
-            Race.window("inside")
-            state.1.value = seen + 1
-            state.0.unlock()
-        } invariant: { state, threads in
-            state.1.value == threads ? nil : "lost an increment"
-        }
+        let exploration = Self.guardedCounter(
+            "lock and unlock",
+            RaceMutex(),
+            enter: { $0.lock() },
+            leave: { $0.unlock() }
+        )
         Self.clean(try await Explorer.explore(exploration))
         let valued = RaceMutex(initialState: 3)
         #expect(valued.withLockUnchecked { $0 } == 3)
@@ -99,19 +96,32 @@ struct SwitchPrimitiveModelTests {
 
     // MARK: - RaceSemaphore (`DispatchSemaphore`)
 
-    /// Each thread increments under a semaphore used as a lock, starting at `value`.
-    static func semaphoreCounter(value: Int) -> Exploration {
-        exploration("a semaphore of \(value) as a lock", (RaceSemaphore(value: value, name: "gate"), Shared())) {
-            state,
-            _ in
-            state.0.wait()
+    /// Each thread increments a counter between `enter` and `leave` on the guard `makeGuard` makes.
+    static func guardedCounter<Guard: Sendable>(
+        _ summary: String,
+        _ makeGuard: @autoclosure @escaping @Sendable () -> Guard,
+        enter: @escaping @Sendable (Guard) -> Void,
+        leave: @escaping @Sendable (Guard) -> Void
+    ) -> Exploration {
+        exploration(summary, (makeGuard(), Shared())) { state, _ in
+            enter(state.0)
             let seen = state.1.value
             Race.window("inside")
             state.1.value = seen + 1
-            state.0.signal()
+            leave(state.0)
         } invariant: { state, threads in
             state.1.value == threads ? nil : "lost an increment"
         }
+    }
+
+    /// Each thread increments under a semaphore used as a lock, starting at `value`.
+    static func semaphoreCounter(value: Int) -> Exploration {
+        guardedCounter(
+            "a semaphore of \(value) as a lock",
+            RaceSemaphore(value: value, name: "gate"),
+            enter: { $0.wait() },
+            leave: { $0.signal() }
+        )
     }
 
     @Test("DispatchSemaphore: a count of 2 lets two threads in and loses an increment; a count of 1 does not")

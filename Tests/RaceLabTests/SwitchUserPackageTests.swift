@@ -364,22 +364,23 @@ struct SwitchUserPackageTests {
 
     @Test("each bug is found with default options, and each fix passes having explored more than one schedule")
     func switchedPackageFindsEachBug() throws {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("racelab-switch-package-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sources = folder.appendingPathComponent("Sources/Shop")
-        let tests = folder.appendingPathComponent("Tests/ShopTests")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
-        try Self.manifest.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        try Self.library.write(to: sources.appendingPathComponent("Shop.swift"), atomically: true, encoding: .utf8)
         // The switch file as shipped, copied unchanged.
-        try FileManager.default.copyItem(
-            at: UserPackageTests.repository.appendingPathComponent("Examples/RaceLabSwitch/RaceLabSwitch.swift"),
-            to: sources.appendingPathComponent("RaceLabSwitch.swift")
+        let raceLabSwitch = try String(
+            contentsOf: UserPackageTests.repository.appendingPathComponent(
+                "Examples/RaceLabSwitch/RaceLabSwitch.swift"
+            ),
+            encoding: .utf8
         )
-        try Self.tests.write(to: tests.appendingPathComponent("ShopTests.swift"), atomically: true, encoding: .utf8)
+        let folder = try UserPackageTests.package(
+            "switch-package",
+            files: [
+                "Package.swift": Self.manifest,
+                "Sources/Shop/Shop.swift": Self.library,
+                "Sources/Shop/RaceLabSwitch.swift": raceLabSwitch,
+                "Tests/ShopTests/ShopTests.swift": Self.tests,
+            ]
+        )
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         let (status, text) = try UserPackageTests.swiftTest(
             folder,

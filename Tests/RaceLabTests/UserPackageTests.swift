@@ -69,6 +69,23 @@ struct UserPackageTests {
         }
         """
 
+    /// A package folder `racelab-<name>-<process id>` in the temporary directory, made afresh, that
+    /// holds `files` (a path in the package: the file's text), for the caller to remove.
+    static func package(_ name: String, files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("racelab-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: folder)
+        for (path, text) in files {
+            let file = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
     /// Runs `swift test` in the package at `folder`, without this run's RACELAB_SEED and
     /// RACELAB_REPLAY, and returns its exit status and everything it printed.
     ///
@@ -98,19 +115,15 @@ struct UserPackageTests {
 
     @Test("swift test fails at the user's line with the report and the seed to re-run it")
     func failureAtTheCallersLine() throws {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("racelab-user-package-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tests = folder.appendingPathComponent("Tests/UserTests")
-        try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
-        try Self.manifest.write(to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        try Self.tests.write(to: tests.appendingPathComponent("CounterTests.swift"), atomically: true, encoding: .utf8)
-        try Self.xcTests.write(
-            to: tests.appendingPathComponent("CounterXCTests.swift"),
-            atomically: true,
-            encoding: .utf8
+        let folder = try Self.package(
+            "user-package",
+            files: [
+                "Package.swift": Self.manifest,
+                "Tests/UserTests/CounterTests.swift": Self.tests,
+                "Tests/UserTests/CounterXCTests.swift": Self.xcTests,
+            ]
         )
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         let (status, text) = try Self.swiftTest(folder, scratch: ".build-user-package")
 

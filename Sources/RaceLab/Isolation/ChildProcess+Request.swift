@@ -74,12 +74,7 @@ extension ChildProcess {
         timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Answer {
-        let folder: URL
-        do {
-            folder = try ScratchSpace.makeFolder(label: "channel")
-        } catch {
-            throw LaunchError.tempFile("\(error)")
-        }
+        let folder = try scratchFolder(label: "channel")
         defer { ScratchSpace.remove(folder) }
         let channel = folder.appendingPathComponent("messages").path
         let request = ChildRequest(lesson: lesson, variant: variant, job: job, channel: channel)

@@ -81,6 +81,18 @@ package struct ChildProcess {
         }
     }
 
+    /// A new folder for a child's files, inside this process's scratch folder, so that a parent
+    /// killed mid-run leaves nothing behind for long: the next RaceLab process to start sweeps the
+    /// folder away. The caller removes it.
+    /// - Throws: `LaunchError.tempFile` when it cannot be made.
+    static func scratchFolder(label: String) throws -> URL {
+        do {
+            return try ScratchSpace.makeFolder(label: label)
+        } catch {
+            throw LaunchError.tempFile("\(error)")
+        }
+    }
+
     /// Runs `executable` with `arguments`, waits at most `timeout` seconds, and returns how it ended.
     ///
     /// - Parameters:
@@ -93,14 +105,7 @@ package struct ChildProcess {
         timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Result {
-        // Inside this process's scratch folder, so that a parent killed mid-run leaves nothing behind
-        // for long: the next RaceLab process to start sweeps the folder away.
-        let folder: URL
-        do {
-            folder = try ScratchSpace.makeFolder(label: "child")
-        } catch {
-            throw LaunchError.tempFile("\(error)")
-        }
+        let folder = try scratchFolder(label: "child")
         defer { ScratchSpace.remove(folder) }
         let stdoutPath = folder.appendingPathComponent("stdout").path
         let stderrPath = folder.appendingPathComponent("stderr").path

@@ -18,7 +18,6 @@ public enum CacheScenario {
         makeCache: { RenderCache(renderer: $0) },
         rendering: { $0.rendering(of: $1) }
     )
-    .exploring(missTogether(makeCache: { RenderCache(renderer: $0) }, rendering: { $0.rendering(of: $1) }))
 
     /// The fix: lookup, render and insert under one lock.
     public static let lockWholeLookup = variant(
@@ -28,7 +27,6 @@ public enum CacheScenario {
         makeCache: { LockedRenderCache(renderer: $0) },
         rendering: { $0.rendering(of: $1) }
     )
-    .exploring(missTogether(makeCache: { LockedRenderCache(renderer: $0) }, rendering: { $0.rendering(of: $1) }))
 
     public static let lesson = Lesson(
         number: 1,
@@ -40,7 +38,8 @@ public enum CacheScenario {
     )
 
     /// One variant for any cache type: the operation requests key `index % keys` and checks the
-    /// answer; the check counts renders against the number of keys.
+    /// answer; the check counts renders against the number of keys. The explorer runs
+    /// `missTogether` on the same cache type.
     static func variant<Cache: Sendable>(
         name: String,
         kind: VariantKind,
@@ -64,6 +63,7 @@ public enum CacheScenario {
             },
             check: { state, _ in .executions(state.renderer.count, expected: keys, unit: "renders") }
         )
+        .exploring(missTogether(makeCache: makeCache, rendering: rendering))
     }
 
     /// The explorer's version: two threads miss the same key; it must be rendered once.

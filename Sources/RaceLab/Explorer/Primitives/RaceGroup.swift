@@ -49,13 +49,13 @@ public final class RaceGroup: @unchecked Sendable {
     /// search runs it.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         guard let logical = LogicalThread.current else { return dispatchGroup.wait(timeout: timeout) }
-        if timeout == .distantFuture {
-            wait()
-            return .success
-        }
-        let answer = AttemptAnswer()
-        logical.pause(at: GroupWait(group: model, name: "wait \(name) (timeout)", answer: answer))
-        return logical.withState { _ in answer.value } ? .success : .timedOut
+        return logical.timedWait(
+            timeout,
+            wait: { wait() },
+            at: { answer in
+                GroupWait(group: model, name: "wait \(name) (timeout)", answer: answer)
+            }
+        )
     }
 
     /// Submits `work` to `queue` once every item that entered has left. Under the explorer a new

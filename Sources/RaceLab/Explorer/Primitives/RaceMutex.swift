@@ -74,9 +74,7 @@ public final class RaceMutex<Value>: @unchecked Sendable {
     /// Takes the lock if it is free now; false when another thread holds it.
     public func lockIfAvailable() -> Bool {
         guard let logical = LogicalThread.current else { return mutex.try() }
-        let taken = AttemptAnswer()
-        logical.pause(at: LockAttempt(lock: ObjectIdentifier(self), name: "try lock \(name)", taken: taken))
-        return logical.withState { _ in taken.value }
+        return logical.attempt { LockAttempt(lock: ObjectIdentifier(self), name: "try lock \(name)", taken: $0) }
     }
 
     /// Releases the lock.

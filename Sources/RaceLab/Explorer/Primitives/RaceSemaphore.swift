@@ -39,20 +39,18 @@ public final class RaceSemaphore: @unchecked Sendable {
     /// search runs it.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         guard let logical = LogicalThread.current else { return dispatchSemaphore.wait(timeout: timeout) }
-        if timeout == .distantFuture {
-            wait()
-            return .success
-        }
-        let answer = AttemptAnswer()
-        logical.pause(
-            at: SemaphoreWait(
-                semaphore: ObjectIdentifier(self),
-                value: value,
-                name: "wait \(name) (timeout)",
-                answer: answer
-            )
+        return logical.timedWait(
+            timeout,
+            wait: { wait() },
+            at: { answer in
+                SemaphoreWait(
+                    semaphore: ObjectIdentifier(self),
+                    value: value,
+                    name: "wait \(name) (timeout)",
+                    answer: answer
+                )
+            }
         )
-        return logical.withState { _ in answer.value } ? .success : .timedOut
     }
 
     /// `wait(timeout:)` with a wall-clock deadline.

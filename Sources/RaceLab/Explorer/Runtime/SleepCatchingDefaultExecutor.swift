@@ -55,22 +55,28 @@ final class SleepCatchingDefaultExecutor: TaskExecutor, SchedulingExecutor, @unc
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        guard let unowned = Self.notTaken(job) else { return }
-        let job = ExecutorJob(unowned)
-        if let scheduling = original as? any SchedulingExecutor {
-            scheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
-        } else {
-            original.enqueue(job)
+        enqueueIfNotTaken(job) { scheduling, job in
+            scheduling.enqueue(ExecutorJob(job), after: delay, tolerance: tolerance, clock: clock)
         }
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        enqueueIfNotTaken(job) { scheduling, job in
+            scheduling.enqueue(ExecutorJob(job), at: instant, tolerance: tolerance, clock: clock)
+        }
+    }
+
+    /// Hands a delayed job the explorer did not take to the original executor: delayed by
+    /// `schedule` where it can schedule, else at once.
+    private func enqueueIfNotTaken(
+        _ job: consuming ExecutorJob,
+        schedule: (any SchedulingExecutor, UnownedJob) -> Void
+    ) {
         guard let unowned = Self.notTaken(job) else { return }
-        let job = ExecutorJob(unowned)
         if let scheduling = original as? any SchedulingExecutor {
-            scheduling.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+            schedule(scheduling, unowned)
         } else {
-            original.enqueue(job)
+            original.enqueue(ExecutorJob(unowned))
         }
     }
 
