@@ -15,7 +15,7 @@ struct ExploreRequest: Equatable {
     /// Run exactly this schedule instead of searching.
     var replay: Schedule?
     var json: Bool = false
-    /// Also print each search's time per schedule and its count of distinct traces (`--verbose`).
+    /// Also print each search's internals: settings, time per schedule, traces and states covered (`--verbose`).
     var verbose = false
     /// Also draw the failing schedules as a self-contained HTML page (`--html FILE`).
     var html: String?
@@ -168,8 +168,9 @@ extension ExploreRequest: CommandRequest {
                 "--verbose",
                 .flag,
                 \.verbose,
-                "Also print the time per schedule and how many distinct traces",
-                "(schedules up to the order of independent steps) were covered."
+                "Also print the search's internals: the strategy and its bounds,",
+                "the time per schedule, the distinct traces (schedules up to the",
+                "order of independent steps) and states covered, what a step was."
             ),
             .json(\.json, replacing: "text"), .html(\.html, of: "the failing schedules"),
             CommandOption(

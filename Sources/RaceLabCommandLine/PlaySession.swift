@@ -140,15 +140,14 @@ final class PlaySession {
         if let state = result.states.last { print("  state at the end: \(state)") }
         print(TimelineText.render(result.steps, threads: threadCount, indent: "  "))
         for thread in result.spawned { print("  \(thread)") }
-        print(
-            "replay: "
-                + RaceLabTool.replayCommand(
-                    tool: tool,
-                    lesson: lesson.number,
-                    variant: variant.name,
-                    replay: result.schedule.replayString
-                )
+        // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
+        let command = RaceLabTool.replayCommand(
+            tool: tool,
+            lesson: lesson.number,
+            variant: variant.name,
+            replay: result.schedule.replayString
         )
+        print(wrappedCommand(prefix: "replay: ", command: command).joined(separator: "\n"))
         try verdict(after: result)
     }
 

@@ -17,6 +17,7 @@ extension RaceLabTool {
         for number in request.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { return .usage }
             var entries: [ExploreEntry] = []
+            var previousSummary: String?
             for variant in lesson.variants
             where variant.exploration != nil && (request.variant == nil || request.variant == variant.name) {
                 let outcome = IsolatedExploration.run(
@@ -30,7 +31,14 @@ extension RaceLabTool {
                 // The variant stopped by the interruption has no verdict: nothing more is printed.
                 let signal = ChildProcess.interruption.load(ordering: .relaxed)
                 if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
-                let heading = heading(of: variant, in: lesson)
+                // What the variant explores is said once for a run of variants that explore the same.
+                let summary = variant.exploration?.summary ?? variant.summary
+                let heading = heading(
+                    of: variant,
+                    in: lesson,
+                    summary: request.verbose || summary != previousSummary ? summary : nil
+                )
+                previousSummary = summary
                 switch outcome {
                 case .replayRefused(let reason):
                     // Nothing ran that could be reported: the schedule is not one of this variant's.
@@ -99,10 +107,11 @@ extension RaceLabTool {
 }
 
 extension RaceLabTool {
-    /// The first line of a variant's exploration: the lesson, the variant and what it explores.
-    func heading(of variant: Variant, in lesson: Lesson) -> String {
-        "lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]: "
-            + (variant.exploration?.summary ?? variant.summary)
+    /// The first line of a variant's exploration: the lesson, the variant and what it explores
+    /// (`summary`; nil when the variant before it said the same).
+    func heading(of variant: Variant, in lesson: Lesson, summary: String?) -> String {
+        "lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]"
+            + ": " + (summary ?? "as above")
     }
 
     /// One variant's exploration as `explore` prints it: the heading, the report, the verdict, in

@@ -16,6 +16,12 @@ struct Executable {
         var unwrappedStdout: String {
             stdout.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(separator: " ")
         }
+
+        /// `stdout` with each command line that continues on the next (a line ending in ` \`) joined
+        /// to it, as a shell reads it: where a test reads a replay line the report wraps.
+        var joinedStdout: String {
+            stdout.replacingOccurrences(of: #" \\\n *"#, with: " ", options: .regularExpression)
+        }
     }
 
     static let racelab = Executable(name: "racelab")

@@ -13,7 +13,7 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("6 distinct traces: schedules that differ only in the order of independent"))
         #expect(output.stdout.contains(" ms per schedule: set-up "))
         #expect(output.stdout.contains("FAILING SCHEDULE (6 steps): invariant broken: kept 1 of 2 keys"))
-        let replayLine = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
+        let replayLine = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
         for _ in 0..<3 {
             let again = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)

@@ -8,7 +8,7 @@ struct ExploreVerdictCommandLineTests {
     /// The replay string of lesson 1's buggy variant's failing schedule, as `explore` prints it.
     static func lessonOneReplay() throws -> String {
         let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
-        let line = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
+        let line = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         return try #require(line.split(separator: " ").last.map(String.init))
     }
 
@@ -87,7 +87,9 @@ struct ExploreVerdictCommandLineTests {
         let output = try Executable.racelab.run("explore", "1", "--variant", "fixed")
         #expect(output.status == 0)
         #expect(output.stdout.contains("verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions"))
-        #expect(output.stdout.contains("a data race inside a step is ThreadSanitizer's to find"))
+        #expect(output.stdout.contains("each step: code between two scheduling points; a data race inside one is"))
+        let verbose = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--verbose")
+        #expect(verbose.unwrappedStdout.contains("a data race inside a step is ThreadSanitizer's to find"))
     }
 
     @Test("the printed replay string names its program and reproduces")

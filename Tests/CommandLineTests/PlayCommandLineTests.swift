@@ -20,7 +20,7 @@ struct PlayCommandLineTests {
     @Test("lesson 1: the six steps explore prints break the invariant, and play prints the same replay string")
     func lessonOneScheduleBreaksIt() throws {
         let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
-        let replay = try Self.replayString(explored.stdout)
+        let replay = try Self.replayString(explored.joinedStdout)
         let decisions = try #require(replay.split(separator: "@").first)
         let choices = try #require(decisions.split(separator: ":").last).split(separator: ".")
         #expect(choices.count == 6)
@@ -29,7 +29,9 @@ struct PlayCommandLineTests {
         #expect(output.stderr.isEmpty)
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
         #expect(
-            output.stdout.contains("replay: \(Executable.racelab.path) explore 1 --variant buggy --replay \(replay)")
+            output.joinedStdout.contains(
+                "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay \(replay)"
+            )
         )
         // The shared state is shown between steps: after both gets, both sets and the first
         // barrier item, one key is stored.
@@ -47,7 +49,7 @@ struct PlayCommandLineTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("The invariant held after 6 steps."))
         #expect(
-            output.stdout.contains(
+            output.joinedStdout.contains(
                 "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay 2:0.0.2.1.1.3"
             )
         )
@@ -74,7 +76,7 @@ struct PlayCommandLineTests {
         let stepOnes = output.stdout.components(separatedBy: "\nstep 1   ").count - 1
         #expect(stepOnes == 2)
         #expect(
-            output.stdout.contains(
+            output.joinedStdout.contains(
                 "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay 2:1.0.1.0.2.3"
             )
         )
@@ -128,7 +130,7 @@ struct PlayCommandLineTests {
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
         #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
         #expect(
-            output.stdout.contains(
+            output.joinedStdout.contains(
                 "replay: \(Executable.racelab.path) explore 3 --variant buggy-update --replay 2:0.1.0.1"
             )
         )
@@ -203,7 +205,7 @@ struct SchedulePictureCommandLineTests {
         )
         #expect(html.contains("store holds [item-"))
         #expect(html.contains("invariant: every key is present"))
-        let replay = try PlayCommandLineTests.replayString(output.stdout)
+        let replay = try PlayCommandLineTests.replayString(output.joinedStdout)
         #expect(html.contains("racelab explore 1 --variant buggy --replay \(replay)"))
     }
 

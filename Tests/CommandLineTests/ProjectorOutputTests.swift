@@ -29,22 +29,68 @@ struct ProjectorOutputTests {
         )
         let explored = try Self.shell("\(relative) explore 1 --variant buggy")
         #expect(explored.status == 0)
-        let line = try #require(explored.stdout.split(separator: "\n").first { $0.hasPrefix("  replay: ") })
-        let command = String(line.dropFirst("  replay: ".count))
-        #expect(command.hasPrefix("\(relative) explore 1 --variant buggy --replay "))
+        let command = try Self.printedCommand(explored.stdout)
+        #expect(
+            command.replacingOccurrences(of: " \\\n      ", with: " ")
+                .hasPrefix("\(relative) explore 1 --variant buggy --replay ")
+        )
         let replayed = try Self.shell(command)
         #expect(replayed.status == 0)
         #expect(replayed.stdout.contains("verdict: REPRODUCED"))
     }
 
-    @Test("explore all: no line wider than 100 columns but the replay lines, and no timing unless --verbose")
-    func exploreFitsAProjector() throws {
-        let output = try Executable.racelab.run("explore", "all")
+    /// The first replay command in `stdout`, as printed: its `replay: ` line and each line that
+    /// continues it (after a line ending in ` \`), without the `  replay: ` before it.
+    static func printedCommand(_ stdout: String) throws -> String {
+        let lines = stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  replay: ") })
+        var end = start
+        while lines[end].hasSuffix(" \\") && end + 1 < lines.endIndex { end += 1 }
+        #expect(lines[start...end].allSatisfy { $0.count <= reportWidth })
+        return String(lines[start...end].joined(separator: "\n").dropFirst("  replay: ".count))
+    }
+
+    @Test("a replay command longer than a line wraps with a trailing backslash, and runs as printed")
+    func wrappedReplayRunsAsPrinted() throws {
+        let relative = try #require(
+            Executable.racelab.path.hasPrefix(Self.root.path + "/")
+                ? String(Executable.racelab.path.dropFirst(Self.root.path.count + 1)) : nil
+        )
+        let explored = try Self.shell("\(relative) explore 6 --variant update-without-barrier")
+        #expect(explored.status == 0)
+        let command = try Self.printedCommand(explored.stdout)
+        #expect(command.contains(" \\\n"), "the command did not wrap: \(command)")
+        let replayed = try Self.shell(command)
+        #expect(replayed.status == 0)
+        #expect(replayed.stdout.contains("verdict: REPRODUCED"))
+    }
+
+    @Test(
+        "explore, every lesson by default: no line wider than 100 columns, no search internals unless --verbose",
+        arguments: 1...6
+    )
+    func exploreFitsAProjector(lesson: Int) throws {
+        let output = try Executable.racelab.run("explore", "\(lesson)")
         #expect(output.status == 0)
-        let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth && !$0.hasPrefix("  replay: ") }
+        let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
-        #expect(!output.stdout.contains("ms per schedule"))
-        #expect(!output.stdout.contains("distinct trace"))
+        // Search jargon: per-schedule timing, traces, states, the strategy's settings, what a step was in full.
+        for jargon in ["ms per schedule", "distinct trace", "distinct state", "strategy dfs", "granularity:"] {
+            #expect(!output.stdout.contains(jargon), "\(jargon)")
+        }
+        // No step label is cut: a long one goes on under itself.
+        #expect(!output.stdout.contains("…"))
+        // Each variant opens with its verdict (under its heading, at most three lines) and fits a screen.
+        let blocks = ("\n" + output.stdout).components(separatedBy: "\nlesson ").dropFirst()
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            let lines = block.split(separator: "\n")
+            #expect(lines.count <= 40, "\(block)")
+            let verdict = try #require(lines.firstIndex { $0.hasPrefix("  verdict: ") }, "\(block)")
+            #expect(verdict <= 3, "\(block)")
+        }
+        let verbose = try Executable.racelab.run("explore", "\(lesson)", "--verbose")
+        #expect(verbose.stdout.contains("ms per schedule") && verbose.stdout.contains("strategy dfs"))
     }
 
     @Test("run, every lesson, a short workload: no line wider than 100 columns")

@@ -16,7 +16,7 @@ struct UIActorUnmarkedCommandLineTests {
         #expect(output.stdout.contains("verdict: FOUND"))
         // No mark is a point: the lesson's marks (`call updateItem`, `between the awaits`) never appear.
         #expect(!output.stdout.contains("call updateItem") && !output.stdout.contains("between the awaits"))
-        let replayLine = try #require(output.stdout.split(separator: "\n").first { $0.contains("replay: ") })
+        let replayLine = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
         var reproduced = 0
         for _ in 0..<100 {

@@ -10,7 +10,8 @@
 /// ```
 ///
 /// A table wider than `maxWidth` columns gets narrower columns: a step's label runs on into the
-/// empty cells to its right, and only a label that would pass `maxWidth` is cut (with `…`).
+/// empty cells to its right, and a label that would pass `maxWidth` goes on in the lines below it,
+/// in its thread's column, broken at spaces; no label is cut.
 public enum TimelineText {
     /// The timeline of `steps`, one line per step and one column per thread.
     /// - Parameters:
@@ -36,11 +37,12 @@ public enum TimelineText {
         var lines = [indent + right("step") + "  " + (0..<threads).map { pad("thread \($0)") }.joined()]
         for (index, step) in steps.enumerated() {
             let start = indent + right(String(index + 1)) + "  " + String(repeating: " ", count: width * step.thread)
-            var label = step.operation
-            if start.count + label.count > maxWidth && natural != width {
-                label = String(label.prefix(max(1, maxWidth - start.count - 1))) + "…"
-            }
-            lines.append(start + label)
+            // A label that would pass maxWidth goes on under itself, in its thread's column.
+            let room = max(width - 2, maxWidth - start.count)
+            let pieces = wrapped(step.operation, width: room, hang: "")
+            lines.append(start + pieces[0])
+            let under = String(repeating: " ", count: start.count)
+            lines += pieces.dropFirst().map { under + $0 }
         }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }

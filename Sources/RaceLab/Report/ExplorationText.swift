@@ -5,22 +5,74 @@ import Foundation
 extension VariantExploration {
     /// The exploration of one variant as text.
     ///
+    /// By default (`verbose` false) the text is what a room reads at a glance: the heading, the
+    /// verdict, the counts, the failing schedule and its replay line. `verbose` adds the search's
+    /// settings and internals: the strategy and its bounds, the time per schedule, the distinct
+    /// traces and states a reduction covered, PCT's guarantee, and what a step was in full.
+    ///
     /// - Parameters:
     ///   - heading: the first line, naming what was explored.
     ///   - replayCommand: the line that replays the failing schedule, given its replay string
     ///     (`racelab explore 1 --variant buggy --replay 2:0.1.1.0@e6afab` on the command line).
-    ///   - verbose: also the time per schedule and the count of distinct traces.
-    ///   - width: the widest line, but for the replay line (one command, to copy whole); nil for no limit.
+    ///   - verbose: also the search's settings and internals, with the verdict last.
+    ///   - width: the widest line (a replay command wraps with a trailing `\`, so that it still runs
+    ///     as pasted); nil for no limit.
     public func text(
         heading: String,
         verbose: Bool = true,
         width: Int? = nil,
         replayCommand: (String) -> String = { $0 }
     ) -> String {
-        let lines = [heading] + bodyLines(replayCommand: replayCommand, verbose: verbose) + [verdictLine]
+        let lines =
+            verbose
+            ? [heading] + bodyLines(replayCommand: replayCommand, verbose: true) + [verdictLine]
+            : [heading] + glanceLines(replayCommand: replayCommand)
         guard let width else { return lines.joined(separator: "\n") + "\n" }
-        return lines.flatMap { $0.hasPrefix("  replay: ") || $0.contains("\n") ? [$0] : wrapped($0, width: width) }
-            .joined(separator: "\n") + "\n"
+        return lines.flatMap { line -> [String] in
+            if line.hasPrefix(Self.replayPrefix) {
+                return wrappedCommand(
+                    prefix: Self.replayPrefix,
+                    command: String(line.dropFirst(Self.replayPrefix.count)),
+                    width: width
+                )
+            }
+            return line.contains("\n") ? [line] : wrapped(line, width: width)
+        }
+        .joined(separator: "\n") + "\n"
+    }
+
+    /// What starts the line that replays a schedule.
+    static let replayPrefix = "  replay: "
+
+    /// The text but the heading, at a glance: the verdict first, then the counts, what makes them
+    /// less than they seem, and the failing schedule; a clean search says what a step was.
+    func glanceLines(replayCommand: (String) -> String) -> [String] {
+        // A failing schedule's verdict says what broke; its timeline follows under a bare title.
+        var lines = [verdictLine + (failure.map { ": \($0.message)" } ?? "")]
+        switch run {
+        case .search(let report): lines.append(Self.countsLine(report))
+        case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, "thread"))
+        }
+        for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
+        for line in stall?.lines ?? [] { lines.append("  \(line)") }
+        if let failure {
+            lines += scheduleLines("FAILING SCHEDULE", failure, message: false, replayCommand: replayCommand)
+        } else {
+            if errorSchedules > 0 {
+                lines.append(
+                    "  " + Self.counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
+                        + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
+                )
+            }
+            if let error {
+                lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
+            } else if let report {
+                lines.append(
+                    "  each step: " + Self.step(of: report) + "; a data race inside one is ThreadSanitizer's to find"
+                )
+            }
+        }
+        return lines
     }
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
@@ -70,24 +122,7 @@ extension VariantExploration {
             if let reduction = report.reduction { setting += ", reduction \(reduction.rawValue)" }
         }
         if strategy.isSeeded { setting += ", seed \(report.seed)" }
-        var lines = [setting]
-        // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
-        let reduced = report.reduction.map { $0 != .none } ?? false
-        let scope =
-            report.exhaustive
-            ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
-            : report.abandoned != nil
-                ? report.stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
-                : report.stoppedAfterFailure.map {
-                    $0 == 0
-                        ? " (stopped at the first failing schedule)"
-                        : " (stopped " + counted($0, "schedule") + " after the first failing one, the shortest kept)"
-                }
-                    ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
-        lines.append(
-            "  " + counted(report.schedules, "schedule") + "\(scope), \(report.failingSchedules) of them failing, in "
-                + "\(String(format: "%.3f", report.elapsedSeconds)) s"
-        )
+        var lines = [setting, countsLine(report)]
         if verbose, let traces = report.tracesCovered {
             lines.append(
                 "  " + counted(traces, "distinct trace") + ": schedules that differ only in the order of "
@@ -113,14 +148,50 @@ extension VariantExploration {
         return lines
     }
 
+    /// `198 schedules (every schedule within the bound), 121 of them failing, in 0.079 s`: what ran,
+    /// what part of the schedules within the bound that is, how many failed, the time in all.
+    private static func countsLine(_ report: ExplorationReport) -> String {
+        let strategy = report.strategy
+        // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
+        let reduced = report.reduction.map { $0 != .none } ?? false
+        let scope =
+            report.exhaustive
+            ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
+            : report.abandoned != nil
+                ? report.stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
+                : report.stoppedAfterFailure.map {
+                    $0 == 0
+                        ? " (stopped at the first failing schedule)"
+                        : " (stopped " + counted($0, "schedule") + " after the first failing one, the shortest kept)"
+                }
+                    ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
+        return "  " + counted(report.schedules, "schedule")
+            + "\(scope), \(report.failingSchedules) of them failing, in "
+            + "\(String(format: "%.3f", report.elapsedSeconds)) s"
+    }
+
+    /// What a step was, in a few words (`granularity` says it in full).
+    private static func step(of report: ExplorationReport) -> String {
+        report.jobsWereSteps ? "one Swift concurrency job" : "code between two scheduling points"
+    }
+
     /// One schedule as a timeline with its replay line.
-    private func scheduleLines(_ title: String, _ schedule: Failure, replayCommand: (String) -> String) -> [String] {
-        var lines = ["", "  \(title) (" + Self.counted(schedule.steps.count, "step") + "): \(schedule.message)"]
+    private func scheduleLines(
+        _ title: String,
+        _ schedule: Failure,
+        message: Bool = true,
+        replayCommand: (String) -> String
+    ) -> [String] {
+        var lines = [
+            "",
+            "  \(title) (" + Self.counted(schedule.steps.count, "step") + ")"
+                + (message ? ": \(schedule.message)" : ""),
+        ]
         let spawned = schedule.spawned ?? []
         lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
         for thread in spawned { lines.append("    \(thread)") }
         lines.append("")
-        lines.append("  replay: " + replayCommand(schedule.replay))
+        lines.append(Self.replayPrefix + replayCommand(schedule.replay))
         return lines
     }
 

@@ -39,3 +39,37 @@ package func wrappedText(_ text: String, width: Int = reportWidth) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrapped(String($0), width: width) }
         .joined(separator: "\n")
 }
+
+/// A line that ends in a shell command (`  replay: .build/debug/racelab explore 6 --variant …`)
+/// broken into lines of at most `width` columns that still run as one command when pasted: each
+/// line but the last ends with ` \`, and a break falls before an option, which keeps its value. The
+/// text before the command (`prefix`) is not part of what runs. A piece that alone is wider than a
+/// line stays whole: cut, the command would not run.
+public func wrappedCommand(prefix: String, command: String, width: Int = reportWidth) -> [String] {
+    guard prefix.count + command.count > width else { return [prefix + command] }
+    // Each piece is a word, or an option with the value that follows it.
+    var pieces: [String] = []
+    for word in command.split(separator: " ") {
+        if let last = pieces.last, last.hasPrefix("-"), !last.contains(" "), !word.hasPrefix("-") {
+            pieces[pieces.count - 1] += " " + word
+        } else {
+            pieces.append(String(word))
+        }
+    }
+    let continuation = String(repeating: " ", count: prefix.prefix { $0 == " " }.count + 4)
+    var lines: [String] = []
+    var current = prefix
+    var empty = true
+    for piece in pieces {
+        // Room for the ` \` that ends a line followed by another.
+        if !empty && current.count + 1 + piece.count + 2 > width {
+            lines.append(current + " \\")
+            current = continuation
+            empty = true
+        }
+        current += (empty ? "" : " ") + piece
+        empty = false
+    }
+    lines.append(current)
+    return lines
+}
