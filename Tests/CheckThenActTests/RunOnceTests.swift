@@ -27,16 +27,29 @@ struct RunOnceTests {
         #expect(work.executions == 1)
     }
 
+    /// The runner's side of the bug, by a controlled schedule rather than the machine's luck: each
+    /// trial holds the first thread in the window until a second thread has read the flag too, so
+    /// every trial runs the work twice, and the runner must count and report each duplicate. (How
+    /// often noise alone opens the window is the lesson's measured table, not a test: on a loaded
+    /// machine, the second worker may not run before the first has set the flag.)
     @Test(
-        "the runner makes the plain flag run the work twice",
+        "the runner reports the work run twice in every trial of a forced interleaving",
         .racesOnPurpose("the plain didExecute flag, read and written from every thread, is a data race")
     )
-    func runnerReproducesThePlainFlag() async {
-        // Measured here with noise: 26 % to 65 % of trials run the work twice (per run of 1,500,
-        // whatever the machine's load). All 1,500 coming out right at 26 % has odds below 10^-190.
-        let report = await expectReproduced(lessonVariant("buggy"), workload: Workload(trials: 1_500, iterations: 10))
-        #expect(report.duplicates > 0)
-        #expect(report.histogram.contains { $0.outcome == "2 executions" })
+    func runnerReportsTheDuplicates() async {
+        let forced = Variant(
+            name: "buggy",
+            kind: .buggy,
+            summary: "the plain flag, two threads held in its window",
+            makeState: { ForcedOnce() },
+            operation: { trial, _ in trial.run() },
+            check: { trial, _ in .executions(trial.work.executions) }
+        )
+        let report = await StressRunner.run(forced, trials: 40, iterations: 10, noise: false)
+        #expect(report.verdict == .reproduced)
+        #expect(report.trials == 40)
+        #expect(report.duplicates == 40, "every trial runs the work exactly twice")
+        #expect(report.histogram.map(\.outcome) == ["2 executions"])
     }
 
     @Test(
@@ -84,5 +97,17 @@ struct RunOnceTests {
             seen.mutate { $0 + [executions] }
         }
         #expect(seen.read() == [1, 1, 1, 1])
+    }
+}
+
+/// One trial of the forced interleaving: a `RacyOnce` whose window holds the first thread until a
+/// second one has read the flag too (a `Rendezvous` of two, fresh for each trial).
+private struct ForcedOnce: Sendable {
+    let once = RacyOnce()
+    let work = ImportantWork()
+    let meeting = Rendezvous(at: "saw didExecute false", parties: 2, patience: 10)
+
+    func run() {
+        Race.$hook.withValue(meeting) { once.run { work.execute() } }
     }
 }
