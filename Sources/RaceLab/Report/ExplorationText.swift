@@ -87,6 +87,7 @@ extension VariantExploration {
         lines.append(
             "  " + counted(report.schedules, "schedule") + "\(scope), \(report.failingSchedules) of them failing, in "
                 + "\(String(format: "%.3f", report.elapsedSeconds)) s"
+                + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
         )
         if verbose, let traces = report.tracesCovered {
             lines.append(
