@@ -96,8 +96,9 @@ extension ExploreRequest: CommandRequest {
             included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE, NOT
             INTERLEAVED), could not be set up, or a file could not be written, and none got the
             other; 2 for bad usage, and for a replay string refused because it does not fit the
-            variant. Interrupted (SIGINT, SIGTERM), it stops the variant being explored, which gets
-            no verdict, and exits 130 or 143.
+            variant. With --shard: 0 when its result was written, 3 when not. Interrupted (SIGINT,
+            SIGTERM), it stops the variant being explored, which gets no verdict, and exits 130 or
+            143.
             """,
         keepsScratchFiles: true,
         defaults: ExploreRequest(),

@@ -26,7 +26,7 @@ extension MergeRequest: CommandRequest {
         summary: "Report one exploration from the result files of its shards.",
         abstract: "report one exploration from the result files of its shards.",
         argument: CommandArgument(
-            name: "file",
+            name: "file...",
             acceptsAll: false,
             isOptional: false,
             missing: "which result files? give the files of shards 1...N",
