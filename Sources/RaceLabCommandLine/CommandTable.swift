@@ -4,7 +4,8 @@ extension CommandDescriptor {
     /// The tool's commands, in the order help lists them; the hidden ones last.
     static let all: [CommandDescriptor] = [
         ListRequest.descriptor, RunRequest.descriptor, PowerRequest.descriptor, MatrixRequest.descriptor,
-        ExploreRequest.descriptor, PlayRequest.descriptor, help, ChildRequest.descriptor, WorkerRequest.descriptor,
+        ExploreRequest.descriptor, MergeRequest.descriptor, PlayRequest.descriptor, help, ChildRequest.descriptor,
+        WorkerRequest.descriptor,
     ]
 
     /// The commands help lists and "did you mean" suggests.

@@ -21,6 +21,15 @@ struct ExploreRequest: Equatable {
     var html: String?
     /// Also write them as Chrome Trace Event JSON, for Perfetto (`--trace FILE`).
     var trace: String?
+    /// Explore only this shard of the search and write its result (`--shard I/N --output FILE`).
+    var shard: Shard?
+    var output: String?
+
+    /// Shard `index` of `count`, both from 1.
+    struct Shard: Equatable, Sendable {
+        var index: Int
+        var count: Int
+    }
 
     init(lessons: [Int] = []) {
         self.lessons = lessons
@@ -36,6 +45,8 @@ struct ExploreRequest: Equatable {
     static let maximumSchedules = 10_000_000
     static let maximumSteps = 10_000_000
     static let maximumJobs = 256
+    /// The most shards a search is split into: more than a CI matrix would run at once.
+    static let maximumShards = 64
 }
 
 extension ExploreRequest: CommandRequest {
@@ -85,8 +96,9 @@ extension ExploreRequest: CommandRequest {
             included); 3 when a variant got none (ERROR, INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE, NOT
             INTERLEAVED), could not be set up, or a file could not be written, and none got the
             other; 2 for bad usage, and for a replay string refused because it does not fit the
-            variant. Interrupted (SIGINT, SIGTERM), it stops the variant being explored, which gets
-            no verdict, and exits 130 or 143.
+            variant. With --shard: 0 when its result was written, 3 when not. Interrupted (SIGINT,
+            SIGTERM), it stops the variant being explored, which gets no verdict, and exits 130 or
+            143.
             """,
         keepsScratchFiles: true,
         defaults: ExploreRequest(),
@@ -141,6 +153,16 @@ extension ExploreRequest: CommandRequest {
                 "the report of one (the same counts and first failure).",
                 "states and async code: one. Default: the active cores."
             ),
+            CommandOption(
+                "--shard",
+                OptionValue("I/N") { reader, option throws(UsageError) in try reader.shard(option, max: maximumShards)
+                },
+                \.shard,
+                "dfs with none or dpor, one --variant: explore only shard I of",
+                "N (1 <= I <= N <= \(maximumShards)) and write its result to --output;",
+                "'merge' makes the report of shards 1...N."
+            ),
+            CommandOption("--output", .outputFile, \.output, "The file a --shard writes its result to."),
             CommandOption("--stall", .seconds(), \.options.stallTimeout) { stall in
                 [
                     "Seconds a thread may run without reaching a scheduling point",
@@ -208,7 +230,8 @@ extension ExploreRequest: CommandRequest {
         // A replay refuses every search option below, with its own reason.
         if request.replay == nil { try refuseIgnoredByStrategy(request.options.strategy, check) }
         if check.isAll {
-            for option in ["--variant", "--replay", "--html", "--trace"] where check.wasGiven(option) {
+            for option in ["--variant", "--replay", "--html", "--trace", "--shard", "--output"]
+            where check.wasGiven(option) {
                 throw check.error("\(option) needs a single lesson, not 'all'")
             }
             request.lessons = check.lessons.filter { $0.variants.contains { $0.exploration != nil } }.map(\.number)
@@ -219,6 +242,7 @@ extension ExploreRequest: CommandRequest {
         let lesson = try check.lesson()
         request.lessons = [lesson.number]
         let explorable = try check.explorableVariants(of: lesson, checking: request.variant)
+        try validateShard(request, lesson: lesson, check)
         guard let replay = request.replay else { return }
         // A replay runs the one schedule it names: search options would be ignored, silently.
         for option in ["--strategy", "--reduction", "--schedules", "--seed", "--preemptions", "--jobs"]
@@ -241,6 +265,49 @@ extension ExploreRequest: CommandRequest {
                 throw check.error("--replay needs --variant (one of: \(explorable.joined(separator: ", ")))")
             }
             request.variant = explorable[0]
+        }
+    }
+
+    /// Refuses a `--shard` that cannot shard, or that would ignore an option, silently: a shard is
+    /// one variant's dfs search with reduction none or dpor of a synchronous program, written to
+    /// `--output`, in one process.
+    private static func validateShard(
+        _ request: ExploreRequest,
+        lesson: Lesson,
+        _ check: CommandValidation
+    ) throws(UsageError) {
+        guard request.shard != nil else {
+            if check.wasGiven("--output") {
+                throw check.error("--output is for --shard, which writes its result there")
+            }
+            return
+        }
+        guard check.wasGiven("--output") else { throw check.error("--shard needs --output FILE for its result") }
+        for option in ["--replay", "--json", "--html", "--trace", "--verbose", "--jobs"] where check.wasGiven(option) {
+            throw check.error(
+                "--shard writes a result file for 'merge' and explores in one process; \(option) cannot go with it"
+            )
+        }
+        guard request.options.strategy == .dfs else {
+            throw check.error(
+                "--shard splits a dfs search; --strategy \(request.options.strategy.rawValue) has no tree to split"
+            )
+        }
+        guard let name = request.variant, let exploration = lesson.variant(named: name)?.exploration else {
+            throw check.error("--shard needs --variant: a shard is part of one variant's search")
+        }
+        if exploration.isAsync {
+            throw check.error("--shard splits synchronous programs only; variant \(name) is async")
+        }
+        let reduction = request.options.reduction
+        if reduction == .states {
+            throw check.error("--shard splits a search with reduction none or dpor, not states")
+        }
+        if reduction == .automatic && exploration.footprintsComplete {
+            throw check.error(
+                "--shard splits a search with reduction none or dpor; variant \(name) would be searched with "
+                    + "states: give --reduction none or dpor"
+            )
         }
     }
 

@@ -103,6 +103,18 @@ struct OptionReader {
         return value
     }
 
+    /// A shard `I/N` with 1 <= I <= N <= `max`, e.g. `--shard 2/3`.
+    mutating func shard(_ option: String, max: Int) throws(UsageError) -> ExploreRequest.Shard {
+        let text = try value(for: option)
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            (1...max).contains(count), (1...count).contains(index)
+        else {
+            throw error("\(option) must be I/N with 1 <= I <= N <= \(max) (shard I of N), got \(quoted(text))")
+        }
+        return ExploreRequest.Shard(index: index, count: count)
+    }
+
     /// A seed, decimal or `0x` hex.
     mutating func seed(_ option: String) throws(UsageError) -> UInt64 {
         let text = try value(for: option)

@@ -76,6 +76,22 @@ enum OutputPath {
         guard close(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
+    /// Writes `text` to a new file beside `path`, then renames it to `path`: the file at `path` is
+    /// the old one or the whole new one, never a part; a failed write leaves `path` as it was.
+    static func writeAtomically(_ text: String, to path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(folder).\(base).\(getpid()).partial"
+        do {
+            try write(text, to: temporary)
+            guard rename(temporary, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
     /// The path is not a regular file (it became one of these after it was checked).
     struct NotRegular: Error, CustomStringConvertible {
         var kind: String

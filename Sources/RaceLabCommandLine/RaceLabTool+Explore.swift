@@ -8,6 +8,9 @@ import RaceLab
 /// verdict and leaves the others, the text report and the JSON document whole.
 extension RaceLabTool {
     func explore(_ request: ExploreRequest) -> ExitCode {
+        if let shard = request.shard, let output = request.output {
+            return exploreShard(request, shard: shard, output: output)
+        }
         // Ctrl-C or SIGTERM kills the child exploring (and what it started); this process then stops.
         ChildProcess.installInterruptHandler(finishing: true)
         let executable = ChildProcess.currentExecutable

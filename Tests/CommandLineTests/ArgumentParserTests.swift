@@ -65,7 +65,10 @@ struct ArgumentParserTests {
             (["run", "1", "2"], "one lesson at a time (got '1' and '2'); use 'all' for every lesson"),
             (["power", "1", "--trials", "0"], "--trials must be a positive integer, got '0'"),
             (["list", "extra"], "unexpected argument 'extra' for 'list'"),
-            (["help", "nope"], "no help for 'nope'; commands are: list, run, power, matrix, explore, play, help"),
+            (
+                ["help", "nope"],
+                "no help for 'nope'; commands are: list, run, power, matrix, explore, merge, play, help"
+            ),
         ]
     )
     func badInput(arguments: [String], message: String) {

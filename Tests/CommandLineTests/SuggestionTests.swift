@@ -22,7 +22,7 @@ struct SuggestionTests {
             (["--verison"], "unknown option '--verison'; did you mean '--version'?"),
             (
                 ["help", "rnu"],
-                "no help for 'rnu'; commands are: list, run, power, matrix, explore, play, help; did you mean 'run'?"
+                "no help for 'rnu'; commands are: list, run, power, matrix, explore, merge, play, help; did you mean 'run'?"
             ),
             (["run", "1", "--trails", "5"], "unknown option '--trails' for 'run'; did you mean '--trials'?"),
             (["run", "1", "--trails=5"], "unknown option '--trails' for 'run'; did you mean '--trials'?"),

@@ -35,10 +35,13 @@ public struct ExplorationReport: Sendable, Equatable, Codable {
     /// The number (1-based) of the first execution that failed, and the seconds until it ended:
     /// how fast this strategy finds the bug (`racelab power`).
     public var firstFailingSchedule: Int? = nil
-    /// Seconds from the start of the search to the end of the first failing execution; nil when none failed.
+    /// Seconds from the start of the search to the end of the first failing execution; nil when none
+    /// failed, and in a merged report (each shard's clock started on its own machine).
     public var secondsToFirstFailure: Double? = nil
-    /// Wall time of the whole search, in seconds.
-    public let elapsedSeconds: Double
+    /// Wall time of the whole search, in seconds; in a merged report, the sum of its shards' wall times.
+    public internal(set) var elapsedSeconds: Double
+    /// Set when the report merges the results of this many shards (`racelab merge`).
+    public internal(set) var mergedShards: Int? = nil
     /// Where the time went, by phase (`ExplorationTiming`).
     public var timing = ExplorationTiming()
     /// pct only: the algorithm's lower bound 1/(n·k^(d−1)) on the chance per execution, and k.

@@ -2,13 +2,26 @@ import Foundation
 
 extension Explorer {
     /// Runs shard `shard` (1...`shards`) of a dfs search of `exploration` split at `splitDepth`.
+    package static func exploreShard(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        shard: Int,
+        of shards: Int
+    ) throws -> ShardResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var result = try exploreShard(exploration, options: options, shard: shard, of: shards, splitDepth: nil)
+        result.elapsedSeconds = secondsSince(start)
+        return result
+    }
+
     static func exploreShard(
         _ exploration: Exploration,
         options: ExplorationOptions,
         shard: Int,
         of shards: Int,
-        splitDepth: Int = ParallelExploration.defaultSplitDepth
+        splitDepth: Int? = ParallelExploration.defaultSplitDepth
     ) throws -> ShardResult {
+        let splitDepth = splitDepth ?? ParallelExploration.defaultSplitDepth
         let setting = ParallelExploration.Setting(
             exploration: exploration,
             options: options,
@@ -34,7 +47,11 @@ extension Explorer {
     }
 
     /// The report of the sequential search, from the results of its shards 1...N.
-    static func merge(_ exploration: Exploration, shards results: [ShardResult]) throws -> ExplorationReport {
+    ///
+    /// Its counts, verdict and first failure are the sequential search's. Its time is the sum of the
+    /// shards' wall times (`ExplorationReport.mergedShards` says so), and it has no seconds to the
+    /// first failure: each shard's clock started on its own machine.
+    package static func merge(_ exploration: Exploration, shards results: [ShardResult]) throws -> ExplorationReport {
         guard let first = results.first else { throw ShardMergeRefusal(description: "no shard results") }
         for result in results {
             guard result.schemaVersion == ShardResult.currentSchemaVersion else {
@@ -86,6 +103,8 @@ extension Explorer {
             annotate: { report in
                 report.reduction = options.reduction
                 report.tracesCovered = tally.traces.count
+                report.elapsedSeconds = results.reduce(0) { $0 + $1.elapsedSeconds }
+                report.mergedShards = first.shards
             }
         )
     }

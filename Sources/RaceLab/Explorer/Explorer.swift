@@ -216,7 +216,8 @@ public enum Explorer {
         report.errorsAreFailures = exploration.errorsAreFailures
         annotate(&report)
         report.firstFailingSchedule = tally.firstFailure?.schedule
-        report.secondsToFirstFailure = tally.firstFailure?.seconds
+        // A merged report's clock is not the shards': no time to the first failure.
+        report.secondsToFirstFailure = report.mergedShards == nil ? tally.firstFailure?.seconds : nil
         return report
     }
 

@@ -77,6 +77,8 @@ package enum ChildMessage: Codable, Equatable, Sendable {
     case rate(DetectionRate)
     /// A worker's task outcomes (`Explorer.runTasks`'s reply).
     case tasks(String)
+    /// One shard's results (`ShardResult` as JSON text).
+    case shard(String)
     /// The variant could not be set up (its state could not be made, say): an error, not a verdict.
     case setupFailed(String)
     /// The schedule to replay does not fit the variant (`ReplayRefusal`): nothing was judged.

@@ -25,6 +25,8 @@ package struct ChildRequest: Codable, Equatable, Sendable {
         /// Run a batch of a parallel search's tasks (`Explorer.runTasks`'s input) and report their
         /// outcomes: a worker of the variant's exploration.
         case exploreTasks(batch: String)
+        /// Explore shard `shard` of `shards` of its dfs search and report the `ShardResult`.
+        case exploreShard(options: ExplorationOptions, shard: Int, shards: Int)
     }
 
     /// The lesson's number (the TSan calibration's too, which is not among a tool's lessons).

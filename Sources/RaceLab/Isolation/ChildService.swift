@@ -103,6 +103,14 @@ package enum ChildService {
             } catch {
                 return .setupFailed("\(error)")
             }
+        case let .exploreShard(options, shard, shards):
+            guard let exploration = variant.exploration else { return .setupFailed("it has no exploration") }
+            do {
+                let result = try Explorer.exploreShard(exploration, options: options, shard: shard, of: shards)
+                return .shard(try JSONText.encode(result, pretty: false))
+            } catch {
+                return .setupFailed("\(error)")
+            }
         case let .measure(options, strategyName):
             guard let exploration = variant.exploration else { return .setupFailed("it has no exploration") }
             do {

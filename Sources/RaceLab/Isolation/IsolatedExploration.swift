@@ -40,6 +40,38 @@ package enum IsolatedExploration {
         }
     }
 
+    /// What became of one shard's exploration.
+    package enum ShardOutcome {
+        case explored(ShardResult)
+        /// Its exploration could not be set up, or its search does not shard.
+        case setupFailed(String)
+        /// The child ended without a result.
+        case failed(ExplorationFailure)
+    }
+
+    /// Explores shard `shard` of `shards` of `variant`'s dfs search with `options` in a child of
+    /// `executable`.
+    package static func runShard(
+        _ variant: Variant,
+        lesson: Int,
+        options: ExplorationOptions,
+        shard: Int,
+        of shards: Int,
+        executable: String
+    ) -> ShardOutcome {
+        let job = ChildRequest.Job.exploreShard(options: options, shard: shard, shards: shards)
+        switch serve(job, variant: variant, lesson: lesson, executable: executable) {
+        case .reply(.shard(let text)):
+            guard let result = try? JSONDecoder().decode(ShardResult.self, from: Data(text.utf8)) else {
+                return .failed(unexpectedReply(variant))
+            }
+            return .explored(result)
+        case .reply(.setupFailed(let why)): return .setupFailed(why)
+        case .reply: return .failed(unexpectedReply(variant))
+        case .ended(let failure): return .failed(failure)
+        }
+    }
+
     /// Samples `variant` with the explorer's `options` (random or PCT) in a child of `executable`,
     /// as `racelab power` measures it; nil when its exploration could not be set up.
     package static func measure(

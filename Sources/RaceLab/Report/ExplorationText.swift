@@ -168,6 +168,7 @@ extension VariantExploration {
         return "  " + counted(report.schedules, "schedule")
             + "\(scope), \(report.failingSchedules) of them failing, in "
             + "\(String(format: "%.3f", report.elapsedSeconds)) s"
+            + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
     }
 
     /// What a step was, in a few words (`granularity` says it in full).

@@ -9,7 +9,7 @@ extension VariantExploration: Encodable {
         // Search only.
         case strategy, preemptions, seed, reduction, statesSearched, redundantSchedules, traces
         case stoppedAfterFailure, pctGuarantee, pctSteps, pctThreads, timing, granularity, notInterleaved
-        case stopped
+        case stopped, mergedShards
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,6 +50,7 @@ extension VariantExploration: Encodable {
         try container.encodeIfPresent(report.pctSteps, forKey: .pctSteps)
         try container.encodeIfPresent(report.pctThreads, forKey: .pctThreads)
         try container.encode(report.elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encodeIfPresent(report.mergedShards, forKey: .mergedShards)
         try container.encodeIfPresent(report.strategy.searchesExhaustively ? report.timing : nil, forKey: .timing)
         try container.encodeIfPresent(granularity, forKey: .granularity)
         try container.encodeIfPresent(report.notInterleaved, forKey: .notInterleaved)

@@ -392,15 +392,7 @@ final class ParallelExploration {
                 folded += 1
                 nondeterministic = nondeterministic || outcome.nondeterministic
                 isAsync = outcome.isAsync
-                for record in outcome.records {
-                    if tally.stopsBeforeNext() { break search }
-                    // A record the report keeps ran with the bound before it.
-                    let bound = tally.stepBound
-                    guard try tally.consume(record, result: { try setting.replay($0, stepBound: bound) })
-                    else { break search }
-                }
-                // A task cut at its record limit, or at a stuck thread, ends the search within it.
-                if outcome.truncated { break search }
+                guard try count(outcome, into: &tally) else { break search }
             }
             guard let missing else {
                 tally.exhaustive = true
@@ -484,6 +476,19 @@ final class ParallelExploration {
         return .done(isAsync: isAsync, nondeterministic: nondeterministic)
     }
 
+    /// Counts `outcome`'s records into `tally` in the order its task ran them; false when the
+    /// search ends within them (the schedule limit, a stuck thread, a livelock, a task cut short).
+    private func count(_ outcome: TaskOutcome, into tally: inout ExplorationTally) throws -> Bool {
+        for record in outcome.records {
+            if tally.stopsBeforeNext() { return false }
+            // A record the report keeps ran with the bound before it.
+            let bound = tally.stepBound
+            guard try tally.consume(record, result: { try setting.replay($0, stepBound: bound) }) else { return false }
+        }
+        // A task cut at its record limit, or at a stuck thread, ends the search within it.
+        return !outcome.truncated
+    }
+
     /// Folds the outcomes of a sharded search's tasks (by prefix) into `tally` in sequential order:
     /// the tasks the requests reach from the root, as `run` does.
     func fold(
@@ -507,13 +512,7 @@ final class ParallelExploration {
                 let outcome = self.outcomes[task]!
                 nondeterministic = nondeterministic || outcome.nondeterministic
                 isAsync = outcome.isAsync
-                for record in outcome.records {
-                    if tally.stopsBeforeNext() { break search }
-                    let bound = tally.stepBound
-                    guard try tally.consume(record, result: { try setting.replay($0, stepBound: bound) })
-                    else { break search }
-                }
-                if outcome.truncated { break search }
+                guard try count(outcome, into: &tally) else { break search }
             }
             tally.exhaustive = true
         }

@@ -4,24 +4,36 @@ import Foundation
 /// derives the same tasks without seeing the others (every option within the preemption bound at a
 /// decision above the split depth is a task, numbered in the trie's depth-first order), runs the
 /// tasks numbered `shard - 1` modulo `shards`, and records their outcomes.
-struct ShardResult: Codable, Sendable {
-    static let currentSchemaVersion = 1
+package struct ShardResult: Codable, Sendable {
+    package static let currentSchemaVersion = 1
 
-    var schemaVersion = currentSchemaVersion
-    var fingerprint: String
-    var options: ExplorationOptions
-    var shard: Int
-    var shards: Int
+    package var schemaVersion = currentSchemaVersion
+    /// The program's fingerprint, as its replay strings carry it.
+    package var fingerprint: String
+    package var options: ExplorationOptions
+    package var shard: Int
+    package var shards: Int
     var splitDepth: Int
     var startPoints: Bool
     var stepBound: Int
     var tasks: [ExplorationTask]
     var outcomes: [TaskOutcome]
+    /// Wall time of the shard's search, in seconds: the executions that learn the tasks included.
+    package var elapsedSeconds: Double = 0
+
+    /// The executions the shard's tasks ran.
+    package var schedules: Int { outcomes.reduce(0) { $0 + $1.records.count } }
+    /// The tasks the shard ran.
+    package var taskCount: Int { tasks.count }
 }
 
-/// Shard results that are not one exploration.
-struct ShardMergeRefusal: Error, CustomStringConvertible {
-    let description: String
+/// Shard results that are not one exploration, or a search that does not shard.
+package struct ShardMergeRefusal: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 extension ParallelExploration.Setting {
