@@ -101,7 +101,7 @@ extension RaceLabTool {
             print(
                 text(
                     of: entry,
-                    heading: heading(of: variant, in: lesson),
+                    heading: heading(of: variant, in: lesson, summary: variant.exploration?.summary ?? variant.summary),
                     lesson: lesson,
                     marks: first.result.options.marks,
                     verbose: request.verbose
