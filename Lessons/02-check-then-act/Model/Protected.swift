@@ -15,7 +15,7 @@ public final class Protected<Resource: Sendable>: @unchecked Sendable {
     private var resource: Resource
 
     public init(resource: Resource) {
-        self.lock = ReadWriteLock(label: "racelab.protected.\(Resource.self)")
+        self.lock = ReadWriteLock(label: "racelab.Protected<\(Resource.self)>")
         self.resource = resource
     }
 
