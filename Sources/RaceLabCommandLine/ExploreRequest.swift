@@ -288,7 +288,7 @@ extension ExploreRequest: CommandRequest {
                 "--shard writes a result file for 'merge' and explores in one process; \(option) cannot go with it"
             )
         }
-        guard request.options.strategy == .dfs else {
+        guard request.options.strategy.searchesExhaustively else {
             throw check.error(
                 "--shard splits a dfs search; --strategy \(request.options.strategy.rawValue) has no tree to split"
             )

@@ -261,7 +261,7 @@ final class ParallelExploration {
 
     /// Whether a search with `options` (reduction resolved) can run as tasks.
     static func splits(_ options: ExplorationOptions) -> Bool {
-        options.strategy == .dfs && (options.reduction == .none || options.reduction == .dpor)
+        options.splitsIntoTasks
     }
 
     private func addTask(_ prefix: [Int], rank: [Int]) -> Int {

@@ -71,12 +71,19 @@ extension ExplorationOptions {
         case .random: RandomStrategy(seed: seed)
         }
     }
+
+    /// Whether the search can be split into tasks below fixed prefixes (`--jobs`, `--shard`): an
+    /// exhaustive search whose policy decides below a prefix from that prefix's schedules alone
+    /// (none, dpor), not from a cache the whole search shares (states). `reduction` is resolved.
+    var splitsIntoTasks: Bool {
+        strategy.searchesExhaustively && (reduction == .none || reduction == .dpor)
+    }
 }
 
 extension ExplorationOptions.Strategy {
     /// Whether the strategy searches every schedule within a bound (and can finish, exhaustive),
     /// rather than sampling schedules: its reports count traces and time each phase.
-    var searchesExhaustively: Bool {
+    package var searchesExhaustively: Bool {
         switch self {
         case .dfs: true
         case .pct, .random: false
