@@ -91,7 +91,7 @@ struct CommandDescriptor: Sendable {
             keepsScratchFiles: keepsScratchFiles
         ) { command, arguments, lessons throws(UsageError) in
             var request = defaults
-            var given: String?
+            var given: [String] = []
             var reader = OptionReader(arguments, command: command)
             while let word = try reader.next() {
                 if word == "-h" || word == "--help" { return .help(command) }
@@ -102,18 +102,18 @@ struct CommandDescriptor: Sendable {
                 guard let argument = command.argument, !(word.hasPrefix("-") && word.count > 1) else {
                     throw reader.unexpected(word)
                 }
-                if let given {
+                if let first = given.first, !argument.isRepeatable {
                     throw reader.error(
-                        "one \(argument.name) at a time (got \(quoted(given)) and \(quoted(word)))"
+                        "one \(argument.name) at a time (got \(quoted(first)) and \(quoted(word)))"
                             + (argument.acceptsAll ? "; use 'all' for every \(argument.name)" : "")
                     )
                 }
-                given = word
+                given.append(word)
             }
-            if let argument = command.argument, given == nil, !argument.isOptional {
+            if let argument = command.argument, given.isEmpty, !argument.isOptional {
                 throw reader.error(argument.missing)
             }
-            try validate(&request, CommandValidation(reader: reader, lessons: lessons, argument: given))
+            try validate(&request, CommandValidation(reader: reader, lessons: lessons, arguments: given))
             return .request(request)
         }
     }
@@ -140,6 +140,8 @@ struct CommandArgument: Sendable {
     let missing: String
     /// Its help in the ARGUMENTS section, one string per line.
     let lines: [String]
+    /// Whether it may be given more than once (`merge`'s files).
+    var isRepeatable = false
 
     /// A lesson, named by number or slug.
     static func lesson(all: Bool, optional: Bool = false, _ lines: String...) -> CommandArgument {

@@ -7,8 +7,10 @@ struct CommandValidation {
     let reader: OptionReader
     /// The tool's lessons.
     let lessons: [Lesson]
+    /// The arguments as given, in order: at most one unless the command's argument is repeatable.
+    let arguments: [String]
     /// The argument as given; nil when the command takes none or it was left out.
-    let argument: String?
+    var argument: String? { arguments.first }
 
     /// A usage error for this command.
     func error(_ message: String) -> UsageError {

@@ -25,7 +25,7 @@ extension WorkerRequest: CommandRequest {
         guard let request = try? WorkerRequest(commandLine: arguments) else {
             throw UsageError("\(command) is internal to racelab")
         }
-        let check = CommandValidation(reader: OptionReader([], command: nil), lessons: lessons, argument: nil)
+        let check = CommandValidation(reader: OptionReader([], command: nil), lessons: lessons, arguments: [])
         let lesson = try check.lesson(String(request.lesson))
         guard lesson.workers.contains(where: { $0.name == request.worker }) else {
             throw check.error("lesson \(lesson.number) has no worker \(quoted(request.worker))")

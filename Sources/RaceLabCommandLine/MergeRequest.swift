@@ -30,7 +30,8 @@ extension MergeRequest: CommandRequest {
             acceptsAll: false,
             isOptional: false,
             missing: "which result files? give the files of shards 1...N",
-            lines: ["The result files of 'explore --shard I/N --output FILE', one", "per shard, in any order."]
+            lines: ["The result files of 'explore --shard I/N --output FILE', one", "per shard, in any order."],
+            isRepeatable: true
         ),
         discussion: """
             Reads the results of shards 1...N of one variant's search (explore --shard I/N) and
@@ -41,27 +42,16 @@ extension MergeRequest: CommandRequest {
             given twice, when they are of other variants, programs, options or shard counts, or
             when one is unreadable, not a shard result, or of another result version.
             """,
-        options: options.compactMap { $0.help(MergeRequest()) },
         epilogue: """
             Exit status: as explore's for the variant: 0 when a buggy variant has a failing schedule
             or a fixed one is CLEAN; 1 when it got the other verdict; 3 when it got none (ERROR,
             INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE, NOT INTERLEAVED) or could not be set up; 2 for bad
             usage and for result files refused.
-            """
-    ) { command, arguments, _ throws(UsageError) in
-        var request = MergeRequest()
-        var reader = OptionReader(arguments, command: command)
-        while let word = try reader.next() {
-            if word == "-h" || word == "--help" { return .help(command) }
-            if let option = options.first(where: { $0.name == word }) {
-                try option.read(&reader, &request)
-                continue
-            }
-            if word.hasPrefix("-") && word.count > 1 { throw reader.unexpected(word) }
-            request.files.append(word)
-        }
-        if request.files.isEmpty { throw reader.error("which result files? give the files of shards 1...N") }
-        return .request(request)
+            """,
+        defaults: MergeRequest(),
+        options: options
+    ) { request, check throws(UsageError) in
+        request.files = check.arguments
     }
 
     func run(in tool: RaceLabTool) -> ExitCode {

@@ -53,26 +53,10 @@ extension VariantExploration {
         case .search(let report): lines.append(Self.countsLine(report))
         case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, "thread"))
         }
-        for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
-        for line in stall?.lines ?? [] { lines.append("  \(line)") }
-        if let failure {
-            lines += scheduleLines("FAILING SCHEDULE", failure, message: false, replayCommand: replayCommand)
-        } else {
-            if errorSchedules > 0 {
-                lines.append(
-                    "  " + Self.counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
-                        + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
-                )
-            }
-            if let error {
-                lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
-            } else if let report {
-                lines.append(
-                    "  each step: " + Self.step(of: report) + "; a data race inside one is ThreadSanitizer's to find"
-                )
-            }
+        let quiet = report.map {
+            ["  each step: " + Self.step(of: $0) + "; a data race inside one is ThreadSanitizer's to find"]
         }
-        return lines
+        return lines + scheduleSection(failureMessage: false, quiet: quiet ?? [], replayCommand: replayCommand)
     }
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
@@ -89,25 +73,43 @@ extension VariantExploration {
         case .search(let report): lines = Self.searchLines(report, verbose: verbose)
         case .replay: lines = ["  replayed 1 schedule on " + Self.counted(threads, "thread")]
         }
-        for line in (warning ?? "").split(separator: "\n") { lines.append("  warning: \(line)") }
-        for line in stall?.lines ?? [] { lines.append("  \(line)") }
-        if let failure {
-            lines += scheduleLines("FAILING SCHEDULE", failure, replayCommand: replayCommand)
-        } else {
-            if errorSchedules > 0 {
-                lines.append(
-                    "  " + Self.counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
-                        + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
-                )
-            }
-            if let error {
-                lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
-            } else {
-                lines.append("  no failing schedule")
-            }
-            if let granularity { lines.append("  granularity: \(granularity)") }
-        }
+        let granularityLines = granularity.map { ["  granularity: \($0)"] } ?? []
         return lines
+            + scheduleSection(
+                failureMessage: true,
+                quiet: ["  no failing schedule"],
+                afterError: granularityLines,
+                replayCommand: replayCommand
+            )
+    }
+
+    /// The warnings, a stuck thread's diagnosis, and the schedule that decided the verdict: the
+    /// failing one (with the failure's message when `failureMessage`), else the one that ended with
+    /// an error, else `quiet`; a search without a failing schedule ends with `afterError`.
+    private func scheduleSection(
+        failureMessage: Bool,
+        quiet: [String],
+        afterError: [String] = [],
+        replayCommand: (String) -> String
+    ) -> [String] {
+        var lines = (warning ?? "").split(separator: "\n").map { "  warning: \($0)" }
+        lines += (stall?.lines ?? []).map { "  \($0)" }
+        if let failure {
+            return lines
+                + scheduleLines("FAILING SCHEDULE", failure, message: failureMessage, replayCommand: replayCommand)
+        }
+        if errorSchedules > 0 {
+            lines.append(
+                "  " + Self.counted(errorSchedules, "schedule") + " ended with an error thrown by a thread: "
+                    + "an error, not the bug (treatingErrorsAsFailures() declares it the failure)"
+            )
+        }
+        if let error {
+            lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
+        } else {
+            lines += quiet
+        }
+        return lines + afterError
     }
 
     /// A search's settings and figures: the strategy and its bounds, the counts, the time.
