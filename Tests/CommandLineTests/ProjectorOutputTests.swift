@@ -88,6 +88,14 @@ struct ProjectorOutputTests {
             #expect(lines.count <= 40, "\(block)")
             let verdict = try #require(lines.firstIndex { $0.hasPrefix("  verdict: ") }, "\(block)")
             #expect(verdict <= 3, "\(block)")
+            // A schedule that names steps after a queue says what those names mean.
+            let steps = lines.drop { !$0.contains("SCHEDULE") }
+            if steps.contains(where: { $0.contains(" sync ") }) {
+                #expect(block.contains("sync Q: the thread waits until queue Q has run its block"), "\(block)")
+            }
+            if steps.contains(where: { $0.contains(" item', started") || $0.contains(" barrier', started") }) {
+                #expect(block.contains("Q barrier, Q item: a block queue Q runs"), "\(block)")
+            }
         }
         let verbose = try Executable.racelab.run("explore", "\(lesson)", "--verbose")
         #expect(verbose.stdout.contains("ms per schedule") && verbose.stdout.contains("strategy dfs"))

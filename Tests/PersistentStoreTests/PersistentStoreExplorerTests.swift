@@ -35,7 +35,7 @@ struct PersistentStoreExplorerTests {
         "without the barrier, a second store of the document renames before the first: the older wins, and it replays"
     )
     func noBarrierOverlaps() async throws {
-        try await Self.findAndReplay("no-barrier", symptom: "overwritten by older")
+        try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
     @Test("with a shared staging name, overlapping stores of the document break it, and it replays")

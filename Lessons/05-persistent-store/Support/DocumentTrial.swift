@@ -211,7 +211,10 @@ final class DocumentTrial: @unchecked Sendable {
         if torn > 0 { problems.append(Self.count(torn, "file") + " torn") }
         if orphaned > 0 { problems.append(Self.count(orphaned, "file") + " holding a store that reported failure") }
         if lost > failedStores {
-            problems.append(Self.count(lost - failedStores, "store") + " overwritten by older ones")
+            problems.append(
+                Self.count(lost - failedStores, "store") + " overwritten by "
+                    + (lost - failedStores == 1 ? "an older one" : "older ones")
+            )
         }
         if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
         if environmentFailures > 0 {

@@ -193,9 +193,27 @@ extension VariantExploration {
         let spawned = schedule.spawned ?? []
         lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
         for thread in spawned { lines.append("    \(thread)") }
+        lines += Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" }
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
         return lines
+    }
+
+    /// What the steps named after a `RaceQueue` mean, for the kinds this schedule has: a reader
+    /// sees `sync storage` or `documents item` without knowing the explorer's naming.
+    static func queueLegend(_ steps: [ScheduleStep], spawned: [SpawnedThread]) -> [String] {
+        let operations = Set(steps.map(\.operation))
+        var legend: [String] = []
+        if operations.contains(where: { $0.hasPrefix("sync ") }) {
+            legend.append("sync Q: the thread waits until queue Q has run its block")
+        }
+        if operations.contains(where: { $0.hasPrefix("async ") }) {
+            legend.append("async Q: the thread hands a block to queue Q and goes on")
+        }
+        if spawned.contains(where: { $0.name.hasSuffix(" barrier") || $0.name.hasSuffix(" item") }) {
+            legend.append("Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own")
+        }
+        return legend
     }
 
     /// `1 schedule`, `6 schedules`.
