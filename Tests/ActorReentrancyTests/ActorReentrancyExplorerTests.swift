@@ -31,7 +31,9 @@ struct ActorReentrancyExplorerTests {
         #expect(report.failingSchedules == 4)
         let failure = try #require(report.failure)
         #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
-        #expect(failure.steps.map(\.operation).suffix(2) == ["await load", "await load"])
+        #expect(
+            failure.steps.map(\.operation).suffix(2) == ["await load, then write back", "await load, then write back"]
+        )
         #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
@@ -83,7 +85,8 @@ struct ActorReentrancyExplorerTests {
         #expect(result.spawned == [SpawnedThread(thread: 2, parent: 0, name: "load task")])
         #expect(
             result.steps.map(\.operation) == [
-                "call reloadItem", "call reloadItem", "load task", "await load", "await load task", "await load task",
+                "call reloadItem", "call reloadItem", "load task", "await load, then write back", "await load task",
+                "await load task",
             ]
         )
     }

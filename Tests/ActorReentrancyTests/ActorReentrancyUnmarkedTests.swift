@@ -33,7 +33,11 @@ struct ActorReentrancyUnmarkedTests {
         }
         #expect(broken.hasPrefix("item 0 has updates ") && broken.contains("; lost ["))
         // No mark is a point: every step is a job.
-        #expect(failure.steps.allSatisfy { !$0.operation.hasPrefix("call ") && $0.operation != "await load" })
+        #expect(
+            failure.steps.allSatisfy {
+                !$0.operation.hasPrefix("call ") && $0.operation != "await load, then write back"
+            }
+        )
         #expect(report.warning == nil)
     }
 

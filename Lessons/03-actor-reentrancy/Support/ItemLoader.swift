@@ -30,7 +30,7 @@ public enum ItemLoader {
 
     /// The window mark sits inside the suspension, where other actor work can run.
     static func suspend() async {
-        Race.window("await load")
+        Race.window("await load, then write back")
         await latency()
     }
 }
