@@ -76,7 +76,7 @@ extension AsyncDataSourceLesson {
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
     ) -> Exploration {
         let exploration = Exploration(
-            summary: "thread 1 renders the UI once, the others each publish the next state twice; "
+            summary: "thread 1 renders the UI once; every other thread publishes the next state twice; "
                 + "invariant: the UI saw one whole state and no update was lost",
             makeState: { Explored(trial: makeTrial()) },
             thread: { explored, index in
@@ -120,7 +120,7 @@ extension AsyncDataSourceLesson {
         _ makeTrial: @escaping @Sendable () -> SpecificQueueObserverVariant.Trial
     ) -> Exploration {
         Exploration(
-            summary: "thread 1 adds an observer with notify-on-add, the others each publish the next state twice; "
+            summary: "thread 1 adds an observer with notify-on-add; every other thread publishes the next state twice; "
                 + "invariant: every observer told each state once, in order, and no update lost",
             makeState: { settled(makeTrial()) { $0.dataSource.waitUntilIdle() } },
             thread: { trial, index in
@@ -141,7 +141,7 @@ extension AsyncDataSourceLesson {
 
     /// The actor variant: the same roles, each step an `await` on the actor.
     static let actorExploration = Exploration(
-        summary: "thread 1 reads the actor's state twice and renders it, the others each publish the next state twice; "
+        summary: "thread 1 reads the actor's state twice and renders it; every other thread publishes the next state twice; "
             + "invariant: one whole state, never older on the second read, no update lost",
         makeState: { Explored(trial: ActorStateVariant.Trial()) },
         asyncThread: { explored, index in
