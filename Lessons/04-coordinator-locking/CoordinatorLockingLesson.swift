@@ -103,7 +103,11 @@ public enum CoordinatorLockingLesson {
         operation: { trial, iteration in try trial.launchWorker(iteration.index, of: iteration.count) },
         check: { trial, info in
             try await trial.waitForWorkers()
-            return .kept(try trial.counter.finalValue(), of: info.iterations, unit: "increments")
+            return outcome(
+                .kept(try trial.counter.finalValue(), of: info.iterations, unit: "increments"),
+                overlaps: try CrossProcessMeteredCoordinator.overlaps(in: trial.meter),
+                overlap: "no owner"
+            )
         },
         tearDown: { trial in trial.tearDown() }
     )
@@ -153,7 +157,7 @@ public enum CoordinatorLockingLesson {
             check: { counter, trial in
                 outcome(
                     .kept(try counter.finalValue(), of: trial.iterations, unit: "increments"),
-                    meter: counter.meter,
+                    overlaps: counter.meter.overlaps,
                     overlap: overlap
                 )
             },
@@ -163,12 +167,15 @@ public enum CoordinatorLockingLesson {
     }
 
     /// A counter trial's outcome: how many increments it kept, then whether the lock ever granted a
-    /// claim while another was held (an overlap) and, if it did, what the two had in common for the
-    /// lock. The four buggy variants lose about as much; this part of the outcome is where they differ.
-    static func outcome(_ kept: Observation, meter: ClaimMeter, overlap: String) -> Observation {
+    /// claim while another was held (`overlaps` of them) and, if it did, what the two had in common
+    /// for the lock. The four buggy variants lose about as much; this part of the outcome is where
+    /// they differ. The meaning says what the outcome does not: where the increments went.
+    static func outcome(_ kept: Observation, overlaps: Int, overlap: String) -> Observation {
         var observation = kept
-        observation.outcome += meter.overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
-        observation.meaning = observation.meaning.replacingOccurrences(of: ", the others lost", with: "")
+        observation.outcome += overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
+        // A band's meaning repeats the outcome's numbers (`100–119 of 200 increments kept, the others lost`).
+        let lost = kept.meaning.hasSuffix(", the others lost") ? "the rest lost" : kept.meaning
+        observation.meaning = lost + (overlaps > 0 ? " to overlaps" : ", one claim at a time")
         return observation
     }
 }

@@ -29,15 +29,26 @@ public final class ExerciseCheck {
     }
 
     /// One functional requirement, checked single-threaded or after all threads finished.
-    public func require(_ condition: Bool, _ requirement: String, evidence: @autoclosure () -> String = "") {
+    /// `kind` names the failure for the checker's hint (`functional` unless said otherwise).
+    public func require(
+        _ condition: Bool,
+        _ requirement: String,
+        kind: String = "functional",
+        evidence: @autoclosure () -> String = ""
+    ) {
         if condition {
             say("  ok    \(requirement)")
         } else {
             let detail = evidence()
             say("  FAIL  \(requirement)" + (detail.isEmpty ? "" : ": \(detail)"))
             failures.append(requirement)
-            if !stressing { kinds.append("functional") }
+            if !stressing { kinds.append(kind) }
         }
+    }
+
+    /// A line that is neither ok nor FAIL: what was not checked, and why.
+    public func note(_ line: String) {
+        say("  --    \(line)")
     }
 
     /// Whether `stress` is running: a failure then is the stress run's, not a functional check's.

@@ -42,4 +42,22 @@ struct CrashDiagnosisTests {
         let wide = result.text.split(separator: "\n").filter { $0.count > 94 }
         #expect(wide.isEmpty, "lines too wide for the checker's indented output: \(wide)")
     }
+
+    /// A deadlock stops the check where it happened: before the stress run, nothing says whether the
+    /// race is fixed (a barrier around `contents[id] = data` fixes it, a getter that syncs deadlocks).
+    @Test(
+        "a deadlock says how far the check got, never that the race is still there",
+        arguments: [
+            ("sync-onto-own-queue.log", "", "in its single-threaded checks: it has not yet tested for the race"),
+            ("sync-onto-own-queue.log", "concurrent", "inside its run from many threads"),
+            ("lock-taken-twice.log", "", "in its single-threaded checks: it has not yet tested for the race"),
+            ("lock-taken-twice.log", "concurrent", "inside its run from many threads"),
+        ]
+    )
+    func deadlockSaysHowFarTheCheckGot(log: String, stage: String, evidence: String) throws {
+        let result = try Self.diagnose(log, status: 132, stage: stage)
+        let paragraph = result.text.split(separator: "\n").joined(separator: " ")
+        #expect(paragraph.contains(evidence))
+        #expect(!paragraph.contains("still there"))
+    }
 }

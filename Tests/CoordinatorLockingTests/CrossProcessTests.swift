@@ -14,10 +14,16 @@ struct CrossProcessTests {
     static let processes = 4
     static let incrementsEach = 400
 
-    /// Runs `processes` worker processes on one counter file and returns its final value.
-    static func runWorkers(coordination: IncrementWorker.Coordination, in folder: TestFolder) async throws -> Int {
+    /// Runs `processes` worker processes on one counter file and returns its final value and how
+    /// many writing claims were granted while another was held (`CrossProcessMeteredCoordinator`).
+    static func runWorkers(
+        coordination: IncrementWorker.Coordination,
+        in folder: TestFolder
+    ) async throws -> (value: Int, overlaps: Int) {
         let gate = folder.url.appendingPathComponent("gate")
         try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: false)
+        let meter = folder.url.appendingPathComponent("claims")
+        try FileManager.default.createDirectory(at: meter, withIntermediateDirectories: false)
         let arguments = try WorkerRequest(
             lesson: CoordinatorLockingLesson.number,
             worker: CoordinatorLockingLesson.incrementWorker.name,
@@ -27,7 +33,8 @@ struct CrossProcessTests {
                 increments: incrementsEach,
                 coordination: coordination,
                 gate: gate,
-                parties: processes
+                parties: processes,
+                meter: meter
             )
         ).commandLine()
         await withTaskGroup(of: Void.self) { group in
@@ -40,26 +47,28 @@ struct CrossProcessTests {
                 }
             }
         }
-        return try counterValue(folder.counter)
+        return (try counterValue(folder.counter), try CrossProcessMeteredCoordinator.overlaps(in: meter))
     }
 
-    @Test("with open-file-description locks, 4 processes × 400 increments end at exactly 1,600")
+    @Test("with open-file-description locks, 4 processes × 400 increments end at exactly 1,600, no claim overlapping")
     func openFileDescriptionLocksExcludeProcesses() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        #expect(
-            try await Self.runWorkers(coordination: .openFileDescription, in: folder) == Self.processes
-                * Self.incrementsEach
-        )
+        let result = try await Self.runWorkers(coordination: .openFileDescription, in: folder)
+        #expect(result.value == Self.processes * Self.incrementsEach)
+        #expect(result.overlaps == 0)
     }
 
     /// The control: the same four processes with nothing between them. Measured on 2 cores
     /// (release workers): 165–170 of the 1,600 increments survive; losing none would need every one
     /// of 1,600 read-modify-writes to miss every other, which does not happen.
-    @Test("without coordination, the same 4 processes lose increments")
+    /// The meter sees the overlaps that lose them: claims of several processes held at once.
+    @Test("without coordination, the same 4 processes lose increments, and the meter sees claims overlap")
     func uncoordinatedProcessesLoseIncrements() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
-        #expect(try await Self.runWorkers(coordination: .none, in: folder) < Self.processes * Self.incrementsEach)
+        let result = try await Self.runWorkers(coordination: .none, in: folder)
+        #expect(result.value < Self.processes * Self.incrementsEach)
+        #expect(result.overlaps > 0)
     }
 }

@@ -37,3 +37,38 @@ struct MeteredCoordinator: FileAccessCoordinator {
         try base.coordinateWriting(at: url) { url in try meter.claim { try accessor(url) } }
     }
 }
+
+/// `ClaimMeter` for claims made in several processes: each writing claim, once `base` has granted it,
+/// leaves a marker file in `folder` while it runs and looks for the markers of others. A claim that
+/// finds one was granted while another was held, and leaves an `overlap-` file that the trial counts.
+struct CrossProcessMeteredCoordinator: FileAccessCoordinator {
+    let base: any FileAccessCoordinator
+    let folder: URL
+
+    /// Claims granted while another was held, in every process that metered into `folder`.
+    static func overlaps(in folder: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("overlap-") }.count
+    }
+
+    func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
+        try base.coordinateReading(at: url, accessor)
+    }
+
+    func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
+        try base.coordinateWriting(at: url) { url in
+            let files = FileManager.default
+            let marker = folder.appendingPathComponent("held-\(UUID().uuidString)")
+            guard files.createFile(atPath: marker.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: marker.path])
+            }
+            defer { try? files.removeItem(at: marker) }
+            if try files.contentsOfDirectory(atPath: folder.path).filter({ $0.hasPrefix("held-") }).count > 1 {
+                let overlap = folder.appendingPathComponent("overlap-\(UUID().uuidString)")
+                guard files.createFile(atPath: overlap.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: overlap.path])
+                }
+            }
+            return try accessor(url)
+        }
+    }
+}

@@ -13,6 +13,8 @@ final class CrossProcessTrial: @unchecked Sendable {
 
     let counter: CounterFile
     private let gate: URL
+    /// Where the workers' claims leave their markers (`CrossProcessMeteredCoordinator`).
+    let meter: URL
     private let lock = NSLock()
     private var workers: [WorkerProcess] = []
 
@@ -20,6 +22,8 @@ final class CrossProcessTrial: @unchecked Sendable {
         counter = try CounterFile(coordinator: { OpenFileDescriptionLock() })
         gate = counter.folder.appendingPathComponent("gate", isDirectory: true)
         try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: false)
+        meter = counter.folder.appendingPathComponent("claims", isDirectory: true)
+        try FileManager.default.createDirectory(at: meter, withIntermediateDirectories: false)
     }
 
     /// Launches worker `index` with its share of `total` increments, if `index` names a worker.
@@ -35,7 +39,8 @@ final class CrossProcessTrial: @unchecked Sendable {
                 increments: share,
                 coordination: .openFileDescription,
                 gate: gate,
-                parties: processes
+                parties: processes,
+                meter: meter
             )
         )
         lock.lock()

@@ -5,7 +5,8 @@ import RaceLab
 /// number of times, from several threads, through a chosen coordinator.
 ///
 /// Arguments: `--file PATH --increments N --coordination open-file-description|process-record-lock|none`
-/// and, optionally, `--gate FOLDER --parties P` to start together with the other workers.
+/// and, optionally, `--gate FOLDER --parties P` to start together with the other workers and
+/// `--meter FOLDER` to count claims granted while another was held (`CrossProcessMeteredCoordinator`).
 struct IncrementWorker {
     enum Coordination: String, CaseIterable {
         case openFileDescription = "open-file-description"
@@ -29,6 +30,7 @@ struct IncrementWorker {
     var increments: Int
     var coordination: Coordination
     var gate: ProcessStartGate?
+    var meter: URL?
 
     /// The command-line arguments that make a worker run `increments` increments of `file`.
     static func arguments(
@@ -36,12 +38,14 @@ struct IncrementWorker {
         increments: Int,
         coordination: Coordination,
         gate: URL?,
-        parties: Int
+        parties: Int,
+        meter: URL? = nil
     ) -> [String] {
         var arguments = [
             "--file", file.path, "--increments", String(increments), "--coordination", coordination.rawValue,
         ]
         if let gate { arguments += ["--gate", gate.path, "--parties", String(parties)] }
+        if let meter { arguments += ["--meter", meter.path] }
         return arguments
     }
 
@@ -68,12 +72,14 @@ struct IncrementWorker {
         if let folder = options["gate"], let parties = options["parties"].flatMap(Int.init) {
             gate = ProcessStartGate(folder: URL(fileURLWithPath: folder), parties: parties)
         }
+        meter = options["meter"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// Waits at the gate, then performs the increments on every core, a new storage each time.
     func run() throws {
         try gate?.arriveAndWait()
-        let coordinator = coordination.coordinator
+        let base = coordination.coordinator
+        let coordinator = meter.map { CrossProcessMeteredCoordinator(base: base, folder: $0) } ?? base
         let firstError = FirstError()
         DispatchQueue.concurrentPerform(iterations: increments) { _ in
             do {

@@ -63,6 +63,79 @@ do {
     check.require(false, "the functional checks run without errors", evidence: "\(error)")
 }
 
+// Ordered: a store waits for work already on the store's queue (or lock), as a barrier does. The
+// check puts a plain work item on the store's own queue (found by reflection: it is private) and
+// holds it there, the way an earlier store of the same document would still be writing; then it
+// makes a store and gives it `patience` to return. A store that returns while the item is held runs
+// beside earlier work, so an older store can land after a newer one and win. A store that waits is
+// never failed: the wait only decides how slow a store may be and still be caught (seconds, for a
+// 16 KiB write that takes milliseconds).
+enum Ordering {
+    static let patience: DispatchTimeInterval = .seconds(3)
+
+    /// What orders the store's work: its dispatch queues and locks, as stored properties.
+    static func guards(of store: DocumentStore) -> (queues: [DispatchQueue], locks: [any NSLocking]) {
+        let values = Mirror(reflecting: store).children.map(\.value)
+        return (values.compactMap { $0 as? DispatchQueue }, values.compactMap { $0 as? any NSLocking })
+    }
+
+    /// Whether a store returned while `hold` kept earlier work running on the store's queue or lock.
+    /// `hold` starts holding, then calls its argument; it stops holding when that returns.
+    static func storeReturnsWhileHeld(_ store: DocumentStore, hold: (() -> Bool) -> Bool) -> Bool {
+        let returned = DispatchSemaphore(value: 0)
+        let beside = hold {
+            Thread.detachNewThread {
+                try? store.store(Payload.make(version: 2), as: "ordered")
+                returned.signal()
+            }
+            return returned.wait(timeout: .now() + patience) == .success
+        }
+        if !beside { returned.wait() }  // it waited for the held work: let it finish
+        return beside
+    }
+}
+do {
+    let folder = try makeFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = DocumentStore(folder: folder)
+    try store.store(Payload.make(version: 1), as: "ordered")
+    let (queues, locks) = Ordering.guards(of: store)
+    var beside = false
+    for queue in queues where !beside {
+        beside = Ordering.storeReturnsWhileHeld(store) { makeStore in
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            queue.async {
+                started.signal()
+                release.wait()
+            }
+            started.wait()
+            defer { release.signal() }
+            return makeStore()
+        }
+    }
+    for lock in locks where !beside {
+        beside = Ordering.storeReturnsWhileHeld(store) { makeStore in
+            lock.lock()
+            defer { lock.unlock() }
+            return makeStore()
+        }
+    }
+    if queues.isEmpty && locks.isEmpty {
+        check.note("store order not checked: DocumentStore has no DispatchQueue or NSLock property to hold")
+    } else {
+        check.require(
+            !beside,
+            "a store waits for earlier work on the store's queue (the barrier orders stores)",
+            kind: "unordered-stores",
+            evidence: "a store returned while earlier work on its queue still ran, so an older store"
+                + " still writing there lands after it: an older store wins"
+        )
+    }
+} catch {
+    check.require(false, "the ordering check runs without errors", evidence: "\(error)")
+}
+
 // Concurrent: even iterations store (a new version of one of two shared documents, and a document
 // of their own), odd ones read the shared documents, through `load` and straight from the file (a few
 // times) as another process would. Every read must be whole; afterwards every own document must be there, whole.
