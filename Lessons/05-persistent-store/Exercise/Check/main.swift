@@ -68,10 +68,10 @@ do {
 // holds it there, the way an earlier store of the same document would still be writing; then it
 // makes a store and gives it `patience` to return. A store that returns while the item is held runs
 // beside earlier work, so an older store can land after a newer one and win. A store that waits is
-// never failed: the wait only decides how slow a store may be and still be caught (seconds, for a
+// never failed: the wait only decides how slow a store may be and still be caught (a second, for a
 // 16 KiB write that takes milliseconds).
 enum Ordering {
-    static let patience: DispatchTimeInterval = .seconds(3)
+    static let patience: DispatchTimeInterval = .seconds(1)
 
     /// What orders the store's work: its dispatch queues and locks, as stored properties.
     static func guards(of store: DocumentStore) -> (queues: [DispatchQueue], locks: [any NSLocking]) {
