@@ -22,11 +22,7 @@ struct ProjectorOutputTests {
 
     @Test("the replay line explore prints, run from the repository root as printed, reproduces the failure")
     func replayLineRunsAsPrinted() throws {
-        // The tool as make runs it: a path relative to the repository's root.
-        let relative = try #require(
-            Executable.racelab.path.hasPrefix(Self.root.path + "/")
-                ? String(Executable.racelab.path.dropFirst(Self.root.path.count + 1)) : nil
-        )
+        let relative = try Self.relativeTool()
         let explored = try Self.shell("\(relative) explore 1 --variant buggy")
         #expect(explored.status == 0)
         let command = try Self.printedCommand(explored.stdout)
@@ -37,6 +33,14 @@ struct ProjectorOutputTests {
         let replayed = try Self.shell(command)
         #expect(replayed.status == 0)
         #expect(replayed.stdout.contains("verdict: REPRODUCED"))
+    }
+
+    /// The tool as make runs it: its path relative to the repository's root.
+    static func relativeTool() throws -> String {
+        try #require(
+            Executable.racelab.path.hasPrefix(root.path + "/")
+                ? String(Executable.racelab.path.dropFirst(root.path.count + 1)) : nil
+        )
     }
 
     /// The first replay command in `stdout`, as printed: its `replay: ` line and each line that
@@ -52,10 +56,7 @@ struct ProjectorOutputTests {
 
     @Test("a replay command longer than a line wraps with a trailing backslash, and runs as printed")
     func wrappedReplayRunsAsPrinted() throws {
-        let relative = try #require(
-            Executable.racelab.path.hasPrefix(Self.root.path + "/")
-                ? String(Executable.racelab.path.dropFirst(Self.root.path.count + 1)) : nil
-        )
+        let relative = try Self.relativeTool()
         let explored = try Self.shell("\(relative) explore 6 --variant update-without-barrier")
         #expect(explored.status == 0)
         let command = try Self.printedCommand(explored.stdout)

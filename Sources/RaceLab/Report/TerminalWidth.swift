@@ -18,16 +18,29 @@ package func wrapped(_ line: String, width: Int = reportWidth, hang: String? = n
                 return word[from..<word.index(from, offsetBy: min(room, word.count - start))]
             }
         }
+    return packed(words, first: indentation, continuation: continuation, width: width)
+}
+
+/// `pieces` joined by spaces into lines of at most `width` columns (a piece wider than a line has
+/// one to itself): the first line starts with `first`, the others with `continuation`, and each
+/// line followed by another ends with `lineEnd`, for which room is kept.
+private func packed(
+    _ pieces: [some StringProtocol],
+    first: String,
+    continuation: String,
+    lineEnd: String = "",
+    width: Int
+) -> [String] {
     var lines: [String] = []
-    var current = indentation
+    var current = first
     var empty = true
-    for word in words {
-        if !empty && current.count + 1 + word.count > width {
-            lines.append(current)
+    for piece in pieces {
+        if !empty && current.count + 1 + piece.count + lineEnd.count > width {
+            lines.append(current + lineEnd)
             current = continuation
             empty = true
         }
-        current += (empty ? "" : " ") + word
+        current += (empty ? "" : " ") + piece
         empty = false
     }
     lines.append(current)
@@ -57,19 +70,5 @@ public func wrappedCommand(prefix: String, command: String, width: Int = reportW
         }
     }
     let continuation = String(repeating: " ", count: prefix.prefix { $0 == " " }.count + 4)
-    var lines: [String] = []
-    var current = prefix
-    var empty = true
-    for piece in pieces {
-        // Room for the ` \` that ends a line followed by another.
-        if !empty && current.count + 1 + piece.count + 2 > width {
-            lines.append(current + " \\")
-            current = continuation
-            empty = true
-        }
-        current += (empty ? "" : " ") + piece
-        empty = false
-    }
-    lines.append(current)
-    return lines
+    return packed(pieces, first: prefix, continuation: continuation, lineEnd: " \\", width: width)
 }
