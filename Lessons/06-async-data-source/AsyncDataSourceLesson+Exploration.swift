@@ -141,7 +141,8 @@ extension AsyncDataSourceLesson {
 
     /// The actor variant: the same roles, each step an `await` on the actor.
     static let actorExploration = Exploration(
-        summary: "thread 1 reads the actor's state twice and renders it; every other thread publishes the next state twice; "
+        summary:
+            "thread 1 reads the actor's state twice and renders it; every other thread publishes the next state twice; "
             + "invariant: one whole state, never older on the second read, no update lost",
         makeState: { Explored(trial: ActorStateVariant.Trial()) },
         asyncThread: { explored, index in
