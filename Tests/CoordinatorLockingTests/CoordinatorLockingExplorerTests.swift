@@ -44,37 +44,24 @@ struct CoordinatorLockingExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
+    /// Per thread: mutatingObject, the claim or lock, save object. Neither holds the other thread
+    /// back (one owner; a process-owned `fcntl` lock), so orders with both threads inside exist and fail.
     @Test(
-        "one owner for both storages: each is granted its writing claim while the other holds one, and an increment is lost",
-        arguments: ["same-owner", "same-owner-one-instance"]
+        "a claim under one owner, or an fcntl record lock, is granted to the second thread while the first holds it: an increment is lost",
+        arguments: [
+            ("same-owner", "claim for writing"), ("same-owner-one-instance", "claim for writing"),
+            ("fcntl-process-lock", "fcntl lock counter.json.lock"),
+        ]
     )
-    func sameOwnerGrantsBothClaims(name: String) async throws {
+    func misconfiguredClaimsGrantBothThreads(name: String, claim: String) async throws {
         let exploration = try Self.exploration(name)
         let report = try await Self.exploreEverySchedule(exploration)
-        // Per thread: mutatingObject, the claim, save object; the claim never holds the other
-        // thread back (same owner), so orders with both threads inside exist and fail.
         #expect(report.schedules == 14)
         #expect(report.failingSchedules == 6)
         let failure = try #require(report.failure)
         let saved = try #require(failure.steps.firstIndex { $0.operation == "save object" })
-        let granted = failure.steps[..<saved].filter { $0.operation == "claim for writing" }
-        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold a claim before either saves")
-        #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
-        try await Self.expectReplaysReproduce(failure, of: exploration)
-    }
-
-    @Test("fcntl record locks under the explorer's model: the second thread is granted the lock the first holds")
-    func processRecordLockGrantsEveryThread() async throws {
-        let exploration = try Self.exploration("fcntl-process-lock")
-        let report = try await Self.exploreEverySchedule(exploration)
-        // Per thread: mutatingObject, the record lock, save object. The lock never holds the other
-        // thread back (the process owns it), so orders with both threads inside exist and fail.
-        #expect(report.schedules == 14)
-        #expect(report.failingSchedules == 6)
-        let failure = try #require(report.failure)
-        let saved = try #require(failure.steps.firstIndex { $0.operation == "save object" })
-        let granted = failure.steps[..<saved].filter { $0.operation == "fcntl lock counter.json.lock" }
-        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold the lock before either saves")
+        let granted = failure.steps[..<saved].filter { $0.operation == claim }
+        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold it before either saves")
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
