@@ -10,7 +10,8 @@ import RaceLab
 /// callers wait for at `await load task`.
 ///
 /// Between steps (`racelab play 3`, `explore --html`) it shows item 0's updates and the updates the
-/// calls reported applied, read with `snapshot()` on the actor. That read waits for the actor, so
+/// calls reported applied, read with `snapshot()` on the actor, and each suspended call's copy: what
+/// it read before its `await`, and so what it will write back. That read waits for the actor, so
 /// only a variant none of whose threads pauses while running on the actor can show it
 /// (`showsState`): `in-flight-task` cannot, because `await load task` pauses inside the method.
 extension ActorReentrancyLesson {
@@ -22,7 +23,13 @@ extension ActorReentrancyLesson {
     ) -> Exploration {
         let describe: (@Sendable (SameItemTrial<Source>) async -> String)? = { trial in
             let updates = await trial.source.snapshot().items.first?.updates ?? []
-            return "item 0 has updates \(updates); calls reported applied \(trial.ledger.entries.keys.sorted())"
+            // Thread i adds update i + 1: its copy is what it read before the await, plus its update.
+            let copies = trial.copies.inFlight.map { copy in
+                "thread \(copy.update - 1) read \(copy.read) → will write \(copy.read + [copy.update])"
+            }
+            return
+                (["item 0 has updates \(updates); calls reported applied \(trial.ledger.entries.keys.sorted())"]
+                + copies).joined(separator: " · ")
         }
         return Exploration(
             summary:
@@ -31,9 +38,8 @@ extension ActorReentrancyLesson {
             asyncThread: { trial, index in
                 Race.step(method)
                 let update = index + 1
-                if let id = await apply(trial.source, 0, update) {
-                    trial.ledger.record(update: update, appliedTo: id)
-                }
+                let id = await ItemLoader.$copies.withValue(trial.copies) { await apply(trial.source, 0, update) }
+                if let id { trial.ledger.record(update: update, appliedTo: id) }
             },
             invariant: { trial, _ in
                 let updates = await trial.source.snapshot().items.first?.updates ?? []
@@ -51,4 +57,6 @@ extension ActorReentrancyLesson {
 struct SameItemTrial<Source: ItemSource>: Sendable {
     let source: Source
     let ledger = UpdateLedger()
+    /// The copies the calls' loads started from, while they are awaited.
+    let copies = LoadCopies()
 }

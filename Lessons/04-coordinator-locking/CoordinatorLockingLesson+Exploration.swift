@@ -5,8 +5,9 @@ import RaceLab
 /// does a thousand times.
 ///
 /// The scheduling points are `mutatingObject` (marked here, so that taking the claim and reading the
-/// file is a step of the schedule and not set-up) and the storage's own `save object` window, between
-/// the read and the atomic rename. Everything between two points is plain synchronous file I/O on the
+/// file is a step of the schedule and not set-up), the owner-scoped coordinator's `claim for writing`
+/// (so that a schedule shows both claims granted under one owner), and the storage's own
+/// `save object` window, between the read and the atomic rename. Everything between two points is plain synchronous file I/O on the
 /// running thread, and only one logical thread runs at a time, so the order of the points alone
 /// decides which value each thread read and which rename lands last: a failing schedule replays.
 ///

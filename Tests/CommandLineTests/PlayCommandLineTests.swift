@@ -123,11 +123,16 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
-    @Test("lesson 3: the actor's lost update, with the item's updates shown between steps")
+    @Test("lesson 3: the actor's lost update, with the item's updates and each suspended call's copy between steps")
     func lessonThree() throws {
         let output = try Self.play(["3", "--variant", "buggy-update"], input: "0\n1\n0\n1\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
+        // Both calls suspended on the same empty copy: each will write back its own update alone.
+        #expect(output.stdout.contains("thread 0 read [] → will write [1]"))
+        #expect(output.stdout.contains("thread 1 read [] → will write [2]"))
+        // Thread 0 wrote back; thread 1's stale copy is still on its way.
+        #expect(output.stdout.contains("item 0 has updates [1]; calls reported applied [1]"))
         #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
         #expect(
             output.joinedStdout.contains(

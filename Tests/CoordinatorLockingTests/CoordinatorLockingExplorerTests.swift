@@ -30,12 +30,9 @@ struct CoordinatorLockingExplorerTests {
         }
     }
 
-    @Test(
-        "both storages read the counter before either saves it: one increment is lost",
-        arguments: ["uncoordinated", "same-owner", "same-owner-one-instance"]
-    )
-    func misconfiguredCoordinationLosesAnIncrement(name: String) async throws {
-        let exploration = try Self.exploration(name)
+    @Test("both storages read the counter before either saves it: one increment is lost")
+    func uncoordinatedLosesAnIncrement() async throws {
+        let exploration = try Self.exploration("uncoordinated")
         let report = try await Self.exploreEverySchedule(exploration)
         // Of the 6 orders of two (mutatingObject, save object) pairs, only the 2 that run one
         // increment entirely before the other keep both.
@@ -47,18 +44,24 @@ struct CoordinatorLockingExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    @Test("fcntl record locks under the explorer's model: the second thread is granted the lock the first holds")
-    func processRecordLockGrantsEveryThread() async throws {
-        let exploration = try Self.exploration("fcntl-process-lock")
+    /// Per thread: mutatingObject, the claim or lock, save object. Neither holds the other thread
+    /// back (one owner; a process-owned `fcntl` lock), so orders with both threads inside exist and fail.
+    @Test(
+        "a claim under one owner, or an fcntl record lock, is granted to the second thread while the first holds it: an increment is lost",
+        arguments: [
+            ("same-owner", "claim for writing"), ("same-owner-one-instance", "claim for writing"),
+            ("fcntl-process-lock", "fcntl lock counter.json.lock"),
+        ]
+    )
+    func misconfiguredClaimsGrantBothThreads(name: String, claim: String) async throws {
+        let exploration = try Self.exploration(name)
         let report = try await Self.exploreEverySchedule(exploration)
-        // Per thread: mutatingObject, the record lock, save object. The lock never holds the other
-        // thread back (the process owns it), so orders with both threads inside exist and fail.
         #expect(report.schedules == 14)
         #expect(report.failingSchedules == 6)
         let failure = try #require(report.failure)
         let saved = try #require(failure.steps.firstIndex { $0.operation == "save object" })
-        let granted = failure.steps[..<saved].filter { $0.operation == "fcntl lock counter.json.lock" }
-        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold the lock before either saves")
+        let granted = failure.steps[..<saved].filter { $0.operation == claim }
+        #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold it before either saves")
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import RaceLab
 
 /// Stands in for the slow, asynchronous work of the article (reading persistent data, a network
@@ -12,10 +13,16 @@ public enum ItemLoader {
     /// interleaving, without blocking a thread of the cooperative pool.
     @TaskLocal public static var latency: @Sendable () async -> Void = { await Task.yield() }
 
+    /// Where the copies the loads started from are recorded while they are awaited, for the
+    /// explorer's state line; nil (no record) outside it.
+    @TaskLocal static var copies: LoadCopies?
+
     /// The article's `loadUpdates(for:)`: the item as the server now has it, computed from the copy
     /// the caller passed in. The result is only as fresh as that copy.
     public static func loadUpdates(for item: Item, adding update: Int) async -> Item {
+        copies?.began(update: update, from: item.updates)
         await suspend()
+        copies?.ended(update: update)
         var loaded = item
         loaded.updates.append(update)
         return loaded
@@ -32,5 +39,25 @@ public enum ItemLoader {
     static func suspend() async {
         Race.window("await load, then write back")
         await latency()
+    }
+}
+
+/// The loads being awaited, each with the updates its caller's copy of the item held: what that
+/// caller will write back when the load returns (its copy plus its update).
+final class LoadCopies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var copies: [(update: Int, read: [Int])] = []
+
+    func began(update: Int, from read: [Int]) {
+        lock.withLock { copies.append((update, read)) }
+    }
+
+    func ended(update: Int) {
+        lock.withLock { copies.removeAll { $0.update == update } }
+    }
+
+    /// The loads awaited now, in the order they began.
+    var inFlight: [(update: Int, read: [Int])] {
+        lock.withLock { copies }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// A coordinator whose claims belong to an owner, modelled on how `NSFileCoordinator` treats file
 /// presenters and purpose identifiers: a claim waits for other owners' conflicting claims, never for
@@ -27,6 +28,7 @@ public struct OwnerScopedCoordinator: FileAccessCoordinator {
 
     public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
         let claim = ClaimTable.Claim(kind: .reading, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
+        Race.step("claim for reading")
         table.acquire(claim)
         defer { table.release(claim) }
         return try accessor(url)
@@ -34,6 +36,8 @@ public struct OwnerScopedCoordinator: FileAccessCoordinator {
 
     public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
         let claim = ClaimTable.Claim(kind: .writing, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
+        // A scheduling point, so that a schedule shows each claim granted: under one owner, both.
+        Race.step("claim for writing")
         table.acquire(claim)
         defer { table.release(claim) }
         return try accessor(url)
