@@ -80,18 +80,34 @@ enum Ordering {
     }
 
     /// Whether a store returned while `hold` kept earlier work running on the store's queue or lock.
-    /// `hold` starts holding, then calls its argument; it stops holding when that returns.
-    static func storeReturnsWhileHeld(_ store: DocumentStore, hold: (() -> Bool) -> Bool) -> Bool {
+    /// `hold` starts holding, then calls its argument; it stops holding when that returns. A store
+    /// that threw is rethrown: an error says nothing about order, so it is never counted as the bug.
+    static func storeReturnsWhileHeld(_ store: DocumentStore, hold: (() -> Bool) -> Bool) throws -> Bool {
         let returned = DispatchSemaphore(value: 0)
+        let failure = StoreFailure()
         let beside = hold {
             Thread.detachNewThread {
-                try? store.store(Payload.make(version: 2), as: "ordered")
+                do {
+                    try store.store(Payload.make(version: 2), as: "ordered")
+                } catch {
+                    failure.record(error)
+                }
                 returned.signal()
             }
             return returned.wait(timeout: .now() + patience) == .success
         }
         if !beside { returned.wait() }  // it waited for the held work: let it finish
+        if let error = failure.error { throw error }
         return beside
+    }
+
+    /// The error a store made on another thread threw, if any.
+    final class StoreFailure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var recorded: (any Error)?
+
+        func record(_ error: any Error) { lock.withLock { recorded = error } }
+        var error: (any Error)? { lock.withLock { recorded } }
     }
 }
 do {
@@ -102,7 +118,7 @@ do {
     let (queues, locks) = Ordering.guards(of: store)
     var beside = false
     for queue in queues where !beside {
-        beside = Ordering.storeReturnsWhileHeld(store) { makeStore in
+        beside = try Ordering.storeReturnsWhileHeld(store) { makeStore in
             let started = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             queue.async {
@@ -115,7 +131,7 @@ do {
         }
     }
     for lock in locks where !beside {
-        beside = Ordering.storeReturnsWhileHeld(store) { makeStore in
+        beside = try Ordering.storeReturnsWhileHeld(store) { makeStore in
             lock.lock()
             defer { lock.unlock() }
             return makeStore()
