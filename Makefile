@@ -94,23 +94,23 @@ exercise-%: ## Check your fix for exercise N (e.g. make exercise-1; TSAN=1 adds 
 # FAIL by running out of time (a short limit, so CI does not wait two minutes for each).
 HANG_TIMEOUT ?= 5
 
-# A wrong fix whose first lines say `// expect-diagnosis: KIND` must fail with that diagnosis too
-# (a crash's kind from Scripts/diagnose-crash, or lost-writes, functional, ...).
+# A planted file is a whole `.swift` file, or a `.patch` against the starter or the solution it
+# departs from (Scripts/check-exercise --patch). One whose first lines say `expect-diagnosis: KIND`
+# (`// expect-diagnosis: KIND` in a .swift file) must fail with that diagnosis too (a crash's kind
+# from Scripts/diagnose-crash, or lost-writes, functional, ...).
 exercises-check: ## CI: every starter, wrong fix and cheat must FAIL (with its diagnosis), every hang time out, every solution PASS
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
 		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass; \
-		for wrong in $$dir/WrongFixes/*.swift $$dir/Cheats/*.swift; do \
-			if [ -f $$wrong ]; then \
-				diagnosis=$$(sed -n 's|^// expect-diagnosis: ||p' $$wrong | head -1); \
-				Scripts/check-exercise $$n --file $$wrong --expect fail $${diagnosis:+--expect-diagnosis $$diagnosis}; \
-			fi; \
+		for wrong in $$dir/WrongFixes/* $$dir/Cheats/*; do \
+			case $$wrong in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \
+			diagnosis=$$(sed -n -E 's#^(// )?expect-diagnosis: ##p' $$wrong | head -1); \
+			Scripts/check-exercise $$n $$as $$wrong --expect fail $${diagnosis:+--expect-diagnosis $$diagnosis}; \
 		done; \
-		for hang in $$dir/Hangs/*.swift; do \
-			if [ -f $$hang ]; then \
-				Scripts/check-exercise $$n --file $$hang --timeout $(HANG_TIMEOUT) --expect timeout; \
-			fi; \
+		for hang in $$dir/Hangs/*; do \
+			case $$hang in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \
+			Scripts/check-exercise $$n $$as $$hang --timeout $(HANG_TIMEOUT) --expect timeout; \
 		done; \
 	done
 
