@@ -192,21 +192,16 @@ struct AsyncDataSourceDeadlockTests {
             },
             invariant: { _, _ in nil }
         )
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2, stallTimeout: 120))
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        let (report, _) = try await Self.exploreDeadlock(
+            exploration,
+            options: .init(preemptions: 2, stallTimeout: 120),
+            expecting: [
+                ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
+                ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
+            ]
+        )
         // The observer's read waits behind the barrier that is calling it: every schedule deadlocks.
         #expect(report.failingSchedules == report.schedules)
-        let failure = try #require(report.failure)
-        #expect(
-            failure.outcome
-                == .deadlock([
-                    ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
-                    ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
-                ])
-        )
-        print(failure.outcome.summary)
-        print(TimelineText.render(failure.steps, threads: failure.threadCount))
     }
 
     @Test("safe-reading-queue: the UI waiting for the data source while an update waits for the UI deadlocks")
@@ -231,24 +226,36 @@ struct AsyncDataSourceDeadlockTests {
             invariant: { _, _ in nil }
         )
         let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
-        let report = try await Explorer.explore(exploration, options: options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        // Thread 2 is the update's work item on the data source's queue.
+        let (report, failure) = try await Self.exploreDeadlock(
+            exploration,
+            options: options,
+            expecting: [
+                ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
+                ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
+            ]
+        )
         // Only when the update's barrier starts before the UI's wait: otherwise the wait goes first.
         #expect(report.failingSchedules > 0)
         #expect(report.failingSchedules < report.schedules)
-        let failure = try #require(report.failure)
-        // Thread 2 is the update's work item on the data source's queue.
-        #expect(
-            failure.outcome
-                == .deadlock([
-                    ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
-                    ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
-                ])
-        )
         let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
         #expect(replay.outcome == failure.outcome)
+    }
+
+    /// Explores `exploration` within `options`: every schedule searched, and the first failure the
+    /// deadlock of `positions`, whose timeline is printed. The report and that failure.
+    static func exploreDeadlock(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        expecting positions: [ThreadPosition]
+    ) async throws -> (ExplorationReport, ExecutionResult) {
+        let report = try await Explorer.explore(exploration, options: options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome == .deadlock(positions))
         print(failure.outcome.summary)
         print(TimelineText.render(failure.steps, threads: failure.threadCount))
+        return (report, failure)
     }
 }
