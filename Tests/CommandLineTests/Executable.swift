@@ -119,6 +119,24 @@ struct Executable {
             )
         }
     }
+
+    /// Runs the fixtures tool with `arguments` and `environment`, its `hangs` variant told to create
+    /// the file `hanging` in `folder` once it hangs (`RACELAB_FIXTURE_HANG_MARK`); with `signal`, the
+    /// tool is interrupted then, never after a guessed delay. The output and the mark's path.
+    static func runFixtureHanging(
+        _ arguments: [String],
+        in folder: URL,
+        environment: [String: String] = [:],
+        interruptedBy signal: Int32? = nil
+    ) throws -> (output: Output, mark: String) {
+        let mark = folder.appendingPathComponent("hanging").path
+        let output = try fixtures.run(
+            arguments,
+            environment: environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) { _, mark in mark },
+            interruption: signal.map { Interruption(signal: $0, mark: mark) }
+        )
+        return (output, mark)
+    }
 }
 
 extension Executable {

@@ -123,12 +123,11 @@ struct IsolatedExploreTests {
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
         try Executable.withTemporaryFolder("racelab-explore-term") { folder in
-            let mark = folder.appendingPathComponent("helper").path
             // The thread hangs for good once the mark exists.
-            let output = try Executable.fixtures.run(
+            let (output, mark) = try Executable.runFixtureHanging(
                 ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
-                environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
-                interruption: .init(signal: SIGTERM, mark: mark)
+                in: folder,
+                interruptedBy: SIGTERM
             )
             #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
             #expect(output.reason == .exit)

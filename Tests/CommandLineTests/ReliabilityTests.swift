@@ -173,10 +173,10 @@ struct ReliabilityTests {
     @Test("a child killed by the watchdog leaves no scratch folder behind")
     func killedChildIsSwept() throws {
         try Executable.withTemporaryFolder("racelab-tmp") { folder in
-            let mark = folder.appendingPathComponent("hanging").path
-            let output = try Executable.fixtures.run(
+            let (output, mark) = try Executable.runFixtureHanging(
                 ["run", "faults", "--variant", "hangs", "--timeout", "1"],
-                environment: ["TMPDIR": folder.path, "RACELAB_FIXTURE_HANG_MARK": mark]
+                in: folder,
+                environment: ["TMPDIR": folder.path]
             )
             #expect(output.status == 1)
             #expect(output.stdout.contains("TIMED OUT"))
@@ -196,12 +196,11 @@ struct ReliabilityTests {
 struct InterruptionTests {
     func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
         try Executable.withTemporaryFolder("racelab-int") { folder in
-            let mark = folder.appendingPathComponent("hanging").path
             // The variant hangs for 600 s; it is interrupted as soon as it has started.
-            let output = try Executable.fixtures.run(
+            let (output, mark) = try Executable.runFixtureHanging(
                 ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
-                environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
-                interruption: .init(signal: signal, mark: mark)
+                in: folder,
+                interruptedBy: signal
             )
             #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
             return output
