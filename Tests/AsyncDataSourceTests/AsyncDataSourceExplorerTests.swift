@@ -29,11 +29,7 @@ struct AsyncDataSourceExplorerTests {
     )
     func buggyReadersSeeMixedStates(name: String, updateItem: String, broken: String) async throws {
         let (exploration, failure) = try await Self.exploreExpectingFailure(name)
-        guard case .invariantBroken(let what) = failure.outcome else {
-            Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
-            return
-        }
-        #expect(what.hasPrefix(broken))
+        guard Self.expectBrokenInvariant(failure, startingWith: broken) else { return }
         // The UI starts rendering, then the update's work item runs before the UI's next read.
         let operations = failure.steps.map(\.operation)
         let render = try #require(operations.firstIndex(of: "render"))
@@ -57,11 +53,9 @@ struct AsyncDataSourceExplorerTests {
     )
     func observerAddedOnCallersThreadHearsAStateTwice() async throws {
         let (exploration, failure) = try await Self.exploreExpectingFailure("observer-on-main-queue")
-        guard case .invariantBroken(let what) = failure.outcome else {
-            Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
+        guard Self.expectBrokenInvariant(failure, startingWith: "observer order broken: an observer was told v") else {
             return
         }
-        #expect(what.hasPrefix("observer order broken: an observer was told v"), "\(what)")
         #expect(failure.steps.map(\.operation).contains("tell current state"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
@@ -128,6 +122,17 @@ struct AsyncDataSourceExplorerTests {
         return (exploration, try #require(report.failure))
     }
 
+    /// Expects `failure` to end in a broken invariant whose description starts with `prefix`;
+    /// whether it broke an invariant at all.
+    static func expectBrokenInvariant(_ failure: ExecutionResult, startingWith prefix: String) -> Bool {
+        guard case .invariantBroken(let what) = failure.outcome else {
+            Issue.record("expected a broken invariant, got \(failure.outcome.summary)")
+            return false
+        }
+        #expect(what.hasPrefix(prefix), "\(what)")
+        return true
+    }
+
     /// Replays `failure`'s schedule 20 times: each replay follows it and ends the same way.
     static func expectReplaysReproduce(_ failure: ExecutionResult, of exploration: Exploration) async throws {
         for _ in 0..<20 {
@@ -187,21 +192,16 @@ struct AsyncDataSourceDeadlockTests {
             },
             invariant: { _, _ in nil }
         )
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2, stallTimeout: 120))
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        let (report, _) = try await Self.exploreDeadlock(
+            exploration,
+            options: .init(preemptions: 2, stallTimeout: 120),
+            expecting: [
+                ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
+                ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
+            ]
+        )
         // The observer's read waits behind the barrier that is calling it: every schedule deadlocks.
         #expect(report.failingSchedules == report.schedules)
-        let failure = try #require(report.failure)
-        #expect(
-            failure.outcome
-                == .deadlock([
-                    ThreadPosition(thread: 0, waitingFor: "sync sync-operations", heldBy: 0),
-                    ThreadPosition(thread: 1, waitingFor: "sync sync-operations", heldBy: 0),
-                ])
-        )
-        print(failure.outcome.summary)
-        print(TimelineText.render(failure.steps, threads: failure.threadCount))
     }
 
     @Test("safe-reading-queue: the UI waiting for the data source while an update waits for the UI deadlocks")
@@ -226,24 +226,36 @@ struct AsyncDataSourceDeadlockTests {
             invariant: { _, _ in nil }
         )
         let options = ExplorationOptions(preemptions: 2, stallTimeout: 120)
-        let report = try await Explorer.explore(exploration, options: options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        // Thread 2 is the update's work item on the data source's queue.
+        let (report, failure) = try await Self.exploreDeadlock(
+            exploration,
+            options: options,
+            expecting: [
+                ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
+                ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
+            ]
+        )
         // Only when the update's barrier starts before the UI's wait: otherwise the wait goes first.
         #expect(report.failingSchedules > 0)
         #expect(report.failingSchedules < report.schedules)
-        let failure = try #require(report.failure)
-        // Thread 2 is the update's work item on the data source's queue.
-        #expect(
-            failure.outcome
-                == .deadlock([
-                    ThreadPosition(thread: 1, waitingFor: "sync barrier safe-reading-queue", heldBy: 2),
-                    ThreadPosition(thread: 2, waitingFor: "sync barrier ui", heldBy: 1),
-                ])
-        )
         let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
         #expect(replay.outcome == failure.outcome)
+    }
+
+    /// Explores `exploration` within `options`: every schedule searched, and the first failure the
+    /// deadlock of `positions`, whose timeline is printed. The report and that failure.
+    static func exploreDeadlock(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        expecting positions: [ThreadPosition]
+    ) async throws -> (ExplorationReport, ExecutionResult) {
+        let report = try await Explorer.explore(exploration, options: options)
+        #expect(report.exhaustive)
+        #expect(report.abandoned == nil)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome == .deadlock(positions))
         print(failure.outcome.summary)
         print(TimelineText.render(failure.steps, threads: failure.threadCount))
+        return (report, failure)
     }
 }

@@ -50,14 +50,14 @@ struct ChildProtocolTests {
     /// the variant's group; the variant's session still holds it.
     @Test("a process the variant started and left running is killed when the variant ends")
     func helperIsKilled() throws {
-        let folder = try Executable.temporaryFolder("racelab-helper")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let pidFile = folder.appendingPathComponent("pid").path
-        let (output, report) = try run("leaves-helper", environment: ["RACELAB_FIXTURE_HELPER_PID": pidFile])
-        #expect(output.status == 0)
-        #expect(report.verdict == .clean)
-        let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)))
-        #expect(!Self.isRunning(pid), "the helper \(pid) outlived the run")
+        try Executable.withTemporaryFolder("racelab-helper") { folder in
+            let pidFile = folder.appendingPathComponent("pid").path
+            let (output, report) = try run("leaves-helper", environment: ["RACELAB_FIXTURE_HELPER_PID": pidFile])
+            #expect(output.status == 0)
+            #expect(report.verdict == .clean)
+            let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)))
+            #expect(!Self.isRunning(pid), "the helper \(pid) outlived the run")
+        }
     }
 
     /// Whether `pid` runs and is not a zombie (a killed process its new parent has not reaped yet).
@@ -71,25 +71,25 @@ struct ChildProtocolTests {
 
     @Test("the folder of a run killed with SIGKILL is removed when the next run starts")
     func staleFolderIsSwept() throws {
-        let folder = try Executable.temporaryFolder("racelab-tmp")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        // A process that has ended: its pid names a folder no process owns.
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/sh")
-        ended.arguments = ["-c", "exit 0"]
-        try ended.run()
-        ended.waitUntilExit()
-        let stale = folder.appendingPathComponent("\(ScratchSpace.prefix)\(ended.processIdentifier)-1")
-        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
-        let other = folder.appendingPathComponent("not-racelab")
-        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
-        let output = try Executable.fixtures.run(
-            ["explore", "exploring", "--variant", "locked"],
-            environment: ["TMPDIR": folder.path]
-        )
-        #expect(output.status == 0)
-        #expect(!FileManager.default.fileExists(atPath: stale.path))
-        #expect(FileManager.default.fileExists(atPath: other.path))
+        try Executable.withTemporaryFolder("racelab-tmp") { folder in
+            // A process that has ended: its pid names a folder no process owns.
+            let ended = Process()
+            ended.executableURL = URL(fileURLWithPath: "/bin/sh")
+            ended.arguments = ["-c", "exit 0"]
+            try ended.run()
+            ended.waitUntilExit()
+            let stale = folder.appendingPathComponent("\(ScratchSpace.prefix)\(ended.processIdentifier)-1")
+            try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+            let other = folder.appendingPathComponent("not-racelab")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
+            let output = try Executable.fixtures.run(
+                ["explore", "exploring", "--variant", "locked"],
+                environment: ["TMPDIR": folder.path]
+            )
+            #expect(output.status == 0)
+            #expect(!FileManager.default.fileExists(atPath: stale.path))
+            #expect(FileManager.default.fileExists(atPath: other.path))
+        }
     }
 }
 
@@ -98,18 +98,18 @@ struct ChildProtocolTests {
 struct OutputFileTests {
     @Test("--junit, --html and --trace to a FIFO are refused with exit 2 at once, never opened")
     func fifoIsRefused() throws {
-        let folder = try Executable.temporaryFolder("racelab-fifo")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        for arguments in [
-            ["run", "synthetic", "--junit", fifo], ["run", "synthetic", "--html", fifo],
-            ["explore", "exploring", "--variant", "locked", "--trace", fifo],
-        ] {
-            let output = try Executable.fixtures.run(arguments)
-            #expect(output.status == 2)
-            #expect(output.stderr.contains("is a FIFO, not a regular file; give a file name"))
-            #expect(output.stdout.isEmpty)
+        try Executable.withTemporaryFolder("racelab-fifo") { folder in
+            let fifo = folder.appendingPathComponent("fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for arguments in [
+                ["run", "synthetic", "--junit", fifo], ["run", "synthetic", "--html", fifo],
+                ["explore", "exploring", "--variant", "locked", "--trace", fifo],
+            ] {
+                let output = try Executable.fixtures.run(arguments)
+                #expect(output.status == 2)
+                #expect(output.stderr.contains("is a FIFO, not a regular file; give a file name"))
+                #expect(output.stdout.isEmpty)
+            }
         }
     }
 

@@ -48,11 +48,13 @@ struct Executable {
         return url.deletingLastPathComponent()
     }
 
-    /// A new empty folder `<prefix>-<UUID>` in the temporary directory, for the caller to remove.
-    static func temporaryFolder(_ prefix: String) throws -> URL {
+    /// Runs `body` with a new empty folder `<prefix>-<UUID>` in the temporary directory, and removes
+    /// the folder with everything in it when `body` returns or throws.
+    static func withTemporaryFolder<Result>(_ prefix: String, _ body: (URL) throws -> Result) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
     }
 
     /// The executable's absolute path: the command its printed command lines start with.
@@ -87,35 +89,53 @@ struct Executable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let folder = try Executable.temporaryFolder("racelab-test")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out")
-        let err = folder.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        if let input {
-            let inputFile = folder.appendingPathComponent("in")
-            try Data(input.utf8).write(to: inputFile)
-            process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        }
-        try process.run()
-        if let interruption {
-            var polls = 0
-            while !FileManager.default.fileExists(atPath: interruption.mark) && process.isRunning && polls < 6_000 {
-                usleep(20_000)
-                polls += 1
+        return try Executable.withTemporaryFolder("racelab-test") { folder in
+            let out = folder.appendingPathComponent("out")
+            let err = folder.appendingPathComponent("err")
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            if let input {
+                let inputFile = folder.appendingPathComponent("in")
+                try Data(input.utf8).write(to: inputFile)
+                process.standardInput = try FileHandle(forReadingFrom: inputFile)
             }
-            kill(process.processIdentifier, interruption.signal)
+            try process.run()
+            if let interruption {
+                var polls = 0
+                while !FileManager.default.fileExists(atPath: interruption.mark) && process.isRunning && polls < 6_000 {
+                    usleep(20_000)
+                    polls += 1
+                }
+                kill(process.processIdentifier, interruption.signal)
+            }
+            process.waitUntilExit()
+            return Output(
+                status: process.terminationStatus,
+                stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
+                reason: process.terminationReason
+            )
         }
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
-            reason: process.terminationReason
+    }
+
+    /// Runs the fixtures tool with `arguments` and `environment`, its `hangs` variant told to create
+    /// the file `hanging` in `folder` once it hangs (`RACELAB_FIXTURE_HANG_MARK`); with `signal`, the
+    /// tool is interrupted then, never after a guessed delay. The output and the mark's path.
+    static func runFixtureHanging(
+        _ arguments: [String],
+        in folder: URL,
+        environment: [String: String] = [:],
+        interruptedBy signal: Int32? = nil
+    ) throws -> (output: Output, mark: String) {
+        let mark = folder.appendingPathComponent("hanging").path
+        let output = try fixtures.run(
+            arguments,
+            environment: environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) { _, mark in mark },
+            interruption: signal.map { Interruption(signal: $0, mark: mark) }
         )
+        return (output, mark)
     }
 }
 

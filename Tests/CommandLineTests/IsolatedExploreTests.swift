@@ -100,43 +100,42 @@ struct IsolatedExploreTests {
 
     @Test("--html and --trace draw the failing schedule the child found, with its states")
     func picturesFromTheChild() throws {
-        let folder = try Executable.temporaryFolder("racelab-pictures")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let page = folder.appendingPathComponent("page.html").path
-        let trace = folder.appendingPathComponent("trace.json").path
-        let output = try Executable.racelab.run([
-            "explore", "1", "--variant", "buggy", "--html", page, "--trace", trace,
-        ])
-        #expect(output.status == 0)
-        let html = try String(contentsOfFile: page, encoding: .utf8)
-        #expect(html.contains("invariant broken: kept 1 of 2 keys"))
-        // The states come from the child's replay of the failing schedule.
-        #expect(html.contains("state after the step"))
-        #expect(html.contains("store holds []"))
-        // Each thread's copy, from its read to its write, one line each: the stale copy is the bug.
-        #expect(html.contains("store holds []<br>thread 0 read [] → will write [item-0]"))
-        #expect(html.contains("store holds [item-1]<br>thread 0 read [] → will write [item-0]"))
-        let events = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace)))
-        #expect(events is [String: Any] || events is [Any])
+        try Executable.withTemporaryFolder("racelab-pictures") { folder in
+            let page = folder.appendingPathComponent("page.html").path
+            let trace = folder.appendingPathComponent("trace.json").path
+            let output = try Executable.racelab.run([
+                "explore", "1", "--variant", "buggy", "--html", page, "--trace", trace,
+            ])
+            #expect(output.status == 0)
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("invariant broken: kept 1 of 2 keys"))
+            // The states come from the child's replay of the failing schedule.
+            #expect(html.contains("state after the step"))
+            #expect(html.contains("store holds []"))
+            // Each thread's copy, from its read to its write, one line each: the stale copy is the bug.
+            #expect(html.contains("store holds []<br>thread 0 read [] → will write [item-0]"))
+            #expect(html.contains("store holds [item-1]<br>thread 0 read [] → will write [item-0]"))
+            let events = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace)))
+            #expect(events is [String: Any] || events is [Any])
+        }
     }
 
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
-        let folder = try Executable.temporaryFolder("racelab-explore-term")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let mark = folder.appendingPathComponent("helper").path
-        // The thread hangs for good once the mark exists.
-        let output = try Executable.fixtures.run(
-            ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
-            environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
-            interruption: .init(signal: SIGTERM, mark: mark)
-        )
-        #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
-        #expect(output.reason == .exit)
-        #expect(output.status == 143)
-        #if os(Linux)
-        let helper = try #require(pid_t(try String(contentsOfFile: mark, encoding: .utf8)))
-        #expect(!ChildProtocolTests.isRunning(helper), "the helper \(helper) outlived the exploration")
-        #endif
+        try Executable.withTemporaryFolder("racelab-explore-term") { folder in
+            // The thread hangs for good once the mark exists.
+            let (output, mark) = try Executable.runFixtureHanging(
+                ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
+                in: folder,
+                interruptedBy: SIGTERM
+            )
+            #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
+            #expect(output.reason == .exit)
+            #expect(output.status == 143)
+            #if os(Linux)
+            let helper = try #require(pid_t(try String(contentsOfFile: mark, encoding: .utf8)))
+            #expect(!ChildProtocolTests.isRunning(helper), "the helper \(helper) outlived the exploration")
+            #endif
+        }
     }
 }

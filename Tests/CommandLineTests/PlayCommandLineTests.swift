@@ -177,16 +177,16 @@ struct SchedulePictureCommandLineTests {
     /// Runs `explore` on `arguments` with `--html` and `--trace` into a scratch folder; returns the
     /// output and both files' text.
     static func explore(_ arguments: [String]) throws -> (Executable.Output, html: String, trace: String) {
-        let folder = try Executable.temporaryFolder("racelab-picture")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let html = folder.appendingPathComponent("schedule.html")
-        let trace = folder.appendingPathComponent("schedule.json")
-        let output = try Executable.racelab.run(
-            ["explore"] + arguments + ["--html", html.path, "--trace", trace.path]
-        )
-        return (
-            output, try String(contentsOf: html, encoding: .utf8), try String(contentsOf: trace, encoding: .utf8)
-        )
+        try Executable.withTemporaryFolder("racelab-picture") { folder in
+            let html = folder.appendingPathComponent("schedule.html")
+            let trace = folder.appendingPathComponent("schedule.json")
+            let output = try Executable.racelab.run(
+                ["explore"] + arguments + ["--html", html.path, "--trace", trace.path]
+            )
+            return (
+                output, try String(contentsOf: html, encoding: .utf8), try String(contentsOf: trace, encoding: .utf8)
+            )
+        }
     }
 
     @Test("lesson 1's page: no external URL, every step, the failing step marked, the states and the replay")
@@ -267,34 +267,34 @@ struct SchedulePictureCommandLineTests {
 struct RunPageCommandLineTests {
     @Test("lesson 1's buggy store: one bar per histogram row, as long as its share; no external URL")
     func lessonOneReport() throws {
-        let folder = try Executable.temporaryFolder("racelab-run-page")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let page = folder.appendingPathComponent("run.html")
-        let output = try Executable.racelab.run(
-            ["run", "1", "--variant", "buggy", "--trials", "20", "--seed", "7", "--json", "--html", page.path]
-        )
-        #expect(output.status == 0)
-        let html = try String(contentsOf: page, encoding: .utf8)
-        for scheme in ["http:", "https:", "src=", "url("] {
-            #expect(!html.contains(scheme), "\(scheme)")
+        try Executable.withTemporaryFolder("racelab-run-page") { folder in
+            let page = folder.appendingPathComponent("run.html")
+            let output = try Executable.racelab.run(
+                ["run", "1", "--variant", "buggy", "--trials", "20", "--seed", "7", "--json", "--html", page.path]
+            )
+            #expect(output.status == 0)
+            let html = try String(contentsOf: page, encoding: .utf8)
+            for scheme in ["http:", "https:", "src=", "url("] {
+                #expect(!html.contains(scheme), "\(scheme)")
+            }
+            // The page and the JSON report are the same run: each histogram row is one bar whose
+            // length is its share of the trials (14em for all of them).
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+            )
+            let lessons = try #require(report["lessons"] as? [[String: Any]])
+            let variant = try #require((lessons.first?["variants"] as? [[String: Any]])?.first)
+            let rows = try #require(variant["histogram"] as? [[String: Any]])
+            #expect(!rows.isEmpty)
+            let bars = html.split(separator: "\n").filter { $0.contains("<div class=\"bar ") }
+            #expect(bars.count == rows.count)
+            for row in rows {
+                let outcome = try #require(row["outcome"] as? String)
+                let frequency = try #require(row["frequency"] as? Double)
+                let width = String(format: "%.2f", max(0.1, frequency * 14))
+                #expect(bars.contains { $0.contains("<code>\(outcome)</code>") && $0.contains("width: \(width)em") })
+            }
+            #expect(html.contains("REPRODUCED"))
         }
-        // The page and the JSON report are the same run: each histogram row is one bar whose
-        // length is its share of the trials (14em for all of them).
-        let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
-        )
-        let lessons = try #require(report["lessons"] as? [[String: Any]])
-        let variant = try #require((lessons.first?["variants"] as? [[String: Any]])?.first)
-        let rows = try #require(variant["histogram"] as? [[String: Any]])
-        #expect(!rows.isEmpty)
-        let bars = html.split(separator: "\n").filter { $0.contains("<div class=\"bar ") }
-        #expect(bars.count == rows.count)
-        for row in rows {
-            let outcome = try #require(row["outcome"] as? String)
-            let frequency = try #require(row["frequency"] as? Double)
-            let width = String(format: "%.2f", max(0.1, frequency * 14))
-            #expect(bars.contains { $0.contains("<code>\(outcome)</code>") && $0.contains("width: \(width)em") })
-        }
-        #expect(html.contains("REPRODUCED"))
     }
 }

@@ -22,17 +22,24 @@ struct ProjectorOutputTests {
 
     @Test("the replay line explore prints, run from the repository root as printed, reproduces the failure")
     func replayLineRunsAsPrinted() throws {
-        let relative = try Self.relativeTool()
-        let explored = try Self.shell("\(relative) explore 1 --variant buggy")
-        #expect(explored.status == 0)
-        let command = try Self.printedCommand(explored.stdout)
+        let (relative, command) = try Self.replayRunsAsPrinted("1 --variant buggy")
         #expect(
             command.replacingOccurrences(of: " \\\n      ", with: " ")
                 .hasPrefix("\(relative) explore 1 --variant buggy --replay ")
         )
-        let replayed = try Self.shell(command)
+    }
+
+    /// Runs `explore <arguments>` as make runs the tool, then the replay command it printed, as
+    /// printed: the replay must reproduce the failure. The tool's relative path and the command.
+    static func replayRunsAsPrinted(_ arguments: String) throws -> (tool: String, command: String) {
+        let relative = try relativeTool()
+        let explored = try shell("\(relative) explore \(arguments)")
+        #expect(explored.status == 0)
+        let command = try printedCommand(explored.stdout)
+        let replayed = try shell(command)
         #expect(replayed.status == 0)
         #expect(replayed.stdout.contains("verdict: REPRODUCED"))
+        return (relative, command)
     }
 
     /// The tool as make runs it: its path relative to the repository's root.
@@ -56,14 +63,8 @@ struct ProjectorOutputTests {
 
     @Test("a replay command longer than a line wraps with a trailing backslash, and runs as printed")
     func wrappedReplayRunsAsPrinted() throws {
-        let relative = try Self.relativeTool()
-        let explored = try Self.shell("\(relative) explore 6 --variant update-without-barrier")
-        #expect(explored.status == 0)
-        let command = try Self.printedCommand(explored.stdout)
+        let (_, command) = try Self.replayRunsAsPrinted("6 --variant update-without-barrier")
         #expect(command.contains(" \\\n"), "the command did not wrap: \(command)")
-        let replayed = try Self.shell(command)
-        #expect(replayed.status == 0)
-        #expect(replayed.stdout.contains("verdict: REPRODUCED"))
     }
 
     @Test(

@@ -196,24 +196,24 @@ struct IsolationTests {
 
     @Test("each file written is named in one line on stderr, and never in --json's stdout", arguments: [false, true])
     func writtenFilesAreNamed(json: Bool) throws {
-        let folder = try Executable.temporaryFolder("racelab-written")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let page = folder.appendingPathComponent("run.html").path
-        let junit = folder.appendingPathComponent("run.xml").path
-        let output = try Executable.fixtures.run(
-            ["run", "synthetic", "--trials", "2", "--iterations", "40", "--html", page, "--junit", junit]
-                + (json ? ["--json"] : [])
-        )
-        #expect(output.status == 0, "stderr: \(output.stderr)")
-        #expect(FileManager.default.fileExists(atPath: page) && FileManager.default.fileExists(atPath: junit))
-        #expect(
-            output.stderr.split(separator: "\n").filter { $0.contains(" wrote ") } == [
-                "racelab-fixtures: wrote JUnit XML to '\(junit)'",
-                "racelab-fixtures: wrote the HTML report to '\(page)'",
-            ]
-        )
-        #expect(!output.stdout.contains(folder.path))
-        if json { #expect(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) is [String: Any]) }
+        try Executable.withTemporaryFolder("racelab-written") { folder in
+            let page = folder.appendingPathComponent("run.html").path
+            let junit = folder.appendingPathComponent("run.xml").path
+            let output = try Executable.fixtures.run(
+                ["run", "synthetic", "--trials", "2", "--iterations", "40", "--html", page, "--junit", junit]
+                    + (json ? ["--json"] : [])
+            )
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            #expect(FileManager.default.fileExists(atPath: page) && FileManager.default.fileExists(atPath: junit))
+            #expect(
+                output.stderr.split(separator: "\n").filter { $0.contains(" wrote ") } == [
+                    "racelab-fixtures: wrote JUnit XML to '\(junit)'",
+                    "racelab-fixtures: wrote the HTML report to '\(page)'",
+                ]
+            )
+            #expect(!output.stdout.contains(folder.path))
+            if json { #expect(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) is [String: Any]) }
+        }
     }
 
     @Test("the text report shows the crash, the timeout and a failing summary")

@@ -172,19 +172,19 @@ struct ReliabilityTests {
 
     @Test("a child killed by the watchdog leaves no scratch folder behind")
     func killedChildIsSwept() throws {
-        let folder = try Executable.temporaryFolder("racelab-tmp")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let mark = folder.appendingPathComponent("hanging").path
-        let output = try Executable.fixtures.run(
-            ["run", "faults", "--variant", "hangs", "--timeout", "1"],
-            environment: ["TMPDIR": folder.path, "RACELAB_FIXTURE_HANG_MARK": mark]
-        )
-        #expect(output.status == 1)
-        #expect(output.stdout.contains("TIMED OUT"))
-        // The hanging child made its scratch folder (the mark is written after it), so there was one to sweep.
-        #expect(FileManager.default.fileExists(atPath: mark))
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(left.filter { $0.hasPrefix(ScratchSpace.prefix) }.isEmpty, "\(left)")
+        try Executable.withTemporaryFolder("racelab-tmp") { folder in
+            let (output, mark) = try Executable.runFixtureHanging(
+                ["run", "faults", "--variant", "hangs", "--timeout", "1"],
+                in: folder,
+                environment: ["TMPDIR": folder.path]
+            )
+            #expect(output.status == 1)
+            #expect(output.stdout.contains("TIMED OUT"))
+            // The hanging child made its scratch folder (the mark is written after it), so there was one to sweep.
+            #expect(FileManager.default.fileExists(atPath: mark))
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.filter { $0.hasPrefix(ScratchSpace.prefix) }.isEmpty, "\(left)")
+        }
     }
 }
 
@@ -195,17 +195,16 @@ struct ReliabilityTests {
 @Suite("Reliability: an interrupted run reports what finished")
 struct InterruptionTests {
     func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
-        let folder = try Executable.temporaryFolder("racelab-int")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let mark = folder.appendingPathComponent("hanging").path
-        // The variant hangs for 600 s; it is interrupted as soon as it has started.
-        let output = try Executable.fixtures.run(
-            ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
-            environment: ["RACELAB_FIXTURE_HANG_MARK": mark],
-            interruption: .init(signal: signal, mark: mark)
-        )
-        #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
-        return output
+        try Executable.withTemporaryFolder("racelab-int") { folder in
+            // The variant hangs for 600 s; it is interrupted as soon as it has started.
+            let (output, mark) = try Executable.runFixtureHanging(
+                ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
+                in: folder,
+                interruptedBy: signal
+            )
+            #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
+            return output
+        }
     }
 
     @Test("SIGINT: the text report of the finished variants, marked interrupted, exit 130")

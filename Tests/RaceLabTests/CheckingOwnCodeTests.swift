@@ -54,17 +54,14 @@ enum OwnCode {
 struct CheckingOwnCodeTests {
     @Test("expectClean on a variant that loses writes says what happened and how to re-run it")
     func expectCleanFailureMessage() async {
+        let message = [
+            "expectClean: 'drops-every-4' is not clean (FAILED)", "▸ drops-every-4 [fixed]",
+            "OUTCOME", "FORBIDDEN", "6/8", "✗ FAILED: anomalies in 3 of 3 trials",
+            "@Test(.raceLab(seed: 7))", "RACELAB_SEED=7",
+        ]
         let line = #line + 2
-        await withKnownIssue {
+        await expectKnownIssue(at: line, saying: message) {
             await expectClean(Synthetic.dropping(every: 4), workload: Workload(trials: 3, iterations: 8), seed: 7)
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return issue.sourceLocation?.line == line
-                && text.contains("expectClean: 'drops-every-4' is not clean (FAILED)")
-                && text.contains("▸ drops-every-4 [fixed]")
-                && text.contains("OUTCOME") && text.contains("FORBIDDEN") && text.contains("6/8")
-                && text.contains("✗ FAILED: anomalies in 3 of 3 trials")
-                && text.contains("@Test(.raceLab(seed: 7))") && text.contains("RACELAB_SEED=7")
         }
     }
 
@@ -141,16 +138,13 @@ struct CheckingOwnCodeTests {
     @Test("expectNoFailingSchedule prints the failing schedule's timeline and the line that pins it")
     func noFailingScheduleMessage() async throws {
         var report: VariantExploration?
+        let message = [
+            "expectNoFailingSchedule: a schedule fails", "FAILING SCHEDULE", "thread 0", "thread 1",
+            "counter is 1, expected 2", "RACELAB_REPLAY=", "@Test(.raceLabReplay(\"",
+        ]
         let line = #line + 2
-        await withKnownIssue {
+        await expectKnownIssue(at: line, saying: message) {
             report = await expectNoFailingSchedule(ExplorerTests.lostUpdate)
-        } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return issue.sourceLocation?.line == line
-                && text.contains("expectNoFailingSchedule: a schedule fails")
-                && text.contains("FAILING SCHEDULE") && text.contains("thread 0") && text.contains("thread 1")
-                && text.contains("counter is 1, expected 2")
-                && text.contains("RACELAB_REPLAY=") && text.contains("@Test(.raceLabReplay(\"")
         }
         let replay = try #require(report?.failure?.replay)
         #expect(report?.verdict == "FAILED")

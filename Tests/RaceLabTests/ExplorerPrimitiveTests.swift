@@ -58,6 +58,13 @@ struct ExplorerPrimitiveTests {
         #expect(!LockAcquire(lock: ObjectIdentifier(first), name: "lock first").canProceed(1, in: state))
     }
 
+    /// An execution of `threads` threads with a concurrent queue in it, and the queue's model.
+    static func concurrentQueue(threads: Int) -> (ExecutionState, Object, QueueModel) {
+        let state = ExecutionState(threads: threads)
+        let queue = Object()
+        return (state, queue, state.model(of: ObjectIdentifier(queue)) { QueueModel(serial: false) })
+    }
+
     /// Submits an `async` item of `queue` owned by a new thread, as `RaceQueue.async` does.
     static func submit(_ queue: Object, serial: Bool, barrier: Bool, in state: ExecutionState) -> QueueItemStart {
         let thread = state.threadCount
@@ -91,9 +98,7 @@ struct ExplorerPrimitiveTests {
 
     @Test("a concurrent queue runs items side by side; a barrier waits for those before it and holds back those after")
     func concurrentQueueBarrier() {
-        let state = ExecutionState(threads: 1)
-        let queue = Object()
-        let model = state.model(of: ObjectIdentifier(queue)) { QueueModel(serial: false) }
+        let (state, queue, model) = Self.concurrentQueue(threads: 1)
         let reader = Self.submit(queue, serial: false, barrier: false, in: state)
         let writer = Self.submit(queue, serial: false, barrier: true, in: state)
         let later = Self.submit(queue, serial: false, barrier: false, in: state)
@@ -115,9 +120,7 @@ struct ExplorerPrimitiveTests {
 
     @Test("a sync call joins the queue when chosen: it waits behind a running barrier, then runs as an item of its own")
     func syncCall() {
-        let state = ExecutionState(threads: 2)
-        let queue = Object()
-        let model = state.model(of: ObjectIdentifier(queue)) { QueueModel(serial: false) }
+        let (state, queue, model) = Self.concurrentQueue(threads: 2)
         let barrier = QueueSyncCall(queue: ObjectIdentifier(queue), serial: false, barrier: true, name: "sync barrier")
         let read = QueueSyncCall(queue: ObjectIdentifier(queue), serial: false, barrier: false, name: "sync")
         #expect(barrier.canProceed(0, in: state))

@@ -66,3 +66,19 @@ extension Explorer {
         return failure
     }
 }
+
+/// Runs `check` expecting it to record a known issue at line `line` of the test's file whose text
+/// says every one of `fragments`: how a test reads the message a failing RaceLabTesting check gives.
+func expectKnownIssue(
+    at line: Int,
+    saying fragments: [String],
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ check: () async -> Void
+) async {
+    await withKnownIssue(sourceLocation: sourceLocation) {
+        await check()
+    } matching: { issue in
+        let text = issue.comments.map(\.rawValue).joined()
+        return issue.sourceLocation?.line == line && fragments.allSatisfy { text.contains($0) }
+    }
+}
