@@ -6,7 +6,13 @@ import RaceLab
 // type-checks this file against stubs carrying Apple's documented signatures (Scripts/DarwinStubs).
 #if canImport(Darwin)
 extension CoordinatorLockingLesson {
-    static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator]
+    /// Written against Apple's documentation: no one has measured on a Mac what the tools make of them.
+    static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator].map { variant in
+        variant.unmeasured(
+            on: .macOS,
+            because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
+        )
+    }
 
     static let nsFileCoordinatorSharedPurpose = counterVariant(
         name: "nsfilecoordinator-shared-purpose",
@@ -15,10 +21,6 @@ extension CoordinatorLockingLesson {
         coordinator: { owner in SystemFileCoordinator(purpose: "racelab.\(owner)") },
         overlap: "same purpose",
         explorable: false
-    )
-    .unmeasured(
-        on: .macOS,
-        because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
     )
 
     static let nsFileCoordinator = counterVariant(
@@ -29,10 +31,6 @@ extension CoordinatorLockingLesson {
         overlap: "unique purposes",
         workload: Workload(trials: 8, iterations: 200),
         explorable: false
-    )
-    .unmeasured(
-        on: .macOS,
-        because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
     )
 }
 

@@ -13,77 +13,100 @@ public enum AsyncDataSourceLesson {
             + "each way of reading it synchronously is measured for what it keeps and what it costs.",
         workload: Workload(trials: 40, iterations: 400),
         variants: [
-            PublicPropertiesVariant.variant.exploring(publicPropertiesExploration).expecting(
+            measuredOnLinux(
+                PublicPropertiesVariant.variant,
+                explored: publicPropertiesExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because:
                     "each property read is locked, so the torn reads are synchronized steps; the class as written is refused"
             ),
-            StateObjectVariant.variant.exploring(stateObjectExploration).expecting(
+            measuredOnLinux(
+                StateObjectVariant.variant,
+                explored: stateObjectExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because: "one immutable State replaced on a barrier; the compiler cannot see what the queue guards"
             ),
-            UpdateWithoutBarrierVariant.variant.exploring(updateWithoutBarrierExploration).expecting(
+            measuredOnLinux(
+                UpdateWithoutBarrierVariant.variant,
+                explored: updateWithoutBarrierExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because:
                     "measured: TSan silent in 40 trials although state is written beside reads (see the README); the class is refused as written"
             ),
-            ActorStateVariant.variant.exploring(actorExploration).expecting(
+            measuredOnLinux(
+                ActorStateVariant.variant,
+                explored: actorExploration,
                 tsan: .silent,
                 compiler: .accepted,
-                on: .linux,
                 because: "the state in an actor: isolated, which the compiler checks itself"
             ),
-            AtomicPropertyVariant.variant.exploring(atomicPropertyExploration).expecting(
+            measuredOnLinux(
+                AtomicPropertyVariant.variant,
+                explored: atomicPropertyExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because:
                     "each read is locked and reading twice is the bug: no race for TSan; the lock-guarded var is refused"
             ),
-            SyncOperationsVariant.variant.exploring(syncOperationsExploration).expecting(
+            measuredOnLinux(
+                SyncOperationsVariant.variant,
+                explored: syncOperationsExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because: "reads wait on the data source's own queue; the compiler cannot see what the queue guards"
             ),
-            SafeReadingQueueVariant.variant.exploring(safeReadingQueueExploration).expecting(
+            measuredOnLinux(
+                SafeReadingQueueVariant.variant,
+                explored: safeReadingQueueExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because:
                     "writes wait for the reading queue; a queue precondition is a run-time check the compiler cannot use"
             ),
-            SpecificQueueObserverVariant.variant.exploring(specificQueueObserverExploration).expecting(
+            measuredOnLinux(
+                SpecificQueueObserverVariant.variant,
+                explored: specificQueueObserverExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because: "the observer's var is set only on the UI queue, which the compiler does not know about"
             ),
-            ObserverOnMainQueueVariant.variant.exploring(observerOnMainQueueExploration).expecting(
+            measuredOnLinux(
+                ObserverOnMainQueueVariant.variant,
+                explored: observerOnMainQueueExploration,
                 tsan: .reported,
                 compiler: .rejected,
-                on: .linux,
                 because:
                     "observers appended on the caller's thread while the UI queue iterates them: a data race; the class is refused as written"
             ),
-            AtomicObserverVariant.variant.exploring(atomicObserverExploration).expecting(
+            measuredOnLinux(
+                AtomicObserverVariant.variant,
+                explored: atomicObserverExploration,
                 tsan: .silent,
                 compiler: .rejected,
-                on: .linux,
                 because: "the latest state behind a lock; the compiler cannot tie the lock to the var"
             ),
-            MutableInsideStateVariant.variant.exploring(mutableInsideStateExploration).expecting(
+            measuredOnLinux(
+                MutableInsideStateVariant.variant,
+                explored: mutableInsideStateExploration,
                 tsan: .reported,
                 compiler: .rejected,
-                on: .linux,
                 because: "a class with a var shared inside an immutable State: a real data race both tools catch"
             ),
         ]
     )
+
+    /// `variant` explored by `exploration`, with what ThreadSanitizer and the Swift 6 compiler make of
+    /// it on Linux and why (see `Variant.expecting(tsan:compiler:on:because:)`).
+    static func measuredOnLinux(
+        _ variant: Variant,
+        explored exploration: Exploration,
+        tsan: ToolExpectation.TSan,
+        compiler: ToolExpectation.Compiler,
+        because reason: String
+    ) -> Variant {
+        variant.exploring(exploration).expecting(tsan: tsan, compiler: compiler, on: .linux, because: reason)
+    }
 }

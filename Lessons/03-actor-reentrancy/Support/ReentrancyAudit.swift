@@ -60,22 +60,14 @@ public enum ReentrancyAudit {
         let found = findings(snapshot, applied: applied)
         let lost = found.lostUpdates > 0 || found.vanishedItems > 0
         let resurrected = found.resurrectedItems > 0 || found.strays > 0
-        let outcome: String
-        let meaning: String
-        switch (lost, resurrected) {
-        case (false, false):
-            outcome = "consistent"
-            meaning = "every applied update kept, no removed item back"
-        case (true, false):
-            outcome = "lost updates"
-            meaning = "a stale copy overwrote updates applied during an await"
-        case (false, true):
-            outcome = "resurrected items"
-            meaning = "a stale copy brought back items a clear() removed"
-        case (true, true):
-            outcome = "lost updates + resurrected items"
-            meaning = "a stale copy undid a clear() and dropped newer updates"
-        }
+        let (outcome, meaning) =
+            switch (lost, resurrected) {
+            case (false, false): ("consistent", "every applied update kept, no removed item back")
+            case (true, false): ("lost updates", "a stale copy overwrote updates applied during an await")
+            case (false, true): ("resurrected items", "a stale copy brought back items a clear() removed")
+            case (true, true):
+                ("lost updates + resurrected items", "a stale copy undid a clear() and dropped newer updates")
+            }
         return Observation(
             expected: found.expectedUpdates,
             observed: found.expectedUpdates - found.lostUpdates,

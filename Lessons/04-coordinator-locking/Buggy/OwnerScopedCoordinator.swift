@@ -27,17 +27,23 @@ public struct OwnerScopedCoordinator: FileAccessCoordinator {
     }
 
     public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
-        let claim = ClaimTable.Claim(kind: .reading, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
-        Race.step("claim for reading")
-        table.acquire(claim)
-        defer { table.release(claim) }
-        return try accessor(url)
+        try coordinate(.reading, at: url, step: "claim for reading", accessor)
     }
 
     public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) rethrows -> Value {
-        let claim = ClaimTable.Claim(kind: .writing, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
+        try coordinate(.writing, at: url, step: "claim for writing", accessor)
+    }
+
+    /// Runs `accessor` holding a claim of `kind` on `url`, made under `owner` (a new one when nil).
+    private func coordinate<Value>(
+        _ kind: ClaimTable.Claim.Kind,
+        at url: URL,
+        step: StaticString,
+        _ accessor: (URL) throws -> Value
+    ) rethrows -> Value {
+        let claim = ClaimTable.Claim(kind: kind, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
         // A scheduling point, so that a schedule shows each claim granted: under one owner, both.
-        Race.step("claim for writing")
+        Race.step(step)
         table.acquire(claim)
         defer { table.release(claim) }
         return try accessor(url)

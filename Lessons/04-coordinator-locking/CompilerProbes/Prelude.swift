@@ -1,9 +1,9 @@
 // Compiler probes · lesson 4 · prelude
 // What the probes of this lesson share, type-checked together with each of them (see
 // CompilerProbe.preludeName): the article's ObjectStorage over a coordinator, the threads that
-// increment one file through it, a record lock taken with fcntl, and the claim table that stands in
-// for NSFileCoordinator. Each probe holds only its `Coordinator`, the pattern it measures: the
-// compiler sees the same storage around every one.
+// increment one file through it, a record lock taken with fcntl, and the claim table and coordinator
+// that stand in for NSFileCoordinator. Each probe holds only the pattern it measures, its
+// `Coordinator` or the way its storages share one: the compiler sees the same storage around every one.
 import Foundation
 
 #if canImport(Darwin)
@@ -57,6 +57,17 @@ final class ClaimTable: @unchecked Sendable {
         defer { condition.unlock() }
         if let holder = holders[url] { holders[url] = holder.count > 1 ? (holder.owner, holder.count - 1) : nil }
         condition.broadcast()
+    }
+}
+
+/// Like NSFileCoordinator(filePresenter:): claims are made on behalf of one owner (the presenter).
+struct OwnerScopedCoordinator: FileAccessCoordinator {
+    let owner: UUID
+
+    func coordinateWriting(at url: URL, _ body: (URL) throws -> Void) throws {
+        ClaimTable.shared.acquire(url, owner: owner)
+        defer { ClaimTable.shared.release(url) }
+        try body(url)
     }
 }
 

@@ -2,25 +2,14 @@
 // same-owner in the article's own test shape: one storage, hammered by concurrentPerform.
 // The article's NSFileCoordinator created with one file presenter shared by every storage: claims
 // by the same presenter never block each other, so the coordination excludes nothing between them.
-// NSFileCoordinator is not in Foundation on Linux; the prelude's claim table stands in for it,
-// written the way a library is (its thread safety is the library's promise, hence @unchecked). The
-// developer's code on top is accepted by Swift 6: the compiler sees a thread-safe coordinator and
-// cannot know that a claim's owner decides whom it excludes.
+// NSFileCoordinator is not in Foundation on Linux; the prelude's OwnerScopedCoordinator over its
+// claim table stands in for it, written the way a library is (its thread safety is the library's
+// promise, hence @unchecked). The developer's code here is accepted by Swift 6: the compiler sees a
+// thread-safe coordinator and cannot know that a claim's owner decides whom it excludes.
 import Foundation
 
-/// Like NSFileCoordinator(filePresenter:): claims are made on behalf of one owner (the presenter).
-struct Coordinator: FileAccessCoordinator {
-    let owner: UUID
-
-    func coordinateWriting(at url: URL, _ body: (URL) throws -> Void) throws {
-        ClaimTable.shared.acquire(url, owner: owner)
-        defer { ClaimTable.shared.release(url) }
-        try body(url)
-    }
-}
-
 /// The article's test shape: one storage, shared by every thread.
-func incrementThroughOneStorage(file: URL, coordinator: Coordinator) {
+func incrementThroughOneStorage(file: URL, coordinator: OwnerScopedCoordinator) {
     let storage = ObjectStorage<Int>(url: file, coordinator: coordinator)
     DispatchQueue.concurrentPerform(iterations: 10_000) { _ in
         try? storage.mutatingObject(defaultValue: 0) { $0 += 1 }
@@ -28,5 +17,5 @@ func incrementThroughOneStorage(file: URL, coordinator: Coordinator) {
 }
 
 func incrementWithOnePresenter(file: URL) {
-    incrementThroughOneStorage(file: file, coordinator: Coordinator(owner: UUID()))
+    incrementThroughOneStorage(file: file, coordinator: OwnerScopedCoordinator(owner: UUID()))
 }

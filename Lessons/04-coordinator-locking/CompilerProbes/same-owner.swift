@@ -1,23 +1,12 @@
 // Compiler probe · lesson 4 · same-owner
 // The article's NSFileCoordinator created with one file presenter shared by every storage: claims
 // by the same presenter never block each other, so the coordination excludes nothing between them.
-// NSFileCoordinator is not in Foundation on Linux; the prelude's claim table stands in for it,
-// written the way a library is (its thread safety is the library's promise, hence @unchecked). The
-// developer's code on top is accepted by Swift 6: the compiler sees a thread-safe coordinator and
-// cannot know that a claim's owner decides whom it excludes.
+// NSFileCoordinator is not in Foundation on Linux; the prelude's OwnerScopedCoordinator over its
+// claim table stands in for it, written the way a library is (its thread safety is the library's
+// promise, hence @unchecked). The developer's code here is accepted by Swift 6: the compiler sees a
+// thread-safe coordinator and cannot know that a claim's owner decides whom it excludes.
 import Foundation
 
-/// Like NSFileCoordinator(filePresenter:): claims are made on behalf of one owner (the presenter).
-struct Coordinator: FileAccessCoordinator {
-    let owner: UUID
-
-    func coordinateWriting(at url: URL, _ body: (URL) throws -> Void) throws {
-        ClaimTable.shared.acquire(url, owner: owner)
-        defer { ClaimTable.shared.release(url) }
-        try body(url)
-    }
-}
-
 func incrementWithOnePresenter(file: URL) {
-    incrementConcurrently(file: file, coordinator: Coordinator(owner: UUID()))
+    incrementConcurrently(file: file, coordinator: OwnerScopedCoordinator(owner: UUID()))
 }

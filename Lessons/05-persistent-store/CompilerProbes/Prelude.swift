@@ -1,7 +1,8 @@
 // Compiler probes · lesson 5 · prelude
 // What the probes of this lesson share, type-checked together with each of them (see
 // CompilerProbe.preludeName): the article's store and its concurrent callers. Each probe adds
-// only `storeData`, the pattern it measures: whether a write is a barrier, and whether it is atomic.
+// only `storeData`, the pattern it measures: whether a write is a barrier, whether it is atomic, and
+// where the encode runs.
 import Foundation
 
 /// The article's PersistentDataStore, as a Swift 6 developer declares it: every stored property is
@@ -41,5 +42,21 @@ func storeConcurrently(in folder: URL) {
     DispatchQueue.concurrentPerform(iterations: 100) { index in
         store.storeData(Data(repeating: UInt8(index), count: 4_096), identifier: "document-\(index % 4)") { _ in }
         store.loadData(identifier: "document-\(index % 4)") { _ in }
+    }
+}
+
+/// A store whose `storeData` takes a data provider (the article's encode), as the probes that measure
+/// where the encode runs declare it; data already encoded goes through the same path.
+protocol EncodingStore {
+    func storeData(
+        _ provider: @escaping @Sendable () -> Data?,
+        identifier: String,
+        completion: @escaping @Sendable (Error?) -> Void
+    )
+}
+
+extension EncodingStore {
+    func storeData(_ data: Data, identifier: String, completion: @escaping @Sendable (Error?) -> Void) {
+        storeData({ data }, identifier: identifier, completion: completion)
     }
 }

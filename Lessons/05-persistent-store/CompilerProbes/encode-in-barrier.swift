@@ -3,11 +3,7 @@
 // every load submitted meanwhile waits for it. Correct, and accepted by Swift 6: a wait is no race.
 import Foundation
 
-extension PersistentDataStore {
-    func storeData(_ data: Data, identifier: String, completion: @escaping @Sendable (Error?) -> Void) {
-        storeData({ data }, identifier: identifier, completion: completion)
-    }
-
+extension PersistentDataStore: EncodingStore {
     func storeData(
         _ provider: @escaping @Sendable () -> Data?,
         identifier: String,

@@ -7,11 +7,7 @@ import Foundation
 /// Runs the providers one at a time, in the order the stores were made.
 let encodingQueue = DispatchQueue(label: "persistent-data-store.encoding")
 
-extension PersistentDataStore {
-    func storeData(_ data: Data, identifier: String, completion: @escaping @Sendable (Error?) -> Void) {
-        storeData({ data }, identifier: identifier, completion: completion)
-    }
-
+extension PersistentDataStore: EncodingStore {
     func storeData(
         _ provider: @escaping @Sendable () -> Data?,
         identifier: String,
