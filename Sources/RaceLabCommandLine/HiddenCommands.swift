@@ -4,7 +4,7 @@ import RaceLab
 /// `RaceLab` encodes and decodes (`ChildRequest`, `WorkerRequest`); their errors show the tool's usage.
 extension ChildRequest: CommandRequest {
     static let descriptor = CommandDescriptor(command, isHidden: true) { _, arguments, _ throws(UsageError) in
-        guard let request = try? ChildRequest(arguments: arguments) else {
+        guard let request = try? ChildRequest(commandLine: arguments) else {
             throw UsageError("\(command) is internal to racelab")
         }
         return .request(request)

@@ -75,7 +75,7 @@ struct MatrixCommandLineTests {
             job: .run(workload: Workload(trials: 3, iterations: 4), seed: 5, noise: true, budget: 1.5),
             channel: "/tmp/channel"
         )
-        #expect(try parser.parse(run.arguments()) == .request(run))
+        #expect(try parser.parse(run.commandLine()) == .request(run))
         let explore = ChildRequest(
             lesson: 0,
             variant: "mutex",
@@ -86,8 +86,8 @@ struct MatrixCommandLineTests {
             ),
             channel: "/tmp/channel"
         )
-        #expect(try parser.parse(explore.arguments()) == .request(explore))
-        for arguments in [["_child"], ["_child", "{}"], ["_child", "not json"], try run.arguments() + ["extra"]] {
+        #expect(try parser.parse(explore.commandLine()) == .request(explore))
+        for arguments in [["_child"], ["_child", "{}"], ["_child", "not json"], try run.commandLine() + ["extra"]] {
             #expect(parser.refusal(arguments)?.message == "_child is internal to racelab")
         }
         #expect(parser.refusal(["_run-variant", "1", "clean"])?.message == "unknown command '_run-variant'")

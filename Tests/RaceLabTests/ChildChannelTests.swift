@@ -41,11 +41,11 @@ struct ChildChannelTests {
             ),
             channel: "/tmp/a path with spaces"
         )
-        let arguments = try request.arguments()
+        let arguments = try request.commandLine()
         #expect(arguments.count == 2)
         #expect(arguments[0] == ChildRequest.command)
-        #expect(try ChildRequest(arguments: Array(arguments.dropFirst())) == request)
-        #expect(throws: ChildRequest.Malformed.self) { try ChildRequest(arguments: ["3", "lock-order"]) }
+        #expect(try ChildRequest(commandLine: Array(arguments.dropFirst())) == request)
+        #expect(throws: ChildRequest.Malformed.self) { try ChildRequest(commandLine: ["3", "lock-order"]) }
     }
 
     @Test("an exploration's result survives the channel: its report and text read the same in the parent")

@@ -43,20 +43,15 @@ extension Explorer {
         let program = try exploration.makeProgram(threads)
         let states = StateLog()
         let strategy = InteractiveStrategy(prefix: prefix, states: states, decide: decide)
-        var result = ControlledExecution.run(
+        let result = exploration.execute(
             program,
             strategy: strategy,
             stepBound: options.stepBound ?? StepBound.beforeMeasuring + prefix.count,
-            stallTimeout: options.stallTimeout,
-            states: states,
-            marks: options.marks,
-            schedulesJobs: options.schedulesJobs,
-            footprintsComplete: exploration.footprintsComplete,
+            options: options,
             startPoints: startPoints,
-            windowsMarked: exploration.windowsMarked
+            fingerprint: exploration.fingerprint(marks: options.marks),
+            states: states
         )
-        result.schedule.program = exploration.fingerprint(marks: options.marks)
-        result.errorsAreFailures = exploration.errorsAreFailures
         return PlayedExecution(
             result: result,
             steps: Array(strategy.steps.prefix(strategy.stoppedAfter ?? strategy.steps.count)),

@@ -90,6 +90,8 @@ public enum Explorer {
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
         var tally = ExplorationTally(options: options, start: start)
+        let strategyWarning: String?
+        let annotate: (inout ExplorationReport) -> Void
         if prefix.isEmpty, workers != nil || split != nil,
             let parallel = ParallelExploration(
                 exploration: exploration,
@@ -105,52 +107,42 @@ public enum Explorer {
                 return try restartWithStartPoints()
             case .done(let async, let nondeterministic):
                 isAsync = async
-                return report(
-                    tally,
-                    exploration: exploration,
+                strategyWarning = nondeterministic ? ParallelExploration.nondeterministicWarning : nil
+                annotate = { [tally] report in
+                    report.reduction = options.reduction
+                    report.tracesCovered = tally.traces.count
+                }
+            }
+        } else {
+            while !tally.stopsBeforeNext() {
+                let setUp = DispatchTime.now().uptimeNanoseconds
+                let program = try exploration.makeProgram(threads)
+                isAsync = program.isAsync
+                let setUpSeconds = secondsSince(setUp)
+                let result = exploration.execute(
+                    program,
+                    strategy: strategy,
+                    stepBound: tally.stepBound,
                     options: options,
-                    threads: threads,
-                    isAsync: isAsync,
-                    strategyWarning: nondeterministic ? ParallelExploration.nondeterministicWarning : nil,
-                    annotate: { report in
-                        report.reduction = options.reduction
-                        report.tracesCovered = tally.traces.count
-                    }
+                    startPoints: startPoints,
+                    fingerprint: fingerprint
                 )
+                if !startPoints && tally.schedules == 0
+                    && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
+                {
+                    return try restartWithStartPoints()
+                }
+                let analysis = DispatchTime.now().uptimeNanoseconds
+                defer { tally.addAnalysis(secondsSince(analysis)) }
+                guard tally.consume(ExecutionRecord(result, setUp: setUpSeconds, trace: nil), result: { $0.result! })
+                else { break }
+                if !strategy.endExecution(result) {
+                    tally.exhaustive = true
+                    break
+                }
             }
-        }
-
-        while !tally.stopsBeforeNext() {
-            let setUp = DispatchTime.now().uptimeNanoseconds
-            let program = try exploration.makeProgram(threads)
-            isAsync = program.isAsync
-            let setUpSeconds = secondsSince(setUp)
-            var result = ControlledExecution.run(
-                program,
-                strategy: strategy,
-                stepBound: tally.stepBound,
-                stallTimeout: options.stallTimeout,
-                marks: options.marks,
-                schedulesJobs: options.schedulesJobs,
-                footprintsComplete: exploration.footprintsComplete,
-                startPoints: startPoints,
-                windowsMarked: exploration.windowsMarked
-            )
-            if !startPoints && tally.schedules == 0
-                && needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
-            {
-                return try restartWithStartPoints()
-            }
-            result.schedule.program = fingerprint
-            result.errorsAreFailures = exploration.errorsAreFailures
-            let analysis = DispatchTime.now().uptimeNanoseconds
-            defer { tally.addAnalysis(secondsSince(analysis)) }
-            guard tally.consume(ExecutionRecord(result, setUp: setUpSeconds, trace: nil), result: { $0.result! })
-            else { break }
-            if !strategy.endExecution(result) {
-                tally.exhaustive = true
-                break
-            }
+            strategyWarning = strategy.warning
+            annotate = { strategy.annotate(&$0) }
         }
         return report(
             tally,
@@ -158,8 +150,8 @@ public enum Explorer {
             options: options,
             threads: threads,
             isAsync: isAsync,
-            strategyWarning: strategy.warning,
-            annotate: { strategy.annotate(&$0) }
+            strategyWarning: strategyWarning,
+            annotate: annotate
         )
     }
 
@@ -320,17 +312,14 @@ public enum Explorer {
         func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
             let program = try exploration.makeProgram(schedule.threads)
             let strategy = ReplayStrategy(schedule)
-            let result = ControlledExecution.run(
+            let result = exploration.execute(
                 program,
                 strategy: strategy,
                 stepBound: options.stepBound ?? StepBound.beforeMeasuring + schedule.choices.count,
-                stallTimeout: options.stallTimeout,
-                states: describingStates ? StateLog() : nil,
-                marks: options.marks,
-                schedulesJobs: options.schedulesJobs,
-                footprintsComplete: exploration.footprintsComplete,
+                options: options,
                 startPoints: startPoints,
-                windowsMarked: exploration.windowsMarked
+                fingerprint: fingerprint,
+                states: describingStates ? StateLog() : nil
             )
             return (result, strategy, program.isAsync && options.schedulesJobs)
         }
@@ -356,8 +345,6 @@ public enum Explorer {
                     + "took \(taken) (cut short?)"
             )
         }
-        result.schedule.program = fingerprint
-        result.errorsAreFailures = exploration.errorsAreFailures
         return result
     }
 

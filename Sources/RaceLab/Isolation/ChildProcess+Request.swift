@@ -78,7 +78,7 @@ extension ChildProcess {
         defer { ScratchSpace.remove(folder) }
         let channel = folder.appendingPathComponent("messages").path
         let request = ChildRequest(lesson: lesson, variant: variant, job: job, channel: channel)
-        let command = launcher + [executable] + (try request.arguments())
+        let command = launcher + [executable] + (try request.commandLine())
         let result = try run(
             command[0],
             arguments: Array(command.dropFirst()),

@@ -1,13 +1,12 @@
 import Foundation
 
 /// What a parent asks a child process to do with one variant: the whole child protocol's request,
-/// one `Codable` value written as the child's only argument by `arguments()` and read back by
-/// `init(arguments:)`, so that the two sides cannot disagree on an argument's position.
+/// written as the child's only argument (see `HiddenCommandRequest`).
 ///
 /// The child is the running tool started with the hidden `command`; `ChildService` serves it and
 /// answers on the request's `channel` (see `ChildChannel`), never on stdout, which belongs to the
 /// code under test.
-package struct ChildRequest: Codable, Equatable, Sendable {
+package struct ChildRequest: HiddenCommandRequest, Equatable, Sendable {
     /// The hidden command a child is started with; a tool that isolates variants must accept it.
     package static let command = "_child"
 
@@ -43,20 +42,6 @@ package struct ChildRequest: Codable, Equatable, Sendable {
         self.channel = channel
     }
 
-    /// The child's arguments after its executable: the command, then the request as one JSON text.
-    package func arguments() throws -> [String] {
-        [Self.command, try JSONText.encode(self, pretty: false)]
-    }
-
-    /// Reads a request from the arguments that follow `command`.
-    ///
-    /// - Throws: `Malformed` unless they are exactly one request as `arguments()` writes it.
-    package init(arguments: [String]) throws(Malformed) {
-        guard arguments.count == 1, let request = try? JSONDecoder().decode(Self.self, from: Data(arguments[0].utf8))
-        else { throw Malformed() }
-        self = request
-    }
-
-    /// The arguments were not written by `arguments()`: the command is internal to RaceLab.
+    /// The arguments were not written by `commandLine()`: the command is internal to RaceLab.
     package struct Malformed: Error {}
 }

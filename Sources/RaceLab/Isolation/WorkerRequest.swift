@@ -1,9 +1,8 @@
 import Foundation
 
-/// What `WorkerProcess.launch` asks a worker process to run: one `Codable` value written as the
-/// process's only argument after `command` and read back by `init(commandLine:)`, as `ChildRequest`
-/// is for a variant's child.
-package struct WorkerRequest: Codable, Equatable, Sendable {
+/// What `WorkerProcess.launch` asks a worker process to run, written as the process's only argument
+/// (see `HiddenCommandRequest`).
+package struct WorkerRequest: HiddenCommandRequest, Equatable, Sendable {
     /// The hidden command that runs a worker.
     package static let command = "_worker"
 
@@ -23,20 +22,6 @@ package struct WorkerRequest: Codable, Equatable, Sendable {
         self.arguments = arguments
     }
 
-    /// The worker's arguments after its executable: the command, then the request as one JSON text.
-    package func commandLine() throws -> [String] {
-        [Self.command, try JSONText.encode(self, pretty: false)]
-    }
-
-    /// Reads a request from the arguments that follow `command`.
-    ///
-    /// - Throws: `ChildRequest.Malformed` unless they are exactly one request as `commandLine()`
-    ///   writes it.
-    package init(commandLine arguments: [String]) throws(ChildRequest.Malformed) {
-        guard arguments.count == 1,
-            let request = try? JSONDecoder().decode(Self.self, from: Data(arguments[0].utf8)),
-            request.parent >= 0
-        else { throw ChildRequest.Malformed() }
-        self = request
-    }
+    /// A worker has a parent, or none (0).
+    package var isWellFormed: Bool { parent >= 0 }
 }

@@ -90,15 +90,13 @@ final class ParallelExploration {
                 let program = try exploration.makeProgram(threads)
                 outcome.isAsync = program.isAsync
                 let setUpSeconds = secondsSince(setUp)
-                var result = execute(program, strategy: search, stepBound: bound)
+                let result = execute(program, strategy: search, stepBound: bound)
                 if !startPoints && task.prefix.isEmpty && outcome.records.isEmpty
                     && Explorer.needsStartPoints(result, async: program.isAsync && options.schedulesJobs)
                 {
                     outcome.needsStartPoints = true
                     return outcome
                 }
-                result.schedule.program = fingerprint
-                result.errorsAreFailures = exploration.errorsAreFailures
                 let analysis = DispatchTime.now().uptimeNanoseconds
                 let more = search.endExecution(result)
                 var record = ExecutionRecord(result, setUp: setUpSeconds, trace: search.lastTrace)
@@ -131,10 +129,7 @@ final class ParallelExploration {
             if let result = record.result { return result }
             let program = try exploration.makeProgram(threads)
             let schedule = Schedule(threads: threads, choices: record.choices ?? [])
-            var result = execute(program, strategy: ReplayStrategy(schedule), stepBound: stepBound)
-            result.schedule.program = fingerprint
-            result.errorsAreFailures = exploration.errorsAreFailures
-            return result
+            return execute(program, strategy: ReplayStrategy(schedule), stepBound: stepBound)
         }
 
         private func execute(
@@ -142,16 +137,13 @@ final class ParallelExploration {
             strategy: any SchedulingStrategy,
             stepBound: Int
         ) -> ExecutionResult {
-            ControlledExecution.run(
+            exploration.execute(
                 program,
                 strategy: strategy,
                 stepBound: stepBound,
-                stallTimeout: options.stallTimeout,
-                marks: options.marks,
-                schedulesJobs: options.schedulesJobs,
-                footprintsComplete: exploration.footprintsComplete,
+                options: options,
                 startPoints: startPoints,
-                windowsMarked: exploration.windowsMarked
+                fingerprint: fingerprint
             )
         }
     }

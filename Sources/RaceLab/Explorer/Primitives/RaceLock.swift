@@ -9,7 +9,7 @@ import Foundation
 /// thread's position instead of hanging.
 ///
 /// Not recursive: taking it twice on one thread deadlocks, as `NSLock` does.
-public final class RaceLock: @unchecked Sendable {
+public final class RaceLock: RaceLocking, @unchecked Sendable {
     /// Shown in schedules: `lock <name>`.
     public let name: String
     private let mutex = NSLock()
@@ -17,12 +17,6 @@ public final class RaceLock: @unchecked Sendable {
     /// A lock shown in schedules as `lock <name>`.
     public init(_ name: String) {
         self.name = name
-    }
-
-    /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
-    /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
-    public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init(primitiveName(fileID: fileID, line: line))
     }
 
     /// Takes the lock, waiting while another thread holds it.
@@ -39,12 +33,5 @@ public final class RaceLock: @unchecked Sendable {
     /// Releases the lock, which the calling thread must hold. Not a scheduling point.
     public func unlock() {
         LockModel.unlock(ObjectIdentifier(self)) { mutex.unlock() }
-    }
-
-    /// Runs `body` holding the lock.
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        self.lock()
-        defer { unlock() }
-        return try body()
     }
 }

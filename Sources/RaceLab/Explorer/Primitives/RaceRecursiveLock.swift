@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Unlocking a lock the thread does not hold is a programming error with `NSRecursiveLock`; the
 /// explorer ignores such an unlock rather than guess.
-public final class RaceRecursiveLock: @unchecked Sendable {
+public final class RaceRecursiveLock: RaceLocking, @unchecked Sendable {
     /// Shown in schedules: `lock <name>`.
     public let name: String
     private let mutex = NSRecursiveLock()
@@ -19,12 +19,6 @@ public final class RaceRecursiveLock: @unchecked Sendable {
     /// A recursive lock shown in schedules as `lock <name>`.
     public init(_ name: String) {
         self.name = name
-    }
-
-    /// A lock named after the line that makes it (`Cache.swift:12`): `NSLock()`'s initialiser, for
-    /// code that takes RaceLab's locks under its own names (see `Examples/RaceLabSwitch`).
-    public convenience init(fileID: String = #fileID, line: Int = #line) {
-        self.init(primitiveName(fileID: fileID, line: line))
     }
 
     /// Takes the lock, waiting while another thread holds it; its holder takes it again at once.
@@ -44,12 +38,5 @@ public final class RaceRecursiveLock: @unchecked Sendable {
         logical.withState { state in
             state.model(of: ObjectIdentifier(self), RecursiveLockModel.init).release(by: logical.id, in: state)
         }
-    }
-
-    /// Runs `body` holding the lock.
-    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        self.lock()
-        defer { unlock() }
-        return try body()
     }
 }
