@@ -46,7 +46,7 @@ struct ReliabilityTests {
     }
 
     @Test(
-        "a repeated or ignored option is refused, not silently overridden",
+        "a repeated or ignored option, or a replay string no program can follow, is refused with the reason",
         arguments: [
             (["run", "1", "--trials", "2", "--trials", "3"], "option '--trials' is given twice"),
             (["run", "1", "--json", "--json"], "option '--json' is given twice"),
@@ -66,15 +66,6 @@ struct ReliabilityTests {
                 ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1@0a1b2c"],
                 "--replay runs one given schedule; --seed is for a search and cannot go with it"
             ),
-        ]
-    )
-    func refusesRepeatedAndIgnored(arguments: [String], message: String) {
-        #expect(parser.refusal(arguments)?.message == message)
-    }
-
-    @Test(
-        "a replay string that no program can follow is refused with the reason",
-        arguments: [
             (
                 ["explore", "1", "--variant", "lock-order", "--replay", "999:0@0a1b2c"],
                 "--replay names 999 threads; a program here has at most 16"
@@ -93,7 +84,7 @@ struct ReliabilityTests {
             ),
         ]
     )
-    func refusesImpossibleReplays(arguments: [String], message: String) {
+    func refusesRepeatedIgnoredAndImpossible(arguments: [String], message: String) {
         #expect(parser.refusal(arguments)?.message == message)
     }
 
