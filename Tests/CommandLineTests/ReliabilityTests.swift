@@ -163,12 +163,11 @@ struct ReliabilityTests {
 
     @Test("a child killed by the watchdog leaves no scratch folder behind")
     func killedChildIsSwept() throws {
-        try Executable.withTemporaryFolder("racelab-tmp") { folder in
-            let (output, mark) = try Executable.runFixtureHanging(
-                ["run", "faults", "--variant", "hangs", "--timeout", "1"],
-                in: folder,
-                environment: ["TMPDIR": folder.path]
-            )
+        try Executable.runFixtureHanging(
+            ["run", "faults", "--variant", "hangs", "--timeout", "1"],
+            folder: "racelab-tmp",
+            temporaryDirectoryInFolder: true
+        ) { output, mark, folder in
             #expect(output.status == 1)
             #expect(output.stdout.contains("TIMED OUT"))
             // The hanging child made its scratch folder (the mark is written after it), so there was one to sweep.
@@ -186,13 +185,12 @@ struct ReliabilityTests {
 @Suite("Reliability: an interrupted run reports what finished")
 struct InterruptionTests {
     func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
-        try Executable.withTemporaryFolder("racelab-int") { folder in
-            // The variant hangs for 600 s; it is interrupted as soon as it has started.
-            let (output, mark) = try Executable.runFixtureHanging(
-                ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
-                in: folder,
-                interruptedBy: signal
-            )
+        // The variant hangs for 600 s; it is interrupted as soon as it has started.
+        try Executable.runFixtureHanging(
+            ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
+            folder: "racelab-int",
+            interruptedBy: signal
+        ) { output, mark, _ in
             #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
             return output
         }
