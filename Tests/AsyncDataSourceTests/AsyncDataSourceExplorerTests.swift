@@ -37,26 +37,39 @@ struct AsyncDataSourceExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    @Test(
-        "updates without the barrier: two run side by side from one state, and an observer hears a version twice",
-        .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
-    )
-    func updatesWithoutBarrierOverlap() async throws {
-        let (exploration, failure) = try await Self.exploreExpectingFailure("update-without-barrier")
-        #expect(failure.steps.map(\.operation).contains("install state"))
-        try await Self.expectReplaysReproduce(failure, of: exploration)
+    /// A buggy variant whose failing schedule must contain a step of its own, and, where given, the
+    /// start of the invariant it breaks.
+    struct RacingCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var name: String
+        var step: String
+        var broken: String?
     }
 
     @Test(
-        "an observer added from the caller's thread, the article's way, is told a state twice",
-        .racesOnPurpose("observer-on-main-queue appends to an array the UI queue iterates: a data race")
+        "a variant that races on purpose fails in a schedule with its telltale step",
+        .racesOnPurpose("update-without-barrier and observer-on-main-queue race on the state var and on an array"),
+        arguments: [
+            RacingCase(
+                testDescription:
+                    "updates without the barrier: two run side by side from one state, and an observer hears a version twice",
+                name: "update-without-barrier",
+                step: "install state"
+            ),
+            RacingCase(
+                testDescription: "an observer added from the caller's thread, the article's way, is told a state twice",
+                name: "observer-on-main-queue",
+                step: "tell current state",
+                broken: "observer order broken: an observer was told v"
+            ),
+        ]
     )
-    func observerAddedOnCallersThreadHearsAStateTwice() async throws {
-        let (exploration, failure) = try await Self.exploreExpectingFailure("observer-on-main-queue")
-        guard Self.expectBrokenInvariant(failure, startingWith: "observer order broken: an observer was told v") else {
-            return
+    func racingVariantFails(racing: RacingCase) async throws {
+        let (exploration, failure) = try await Self.exploreExpectingFailure(racing.name)
+        if let broken = racing.broken {
+            guard Self.expectBrokenInvariant(failure, startingWith: broken) else { return }
         }
-        #expect(failure.steps.map(\.operation).contains("tell current state"))
+        #expect(failure.steps.map(\.operation).contains(racing.step))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 

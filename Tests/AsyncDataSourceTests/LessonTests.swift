@@ -25,6 +25,7 @@ struct LessonTests {
                 "specific-queue-observer", "atomic-observer",
             ]
         )
+        #expect(Self.crashingNames == CrashingVariant.allCases.map(\.rawValue))
     }
 
     /// 6 fixed variants × 20 trials × 1,000 operations = 120,000 operations with noise on, every
@@ -55,36 +56,41 @@ struct LessonTests {
         #expect(report.verdict == .reproduced)
     }
 
-    /// Measured on the 2-core machine (debug, noise on): 40 of 40 trials anomalous in each of three
-    /// default runs, 71–99 lost updates per trial; 23 of 40 with noise off. The race on `state` can
-    /// also kill the process (`crashMeansReproduced`), so the run is in a process of its own: it
-    /// exits with `reproducedStatus` when the runner saw lost updates, and a signal is the bug too.
-    @Test(
-        "update-without-barrier loses updates and misleads observers (or dies of the race)",
-        .racesOnPurpose("update-without-barrier writes the state var beside reads and other writes: a data race")
-    )
-    func updateWithoutBarrierLosesUpdates() async throws {
-        Self.expectReproducedOrKilled(
-            await #expect(processExitsWith: .failure) {
-                let report = try await LessonTests.stress("update-without-barrier", trials: 10, iterations: 400)
-                exit(LessonTests.exitStatus(reproduced: report.lostWrites > 0 && report.verdict == .reproduced))
+    /// A buggy variant whose race can also kill the process (`crashMeansReproduced`), and the sign
+    /// of its bug the runner must report: `update-without-barrier` writes the state var beside reads
+    /// and other writes, `observer-on-main-queue` appends to an array the UI queue iterates.
+    enum CrashingVariant: String, Codable, Sendable, CaseIterable, CustomTestStringConvertible {
+        case updateWithoutBarrier = "update-without-barrier"
+        case observerOnMainQueue = "observer-on-main-queue"
+
+        var testDescription: String {
+            switch self {
+            case .updateWithoutBarrier: "update-without-barrier loses updates and misleads observers"
+            case .observerOnMainQueue: "observer-on-main-queue tells an observer a state twice"
             }
-        )
+        }
+
+        func showsItsBug(_ report: VariantReport) -> Bool {
+            guard report.verdict == .reproduced else { return false }
+            switch self {
+            case .updateWithoutBarrier: return report.lostWrites > 0
+            case .observerOnMainQueue: return report.inconsistencies > 0
+            }
+        }
     }
 
-    /// Measured on the 2-core machine (debug, noise on): 20 default runs, 18 with the order bug in 28
-    /// to 37 of 40 trials, 2 killed by a signal. In a process of its own
-    /// for the same reason as `update-without-barrier`: the append races with the UI queue's iteration
-    /// of the array, and the process can die of it (`crashMeansReproduced`).
+    /// Each run is in a process of its own: it exits with `reproducedStatus` when the runner saw the
+    /// bug, and a signal (the race killed the process) is the bug too.
     @Test(
-        "observer-on-main-queue tells an observer a state twice (or dies of the race on the array)",
-        .racesOnPurpose("observer-on-main-queue appends to an array the UI queue iterates: a data race")
+        "a variant whose race can kill the process shows its bug to the runner (or dies of the race)",
+        .racesOnPurpose("update-without-barrier and observer-on-main-queue race on the state var and on an array"),
+        arguments: CrashingVariant.allCases
     )
-    func observerOnMainQueueMisleadsObservers() async throws {
+    func crashingVariantReproduces(variant: CrashingVariant) async throws {
         Self.expectReproducedOrKilled(
-            await #expect(processExitsWith: .failure) {
-                let report = try await LessonTests.stress("observer-on-main-queue", trials: 10, iterations: 400)
-                exit(LessonTests.exitStatus(reproduced: report.inconsistencies > 0 && report.verdict == .reproduced))
+            await #expect(processExitsWith: .failure) { [variant] in
+                let report = try await LessonTests.stress(variant.rawValue, trials: 10, iterations: 400)
+                exit(LessonTests.exitStatus(reproduced: variant.showsItsBug(report)))
             }
         )
     }

@@ -19,11 +19,30 @@ struct RunOnceTests {
         #expect(work.executions == 2)
     }
 
-    @Test("one thread alone runs the work once, however often it asks")
-    func plainFlagIsFineAlone() {
-        let once = RacyOnce()
+    /// One thread asking ten times for the work to run, through one kind of "once".
+    struct AloneCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        /// Asks ten times and returns when the work that will run has run.
+        var askTenTimes: @Sendable (ImportantWork) -> Void
+
+        static let plainFlag = AloneCase(testDescription: "the plain flag") { work in
+            let once = RacyOnce()
+            for _ in 0..<10 { once.run { work.execute() } }
+        }
+        static let serialQueueDrained = AloneCase(testDescription: "the serial queue, once drained") { work in
+            let once = SerialQueueOnce()
+            for _ in 0..<10 { once.run { work.execute() } }
+            once.drain()
+        }
+    }
+
+    @Test(
+        "one thread alone runs the work once, however often it asks",
+        arguments: [AloneCase.plainFlag, .serialQueueDrained]
+    )
+    func aloneRunsOnce(alone: AloneCase) {
         let work = ImportantWork()
-        for _ in 0..<10 { once.run { work.execute() } }
+        alone.askTenTimes(work)
         #expect(work.executions == 1)
     }
 
@@ -73,15 +92,6 @@ struct RunOnceTests {
         for _ in 0..<9 { once.run { work.execute() } }
         #expect(work.executions == 0)
         hold.signal()
-        once.drain()
-        #expect(work.executions == 1)
-    }
-
-    @Test("the serial queue runs the first caller's work once the queue has drained")
-    func serialQueueAfterDraining() {
-        let once = SerialQueueOnce()
-        let work = ImportantWork()
-        for _ in 0..<10 { once.run { work.execute() } }
         once.drain()
         #expect(work.executions == 1)
     }

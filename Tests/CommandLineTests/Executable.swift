@@ -120,22 +120,29 @@ struct Executable {
         }
     }
 
-    /// Runs the fixtures tool with `arguments` and `environment`, its `hangs` variant told to create
-    /// the file `hanging` in `folder` once it hangs (`RACELAB_FIXTURE_HANG_MARK`); with `signal`, the
-    /// tool is interrupted then, never after a guessed delay. The output and the mark's path.
-    static func runFixtureHanging(
+    /// Runs the fixtures tool with `arguments` in a fresh scratch folder named after `prefix`
+    /// (removed afterwards), its `hangs` variant told to create the file `hanging` there once it
+    /// hangs (`RACELAB_FIXTURE_HANG_MARK`); with `signal`, the tool is interrupted then, never after
+    /// a guessed delay; with `temporaryDirectoryInFolder`, the folder is the tool's `TMPDIR`.
+    /// `body` gets the output, the mark's path and the folder.
+    static func runFixtureHanging<Result>(
         _ arguments: [String],
-        in folder: URL,
-        environment: [String: String] = [:],
-        interruptedBy signal: Int32? = nil
-    ) throws -> (output: Output, mark: String) {
-        let mark = folder.appendingPathComponent("hanging").path
-        let output = try fixtures.run(
-            arguments,
-            environment: environment.merging(["RACELAB_FIXTURE_HANG_MARK": mark]) { _, mark in mark },
-            interruption: signal.map { Interruption(signal: $0, mark: mark) }
-        )
-        return (output, mark)
+        folder prefix: String,
+        temporaryDirectoryInFolder: Bool = false,
+        interruptedBy signal: Int32? = nil,
+        _ body: (_ output: Output, _ mark: String, _ folder: URL) throws -> Result
+    ) throws -> Result {
+        try withTemporaryFolder(prefix) { folder in
+            let mark = folder.appendingPathComponent("hanging").path
+            var environment = ["RACELAB_FIXTURE_HANG_MARK": mark]
+            if temporaryDirectoryInFolder { environment["TMPDIR"] = folder.path }
+            let output = try fixtures.run(
+                arguments,
+                environment: environment,
+                interruption: signal.map { Interruption(signal: $0, mark: mark) }
+            )
+            return try body(output, mark, folder)
+        }
     }
 }
 

@@ -122,13 +122,12 @@ struct IsolatedExploreTests {
 
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
-        try Executable.withTemporaryFolder("racelab-explore-term") { folder in
-            // The thread hangs for good once the mark exists.
-            let (output, mark) = try Executable.runFixtureHanging(
-                ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
-                in: folder,
-                interruptedBy: SIGTERM
-            )
+        // The thread hangs for good once the mark exists.
+        try Executable.runFixtureHanging(
+            ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
+            folder: "racelab-explore-term",
+            interruptedBy: SIGTERM
+        ) { output, mark, _ in
             #expect(FileManager.default.fileExists(atPath: mark), "the hanging thread never started")
             #expect(output.reason == .exit)
             #expect(output.status == 143)

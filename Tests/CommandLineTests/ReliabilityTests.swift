@@ -46,7 +46,7 @@ struct ReliabilityTests {
     }
 
     @Test(
-        "a repeated or ignored option is refused, not silently overridden",
+        "a repeated or ignored option, or a replay string no program can follow, is refused with the reason",
         arguments: [
             (["run", "1", "--trials", "2", "--trials", "3"], "option '--trials' is given twice"),
             (["run", "1", "--json", "--json"], "option '--json' is given twice"),
@@ -66,15 +66,6 @@ struct ReliabilityTests {
                 ["explore", "1", "--variant", "lock-order", "--seed", "4", "--replay", "2:0.1@0a1b2c"],
                 "--replay runs one given schedule; --seed is for a search and cannot go with it"
             ),
-        ]
-    )
-    func refusesRepeatedAndIgnored(arguments: [String], message: String) {
-        #expect(parser.refusal(arguments)?.message == message)
-    }
-
-    @Test(
-        "a replay string that no program can follow is refused with the reason",
-        arguments: [
             (
                 ["explore", "1", "--variant", "lock-order", "--replay", "999:0@0a1b2c"],
                 "--replay names 999 threads; a program here has at most 16"
@@ -93,7 +84,7 @@ struct ReliabilityTests {
             ),
         ]
     )
-    func refusesImpossibleReplays(arguments: [String], message: String) {
+    func refusesRepeatedIgnoredAndImpossible(arguments: [String], message: String) {
         #expect(parser.refusal(arguments)?.message == message)
     }
 
@@ -172,12 +163,11 @@ struct ReliabilityTests {
 
     @Test("a child killed by the watchdog leaves no scratch folder behind")
     func killedChildIsSwept() throws {
-        try Executable.withTemporaryFolder("racelab-tmp") { folder in
-            let (output, mark) = try Executable.runFixtureHanging(
-                ["run", "faults", "--variant", "hangs", "--timeout", "1"],
-                in: folder,
-                environment: ["TMPDIR": folder.path]
-            )
+        try Executable.runFixtureHanging(
+            ["run", "faults", "--variant", "hangs", "--timeout", "1"],
+            folder: "racelab-tmp",
+            temporaryDirectoryInFolder: true
+        ) { output, mark, folder in
             #expect(output.status == 1)
             #expect(output.stdout.contains("TIMED OUT"))
             // The hanging child made its scratch folder (the mark is written after it), so there was one to sweep.
@@ -195,13 +185,12 @@ struct ReliabilityTests {
 @Suite("Reliability: an interrupted run reports what finished")
 struct InterruptionTests {
     func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
-        try Executable.withTemporaryFolder("racelab-int") { folder in
-            // The variant hangs for 600 s; it is interrupted as soon as it has started.
-            let (output, mark) = try Executable.runFixtureHanging(
-                ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
-                in: folder,
-                interruptedBy: signal
-            )
+        // The variant hangs for 600 s; it is interrupted as soon as it has started.
+        try Executable.runFixtureHanging(
+            ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
+            folder: "racelab-int",
+            interruptedBy: signal
+        ) { output, mark, _ in
             #expect(FileManager.default.fileExists(atPath: mark), "the hanging variant never started")
             return output
         }

@@ -71,36 +71,40 @@ final class Completion<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-extension StoreResult {
-    var identifier: String? {
-        if case .success(let identifier) = self { return identifier }
-        return nil
-    }
-
-    var error: (any Error)? {
-        if case .failed(let error) = self { return error }
-        return nil
-    }
-
-    var isNoData: Bool {
-        if case .noData = self { return true }
-        return false
-    }
+/// A store's or a load's result seen the same way: what it produced, or the error it failed with;
+/// neither means there was nothing (no data to store, nothing under the identifier).
+protocol StoreOutcome {
+    associatedtype Payload
+    var outcome: (payload: Payload?, error: (any Error)?) { get }
 }
 
-extension LoadResult {
-    var value: Value? {
-        if case .loaded(let value) = self { return value }
-        return nil
+extension StoreOutcome {
+    var error: (any Error)? { outcome.error }
+    var isEmpty: Bool { outcome.payload == nil && outcome.error == nil }
+}
+
+extension StoreResult: StoreOutcome {
+    var outcome: (payload: PersistentDataStore.Identifier?, error: (any Error)?) {
+        switch self {
+        case .success(let identifier): (identifier, nil)
+        case .noData: (nil, nil)
+        case .failed(let error): (nil, error)
+        }
     }
 
-    var error: (any Error)? {
-        if case .failed(let error) = self { return error }
-        return nil
+    var identifier: PersistentDataStore.Identifier? { outcome.payload }
+    var isNoData: Bool { isEmpty }
+}
+
+extension LoadResult: StoreOutcome {
+    var outcome: (payload: Value?, error: (any Error)?) {
+        switch self {
+        case .loaded(let value): (value, nil)
+        case .notFound: (nil, nil)
+        case .failed(let error): (nil, error)
+        }
     }
 
-    var isNotFound: Bool {
-        if case .notFound = self { return true }
-        return false
-    }
+    var value: Value? { outcome.payload }
+    var isNotFound: Bool { isEmpty }
 }

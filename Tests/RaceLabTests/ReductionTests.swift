@@ -131,43 +131,44 @@ struct ReductionTests {
         return report
     }
 
-    @Test("k threads on disjoint objects: one schedule with dpor; every schedule none runs is the same trace")
-    func disjointObjects() async throws {
-        for threads in 2...4 {
-            let reduced = try await Self.explore(Self.disjoint(steps: 2, threads: threads), .dpor)
-            #expect(reduced.schedules == 1)
-            #expect(reduced.tracesCovered == 1)
-            let full = try await Self.explore(Self.disjoint(steps: 2, threads: threads), .none)
-            #expect(full.schedules > 1)
-            #expect(full.tracesCovered == 1)
+    /// A program whose steps all commute, run on each thread count in `threads`.
+    struct Commuting: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var threads: ClosedRange<Int>
+        var program: @Sendable (_ threads: Int) -> Exploration
+
+        static let disjointObjects = Commuting(testDescription: "k threads on disjoint objects", threads: 2...4) {
+            ReductionTests.disjoint(steps: 2, threads: $0)
+        }
+        static let readers = Commuting(testDescription: "threads that only read one object", threads: 2...3) { _ in
+            ReductionTests.readers(steps: 2)
+        }
+        static let sharedReads = Commuting(
+            testDescription: "threads that only read a @RaceShared variable",
+            threads: 3...3
+        ) { _ in
+            Exploration(
+                summary: "each thread reads a @RaceShared Int twice",
+                makeState: { RaceSharedTests.Counter() },
+                thread: { counter, _ in _ = counter.value + counter.value },
+                invariant: { _, _ in nil }
+            )
         }
     }
 
-    @Test("threads that only read one object: one schedule with dpor, one trace either way")
-    func readersCommute() async throws {
-        for threads in 2...3 {
-            let reduced = try await Self.explore(Self.readers(steps: 2), .dpor, threads: threads)
+    @Test(
+        "steps that all commute: one schedule with dpor; every schedule none runs is the same trace",
+        arguments: [Commuting.disjointObjects, .readers, .sharedReads]
+    )
+    func commutingStepsRunOneSchedule(commuting: Commuting) async throws {
+        for threads in commuting.threads {
+            let reduced = try await Self.explore(commuting.program(threads), .dpor, threads: threads)
             #expect(reduced.schedules == 1)
             #expect(reduced.tracesCovered == 1)
-            let full = try await Self.explore(Self.readers(steps: 2), .none, threads: threads)
+            let full = try await Self.explore(commuting.program(threads), .none, threads: threads)
             #expect(full.schedules > 1)
             #expect(full.tracesCovered == 1)
         }
-    }
-
-    @Test("reads of a @RaceShared variable commute: threads that only read it run one schedule")
-    func sharedReads() async throws {
-        let readers = Exploration(
-            summary: "each thread reads a @RaceShared Int twice",
-            makeState: { RaceSharedTests.Counter() },
-            thread: { counter, _ in _ = counter.value + counter.value },
-            invariant: { _, _ in nil }
-        )
-        let reduced = try await Self.explore(readers, .dpor, threads: 3)
-        #expect(reduced.schedules == 1)
-        let full = try await Self.explore(readers, .none, threads: 3)
-        #expect(full.schedules > 1)
-        #expect(full.tracesCovered == 1)
     }
 
     @Test("plain items of a concurrent queue commute; a barrier does not")
