@@ -120,6 +120,29 @@ struct IsolatedExploreTests {
         #expect(events is [String: Any] || events is [Any])
     }
 
+    @Test("the text shows the state along the failing schedule where it changes: each thread's copy")
+    func statesInTheText() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        #expect(output.status == 0)
+        // The schedule is dfs's first failing one: both stores read the empty store, then both write.
+        let expected = """
+                state at the start and after each step that changes it:
+                  start   store holds []
+                  step 1  store holds []
+                          thread 0 read [] → will write [item-0]
+                  step 2  store holds []
+                          thread 0 read [] → will write [item-0]
+                          thread 1 read [] → will write [item-1]
+                  step 5  store holds [item-1]
+                          thread 0 read [] → will write [item-0]
+                  step 6  store holds [item-0]
+            """
+        #expect(output.stdout.contains(expected + "\n\n  replay: "), "\(output.stdout)")
+        // A variant without a failing schedule has no state to show.
+        let fixed = try Executable.racelab.run("explore", "1", "--variant", "fixed")
+        #expect(!fixed.stdout.contains("state at the start"))
+    }
+
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
         let folder = try Executable.temporaryFolder("racelab-explore-term")
