@@ -38,6 +38,24 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
+    @Test("between steps: the version the file holds and the versions encoded, so the older rename shows")
+    func statesShowTheOlderVersionWinning() async throws {
+        // Both submit and read; store 2 encodes v1 and writes, store 3 encodes v2, writes and
+        // renames; store 2's rename of v1 comes last.
+        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
+        let replay = try await Explorer.replay(
+            try Self.exploration("no-barrier"),
+            schedule: schedule,
+            describingStates: true
+        )
+        #expect(replay.outcome == .invariantBroken("1 store overwritten by an older one"))
+        #expect(replay.states.count == 13)
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
+        #expect(replay.states[5] == "document-0's file holds v0 · stores encoded v1")
+        #expect(replay.states[11] == "document-0's file holds v2 · stores encoded v1 then v2")
+        #expect(replay.states.last == "document-0's file holds v1 · stores encoded v1 then v2")
+    }
+
     @Test("with a shared staging name, overlapping stores of the document break it, and it replays")
     func sharedStagingNameOverlaps() async throws {
         try await Self.findAndReplay("shared-staging-name", symptom: "store")
