@@ -56,6 +56,19 @@ struct PersistentStoreExplorerTests {
         #expect(replay.states.last == "document-0's file holds v1 · stores encoded v1 then v2")
     }
 
+    @Test("writing in place: between the chunks of a write, the state says the file is torn, and how much is there")
+    func statesShowAFileHalfWritten() async throws {
+        let exploration = try Self.exploration("non-atomic-write")
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        let failure = try #require(report.failure)
+        let replay = try await Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
+        // The outside read fell between two chunks: the file was torn when it read.
+        let whole = Payload.headerLength + DocumentTrial.bodyLength
+        let torn = replay.states.filter { $0.hasPrefix("document-0's file is torn (") }
+        #expect(!torn.isEmpty && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") })
+    }
+
     @Test("with a shared staging name, overlapping stores of the document break it, and it replays")
     func sharedStagingNameOverlaps() async throws {
         try await Self.findAndReplay("shared-staging-name", symptom: "store")

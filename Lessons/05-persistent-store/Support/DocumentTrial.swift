@@ -380,12 +380,14 @@ final class DocumentTrial: @unchecked Sendable {
         let taken = lock.withLock { nextVersion[document] } - 1
         let file: String
         switch try? DataFile.contents(of: store.path(of: Self.identifier(document))) {
-        case .none: file = "missing"
+        case .none: file = "is missing"
         case .some(let data):
-            file = Payload(validating: data).map { "v\($0.version)" } ?? "torn (\(data.count) bytes)"
+            let whole = Payload.headerLength + Self.bodyLength
+            file =
+                Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
-        return "\(Self.identifier(document))'s file holds \(file) · stores encoded \(encoded)"
+        return "\(Self.identifier(document))'s file \(file) · stores encoded \(encoded)"
     }
 
     private func takeVersion(of document: Int) -> Int {
