@@ -143,6 +143,19 @@ struct IsolatedExploreTests {
         #expect(!fixed.stdout.contains("state at the start"))
     }
 
+    @Test("an async exploration whose jobs are steps shows no state: describing it would wait for a paused job")
+    func noStatesWhenJobsAreSteps() throws {
+        // Lesson 3 reads its state on the actor. With marks, no thread pauses on it; with marks off,
+        // each job is a step, and a job paused on the actor would hold the read back for ever.
+        let marked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update")
+        #expect(marked.status == 0)
+        #expect(marked.stdout.contains("      start   item 0 has updates []; calls reported applied []\n"))
+        let unmarked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update", "--marks", "off")
+        #expect(unmarked.status == 0)
+        #expect(unmarked.stdout.contains("verdict: FOUND"))
+        #expect(!unmarked.stdout.contains("state at the start"))
+    }
+
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
         let folder = try Executable.temporaryFolder("racelab-explore-term")

@@ -292,8 +292,8 @@ public enum Explorer {
     ///   - exploration: the program.
     ///   - schedule: the schedule to follow.
     ///   - options: the step bound, stall limit and marks to run it with (the strategy is ignored).
-    ///   - describingStates: also record the state after each step in `result.states`
-    ///     (when the exploration has a `describeState`).
+    ///   - describingStates: also record the state after each step in `result.states` (when the
+    ///     exploration has a `describeState`, and unless it is async and each job is a step).
     /// - Throws: `ReplayRefusal` with the reason when the schedule does not fit; what the
     ///   exploration's set-up threw.
     public static func replay(
@@ -317,6 +317,9 @@ public enum Explorer {
         }
         var options = options
         options.schedulesJobs = options.schedulesJobs(for: exploration)
+        // When each job is a step, a thread can pause inside a job on an actor that an async
+        // `describeState` waits for: that would wait forever, so such a replay shows no states.
+        let describing = describingStates && !(exploration.isAsync && options.schedulesJobs)
         func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
             let program = try exploration.makeProgram(schedule.threads)
             let strategy = ReplayStrategy(schedule)
@@ -325,7 +328,7 @@ public enum Explorer {
                 strategy: strategy,
                 stepBound: options.stepBound ?? StepBound.beforeMeasuring + schedule.choices.count,
                 stallTimeout: options.stallTimeout,
-                states: describingStates ? StateLog() : nil,
+                states: describing ? StateLog() : nil,
                 marks: options.marks,
                 schedulesJobs: options.schedulesJobs,
                 footprintsComplete: exploration.footprintsComplete,
