@@ -1,3 +1,4 @@
+import Foundation
 import RaceLab
 
 /// What `racelab explore 2` runs: the lesson's own types on two (or `--threads`) logical threads.
@@ -33,14 +34,24 @@ extension CheckThenActLesson {
     ).markingEveryWindow()
 
     /// Every thread increments the counter once; afterwards it must equal the thread count.
+    ///
+    /// Between steps it shows the counter and the value each thread read and so will write plus
+    /// one (`thread 0 read 0, writes 1`), read inside a `sync` item from the controller's thread
+    /// while every logical thread is paused.
     static func counterExploration(_ increment: @escaping @Sendable (Protected<Int>) -> Void) -> Exploration {
         Exploration(
             summary: "each thread increments a Protected counter once; invariant: counter == threads",
-            makeState: { Protected(resource: 0) },
-            thread: { counter, _ in increment(counter) },
-            invariant: { counter, threads in
-                let value = counter.read()
+            makeState: { CounterTrial() },
+            thread: { trial, index in
+                CounterReads.$current.withValue(.init(log: trial.reads, thread: index)) { increment(trial.counter) }
+            },
+            invariant: { trial, threads in
+                let value = trial.counter.read()
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
+            },
+            describeState: { trial in
+                let reads = trial.reads.values.map { "thread \($0.thread) read \($0.value), writes \($0.value + 1)" }
+                return (["counter holds \(trial.counter.read())"] + reads).joined(separator: " · ")
             }
         ).markingEveryWindow()
     }
@@ -70,6 +81,39 @@ extension CheckThenActLesson {
 
     private static func executedOnce(_ executions: Int) -> String? {
         executions == 1 ? nil : "execute() ran \(executions) times"
+    }
+}
+
+/// One exploration of the counter: the counter and the values its threads read.
+struct CounterTrial: Sendable {
+    let counter = Protected(resource: 0)
+    let reads = CounterReadLog()
+}
+
+/// The values the threads read before writing the counter back, in the order they read them.
+final class CounterReadLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reads: [(thread: Int, value: Int)] = []
+
+    func add(thread: Int, value: Int) {
+        lock.withLock { reads.append((thread, value)) }
+    }
+
+    var values: [(thread: Int, value: Int)] {
+        lock.withLock { reads }
+    }
+}
+
+/// Where `incrementByReadingThenWriting` records the value it read, for the explorer's state line:
+/// the log and the logical thread; nil (no record) outside the explorer.
+struct CounterReads: Sendable {
+    @TaskLocal static var current: CounterReads?
+
+    let log: CounterReadLog
+    let thread: Int
+
+    func record(_ value: Int) {
+        log.add(thread: thread, value: value)
     }
 }
 

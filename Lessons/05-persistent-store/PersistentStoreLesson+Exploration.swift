@@ -14,6 +14,9 @@ import RaceLab
 /// `DispatchQueue` (its API takes one). They only record results under the trial's lock, which no
 /// logical thread reads, so their timing cannot change the outcome; the invariant waits for them
 /// after every thread finished, when all have been submitted.
+///
+/// Between steps it shows the version document-0's file holds and the versions the stores encoded,
+/// so that a store overwritten by an older version can be seen in the schedule.
 extension PersistentStoreLesson {
     /// Each thread stores document 0 once, then reads its file; afterwards no read may have been
     /// torn and every store must have been applied, in order. With two `stores`, thread `t` stores
@@ -35,7 +38,8 @@ extension PersistentStoreLesson {
                 let (observation, details) = trial.verifyInDetail()
                 return observation.isAnomalous || observation.observed != observation.expected ? details : nil
             },
-            tearDown: { trial in trial.remove() }
+            tearDown: { trial in trial.remove() },
+            describeState: { trial in trial.describe(document: 0) }
         ).markingEveryWindow()
     }
 }

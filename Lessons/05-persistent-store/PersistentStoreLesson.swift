@@ -16,7 +16,16 @@ public enum PersistentStoreLesson {
             + "of order (an older one wins); share one staging name and they tear it; write in place and readers "
             + "outside the queue read half-written files.",
         workload: Workload(trials: 20, iterations: 400),
-        variants: [noBarrier, twoStores, sharedStagingName, nonAtomicWrite, encodeInBarrier, fixed]
+        variants: [noBarrier, twoStores, sharedStagingName, nonAtomicWrite, encodeInBarrier, fixed],
+        countMeanings: [
+            "lost writes":
+                "stores that reported success whose version their document's file no longer holds at the end "
+                + "(an older one replaced it), and stores that failed",
+            "inconsistencies":
+                "reads (a load's or the outside reader's) that found a torn file, another document or none, "
+                + "outside reads that went back to an older version, stores that found an older version in place "
+                + "when they completed, files left torn or holding a failed store",
+        ]
     )
 
     static let noBarrier = documentsVariant(

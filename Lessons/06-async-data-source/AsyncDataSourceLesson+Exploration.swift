@@ -67,13 +67,17 @@ extension AsyncDataSourceLesson {
     /// when every thread and work item has finished, returns the final version and what the
     /// observers got wrong.
     ///
-    /// - Parameter readOnlySteps: true for a design whose `write` and `render` touch nothing shared
-    ///   but the trial's constants before their first queue call (which is a step of its own): the
-    ///   "update" and "render" steps then only read the trial, and commute (`Race.step(_:reading:)`).
+    /// - Parameters:
+    ///   - readOnlySteps: true for a design whose `write` and `render` touch nothing shared but the
+    ///     trial's constants before their first queue call (which is a step of its own): the
+    ///     "update" and "render" steps then only read the trial, and commute (`Race.step(_:reading:)`).
+    ///   - describe: the data source's state between steps (`racelab play 6`, `explore`'s failing
+    ///     schedule), for a design that can be read without waiting for a paused thread.
     static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
         _ makeTrial: @escaping @Sendable () -> Trial,
         readOnlySteps: Bool = false,
-        settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency])
+        settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency]),
+        describe: (@Sendable (Trial) -> String)? = nil
     ) -> Exploration {
         let exploration = Exploration(
             summary: "thread 1 renders the UI once; every other thread publishes the next state twice; "
@@ -96,7 +100,8 @@ extension AsyncDataSourceLesson {
             invariant: { explored, threads in
                 let (version, problems) = settle(explored.trial)
                 return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
-            }
+            },
+            describeState: describe.map { describe in { explored in describe(explored.trial) } }
         ).markingEveryWindow()
         // With read-only steps every step touches shared state only inside the design's queues (a
         // `queue.async` item, a `ui.sync`), which the explorer sees: its footprints are complete.
@@ -185,9 +190,17 @@ extension AsyncDataSourceLesson {
 }
 
 extension AsyncDataSourceLesson {
+    /// Between steps: the version each property holds. Each is read under its own lock, which no
+    /// paused thread holds (a `change` block pauses between its assignments, not inside one).
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial() },
-        settle: { trial in (trial.dataSource.header.version, []) }
+        settle: { trial in (trial.dataSource.header.version, []) },
+        describe: { trial in
+            let source = trial.dataSource
+            let items = Set(source.items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/")
+            return "data source holds header v\(source.header.version), items \(items), "
+                + "footer v\(source.footer.version)"
+        }
     )
 
     static let atomicPropertyExploration = uiAgainstWriters(

@@ -28,7 +28,8 @@ extension RaceLabTool {
                     lesson: lesson.number,
                     options: request.options,
                     replay: request.replay,
-                    states: drawing,
+                    // The text shows the state along the failing schedule too, where it is described.
+                    states: drawing || !request.json,
                     executable: executable
                 )
                 // The variant stopped by the interruption has no verdict: nothing more is printed.
@@ -63,7 +64,8 @@ extension RaceLabTool {
                                 heading: heading,
                                 lesson: lesson,
                                 marks: request.options.marks,
-                                verbose: request.verbose
+                                verbose: request.verbose,
+                                states: states
                             )
                         )
                     }
@@ -118,17 +120,19 @@ extension RaceLabTool {
     }
 
     /// One variant's exploration as `explore` prints it: the heading, the report, the verdict, in
-    /// lines of at most `reportWidth` columns but for the replay line, which stays one command.
+    /// lines of at most `reportWidth` columns but for the replay line, which stays one command; the
+    /// state along the failing schedule under its timeline, when `states` has it.
     func text(
         of entry: VariantExploration,
         heading: String,
         lesson: Lesson,
         marks: Bool,
-        verbose: Bool = false
+        verbose: Bool = false,
+        states: [String] = []
     )
         -> String
     {
-        entry.text(heading: heading, verbose: verbose, width: reportWidth) { replay in
+        entry.text(heading: heading, verbose: verbose, width: reportWidth, states: states) { replay in
             Self.replayCommand(
                 tool: commandName,
                 lesson: lesson.number,

@@ -98,13 +98,28 @@ extension RaceLabTool {
             let printed = printJSON(ExploreDocument(tool: name, explored: explored), what: "exploration")
             if printed != .success { return printed }
         } else {
+            // The state along the failing schedule, as explore shows it: one replay, in a child.
+            var states: [String] = []
+            if exploration.describesState, let failing = report.failure?.schedule,
+                case .explored(_, let replayed) = IsolatedExploration.run(
+                    variant,
+                    lesson: lesson.number,
+                    options: first.result.options,
+                    replay: failing,
+                    states: true,
+                    executable: ChildProcess.currentExecutable
+                )
+            {
+                states = replayed
+            }
             print(
                 text(
                     of: entry,
                     heading: heading(of: variant, in: lesson, summary: variant.exploration?.summary ?? variant.summary),
                     lesson: lesson,
                     marks: first.result.options.marks,
-                    verbose: request.verbose
+                    verbose: request.verbose,
+                    states: states
                 )
             )
         }

@@ -214,7 +214,11 @@ public struct RaceLabTool: Sendable {
                     variants: reports
                 )
                 lessonReports.append(lessonReport)
-                if !request.json { print(text.summary(lessonReport)) }
+                if !request.json {
+                    let legend = text.countLegend(lesson.countMeanings, reports: reports)
+                    if !legend.isEmpty { print(legend) }
+                    print(text.summary(lessonReport))
+                }
             }
             reports = []
             headerShown = false

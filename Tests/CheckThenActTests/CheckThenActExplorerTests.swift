@@ -98,6 +98,27 @@ struct CheckThenActExplorerTests {
         #expect(report.failingSchedules == 0)
     }
 
+    @Test("read, then write: between steps, the counter and the value each thread read and will write")
+    func readThenWriteShowsTheValuesRead() async throws {
+        let variant = try #require(CheckThenActLesson.lesson.variant(named: "protected-read-then-write"))
+        // Both read 0, both submit their write of 1, then the two barriers store 1 twice.
+        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0, 2, 3])
+        let replay = try await Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        #expect(replay.outcome == .invariantBroken("counter is 1 after 2 increments"))
+        #expect(
+            replay.steps.map(\.operation) == [
+                "read", "sync Protected<Int>", "read", "sync Protected<Int>", "write value + 1", "write value + 1",
+                "Protected<Int> barrier", "Protected<Int> barrier",
+            ]
+        )
+        #expect(replay.states.first == "counter holds 0")
+        #expect(replay.states[2] == "counter holds 0 · thread 0 read 0, writes 1")
+        let both = "thread 0 read 0, writes 1 · thread 1 read 0, writes 1"
+        #expect(replay.states[4] == "counter holds 0 · " + both)
+        #expect(replay.states[7] == "counter holds 1 · " + both)
+        #expect(replay.states.last == "counter holds 1 · " + both)
+    }
+
     // MARK: With marks off
 
     @Test(

@@ -29,7 +29,7 @@ struct ProtectedTests {
     @Test("two threads that both read before either writes lose one increment")
     func readThenWriteLosesAnIncrement() async {
         let counter = Protected(resource: 0)
-        let meeting = Rendezvous(at: "read counter", parties: 2)
+        let meeting = Rendezvous(at: "write value + 1", parties: 2)
         await onThreads(2, hook: meeting) { _ in counter.incrementByReadingThenWriting() }
         #expect(meeting.isComplete)
         #expect(counter.read() == 1)

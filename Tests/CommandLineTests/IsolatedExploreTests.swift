@@ -120,6 +120,42 @@ struct IsolatedExploreTests {
         }
     }
 
+    @Test("the text shows the state along the failing schedule where it changes: each thread's copy")
+    func statesInTheText() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+        #expect(output.status == 0)
+        // The schedule is dfs's first failing one: both stores read the empty store, then both write.
+        let expected = """
+                state at the start and after each step that changes it:
+                  start   store holds []
+                  step 1  store holds []
+                          thread 0 read [] → will write [item-0]
+                  step 2  store holds []
+                          thread 0 read [] → will write [item-0]
+                          thread 1 read [] → will write [item-1]
+                  step 5  store holds [item-1]
+                          thread 0 read [] → will write [item-0]
+                  step 6  store holds [item-0]
+            """
+        #expect(output.stdout.contains(expected + "\n\n  replay: "), "\(output.stdout)")
+        // A variant without a failing schedule has no state to show.
+        let fixed = try Executable.racelab.run("explore", "1", "--variant", "fixed")
+        #expect(!fixed.stdout.contains("state at the start"))
+    }
+
+    @Test("an async exploration whose jobs are steps shows no state: describing it would wait for a paused job")
+    func noStatesWhenJobsAreSteps() throws {
+        // Lesson 3 reads its state on the actor. With marks, no thread pauses on it; with marks off,
+        // each job is a step, and a job paused on the actor would hold the read back for ever.
+        let marked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update")
+        #expect(marked.status == 0)
+        #expect(marked.stdout.contains("      start   item 0 has updates []; calls reported applied []\n"))
+        let unmarked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update", "--marks", "off")
+        #expect(unmarked.status == 0)
+        #expect(unmarked.stdout.contains("verdict: FOUND"))
+        #expect(!unmarked.stdout.contains("state at the start"))
+    }
+
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
     func terminated() throws {
         // The thread hangs for good once the mark exists.

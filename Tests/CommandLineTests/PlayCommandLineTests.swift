@@ -123,6 +123,23 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
+    @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
+    func lessonSix() throws {
+        // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
+        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("step 1   state: data source holds header v0, items v0, footer v0\n"))
+        // The first change block between its assignments: a header that names a state its items are not.
+        #expect(output.stdout.contains("step 8   state: data source holds header v1, items v0, footer v0\n"))
+        #expect(output.stdout.contains("step 13   state: data source holds header v2, items v2, footer v1\n"))
+        #expect(
+            output.stdout.contains(
+                "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\""
+            )
+        )
+        #expect(output.stdout.contains("state at the end: data source holds header v2, items v2, footer v2"))
+    }
+
     @Test("lesson 3: the actor's lost update, with the item's updates and each suspended call's copy between steps")
     func lessonThree() throws {
         let output = try Self.play(["3", "--variant", "buggy-update"], input: "0\n1\n0\n1\nq\n")

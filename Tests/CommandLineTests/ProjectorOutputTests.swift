@@ -111,6 +111,22 @@ struct ProjectorOutputTests {
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
     }
 
+    @Test("run 5: the legend under the variants says what its lost writes and inconsistencies count")
+    func lessonFiveCountLegend() throws {
+        let output = try Executable.racelab.run("run", "5", "--trials", "2", "--variant", "non-atomic-write")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        // Its only evidence is torn reads: reproduced, it counted inconsistencies.
+        let legend = """
+            what the counts count (per trial: a variant's total over its trials without an error):
+              inconsistencies: reads (a load's or the outside reader's) that found a torn file, another document
+                or none, outside reads that went back to an older version, stores that found an older version in
+                place when they completed, files left torn or holding a failed store
+
+            lesson 5: buggy reproduced 1/1 → PASS
+            """
+        #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
+    }
+
     @Test(
         "run 6 by default: each variant is its verdict line, what decided it and one sample; --verbose the rest",
         .disabled(

@@ -38,6 +38,37 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
+    @Test("between steps: the version the file holds and the versions encoded, so the older rename shows")
+    func statesShowTheOlderVersionWinning() async throws {
+        // Both submit and read; store 2 encodes v1 and writes, store 3 encodes v2, writes and
+        // renames; store 2's rename of v1 comes last.
+        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
+        let replay = try await Explorer.replay(
+            try Self.exploration("no-barrier"),
+            schedule: schedule,
+            describingStates: true
+        )
+        #expect(replay.outcome == .invariantBroken("1 store overwritten by an older one"))
+        #expect(replay.states.count == 13)
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
+        #expect(replay.states[5] == "document-0's file holds v0 · stores encoded v1")
+        #expect(replay.states[11] == "document-0's file holds v2 · stores encoded v1 then v2")
+        #expect(replay.states.last == "document-0's file holds v1 · stores encoded v1 then v2")
+    }
+
+    @Test("writing in place: between the chunks of a write, the state says the file is torn, and how much is there")
+    func statesShowAFileHalfWritten() async throws {
+        let exploration = try Self.exploration("non-atomic-write")
+        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        let failure = try #require(report.failure)
+        let replay = try await Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
+        // The outside read fell between two chunks: the file was torn when it read.
+        let whole = Payload.headerLength + DocumentTrial.bodyLength
+        let torn = replay.states.filter { $0.hasPrefix("document-0's file is torn (") }
+        #expect(!torn.isEmpty && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") })
+    }
+
     @Test("with a shared staging name, overlapping stores of the document break it, and it replays")
     func sharedStagingNameOverlaps() async throws {
         try await Self.findAndReplay("shared-staging-name", symptom: "store")

@@ -7,9 +7,10 @@ extension Protected where Resource == Int {
     @inline(never)
     public func incrementByReadingThenWriting() {
         let value = read()
+        CounterReads.current?.record(value)
         // hazard: the read item has finished and the write is not enqueued yet; another thread can
         // read the same value now, and both write `value + 1`: one increment is lost.
-        Race.window("read counter")
+        Race.window("write value + 1")
         write(value + 1)
     }
 

@@ -372,6 +372,24 @@ final class DocumentTrial: @unchecked Sendable {
         lock.withLock { overtaken += 1 }
     }
 
+    /// `document` between two steps (`racelab play 5`, `explore 5`'s failing schedule): the version
+    /// its file holds and the versions its stores encoded so far, in the order they took them. Both
+    /// change only in the explorer's steps (an encode runs in a store's work item, a file changes
+    /// at a write or a rename), not in the completions, whose timing it does not control.
+    func describe(document: Int) -> String {
+        let taken = lock.withLock { nextVersion[document] } - 1
+        let file: String
+        switch try? DataFile.contents(of: store.path(of: Self.identifier(document))) {
+        case .none: file = "is missing"
+        case .some(let data):
+            let whole = Payload.headerLength + Self.bodyLength
+            file =
+                Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
+        }
+        let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
+        return "\(Self.identifier(document))'s file \(file) · stores encoded \(encoded)"
+    }
+
     private func takeVersion(of document: Int) -> Int {
         lock.lock()
         defer { lock.unlock() }

@@ -47,11 +47,11 @@ public struct Exploration: Sendable {
     ///     one line saying what broke (shown as the failure).
     ///   - tearDown: releases what `makeState` acquired.
     ///   - describeState: the shared state in one short line (`contents: [item-0]`), shown by
-    ///     `racelab play` before each decision and in `explore --html` after each step. Called only
-    ///     between steps, while every logical thread is paused at a scheduling point, from a thread
-    ///     that is none of them; it must not wait for anything a paused thread may hold (a lock it
-    ///     took, an actor it runs on), or it waits forever. Nil (the default) when there is nothing
-    ///     cheap and safe to show.
+    ///     `racelab play` before each decision and under `explore`'s failing schedule (text and
+    ///     `--html`) after each step. Called only between steps, while every logical thread is
+    ///     paused at a scheduling point, from a thread that is none of them; it must not wait for
+    ///     anything a paused thread may hold (a lock it took, an actor it runs on), or it waits
+    ///     forever. Nil (the default) when there is nothing cheap and safe to show.
     public init<State: Sendable>(
         summary: String,
         defaultThreads: Int = 2,

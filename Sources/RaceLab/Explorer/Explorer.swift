@@ -284,8 +284,8 @@ public enum Explorer {
     ///   - exploration: the program.
     ///   - schedule: the schedule to follow.
     ///   - options: the step bound, stall limit and marks to run it with (the strategy is ignored).
-    ///   - describingStates: also record the state after each step in `result.states`
-    ///     (when the exploration has a `describeState`).
+    ///   - describingStates: also record the state after each step in `result.states` (when the
+    ///     exploration has a `describeState`, and unless it is async and each job is a step).
     /// - Throws: `ReplayRefusal` with the reason when the schedule does not fit; what the
     ///   exploration's set-up threw.
     public static func replay(
@@ -309,6 +309,9 @@ public enum Explorer {
         }
         var options = options
         options.schedulesJobs = options.schedulesJobs(for: exploration)
+        // When each job is a step, a thread can pause inside a job on an actor that an async
+        // `describeState` waits for: that would wait forever, so such a replay shows no states.
+        let describing = describingStates && !(exploration.isAsync && options.schedulesJobs)
         func run(startPoints: Bool) throws -> (ExecutionResult, ReplayStrategy, isAsync: Bool) {
             let program = try exploration.makeProgram(schedule.threads)
             let strategy = ReplayStrategy(schedule)
@@ -319,7 +322,7 @@ public enum Explorer {
                 options: options,
                 startPoints: startPoints,
                 fingerprint: fingerprint,
-                states: describingStates ? StateLog() : nil
+                states: describing ? StateLog() : nil
             )
             return (result, strategy, program.isAsync && options.schedulesJobs)
         }

@@ -9,9 +9,10 @@
 ///      4                 set contents
 /// ```
 ///
-/// A table wider than `maxWidth` columns gets narrower columns: a step's label runs on into the
-/// empty cells to its right, and a label that would pass `maxWidth` goes on in the lines below it,
-/// in its thread's column, broken at spaces; no label is cut.
+/// A table wider than `maxWidth` columns gets narrower columns, narrow enough (where they can be) for
+/// every label to fit on its line: a step's label runs on into the empty cells to its right, and a
+/// label that would still pass `maxWidth` goes on in the lines below it, in its thread's column,
+/// broken at spaces; no label is cut.
 public enum TimelineText {
     /// The timeline of `steps`, one line per step and one column per thread.
     /// - Parameters:
@@ -29,9 +30,13 @@ public enum TimelineText {
         let stepWidth = max(4, String(steps.count).count)
         let prefix = indent.count + stepWidth + 2
         let natural = max(12, (steps.map(\.operation.count).max() ?? 0)) + 2
-        let width =
-            prefix + natural * max(1, threads) <= maxWidth
-            ? natural : max(10, (maxWidth - prefix) / max(1, threads))
+        let even = max(10, (maxWidth - prefix) / max(1, threads))
+        // Too wide: the widest columns, no wider than an even share, in which every label fits on
+        // its line (running on into the cells to its right); failing that, the even share.
+        let fitting = (10...max(10, even)).reversed().first { width in
+            steps.allSatisfy { prefix + width * $0.thread + $0.operation.count <= maxWidth }
+        }
+        let width = prefix + natural * max(1, threads) <= maxWidth ? natural : fitting ?? even
         func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         func right(_ text: String) -> String { String(repeating: " ", count: max(0, stepWidth - text.count)) + text }
         var lines = [indent + right("step") + "  " + (0..<threads).map { pad("thread \($0)") }.joined()]

@@ -17,16 +17,20 @@ extension VariantExploration {
     ///   - verbose: also the search's settings and internals, with the verdict last.
     ///   - width: the widest line (a replay command wraps with a trailing `\`, so that it still runs
     ///     as pasted); nil for no limit.
+    ///   - states: the state before the failing schedule's first step, then after each step (as
+    ///     `ExecutionResult.states` of its replay); shown under its timeline where it changes.
+    ///     Ignored unless it has one entry more than the schedule has steps.
     public func text(
         heading: String,
         verbose: Bool = true,
         width: Int? = nil,
+        states: [String] = [],
         replayCommand: (String) -> String = { $0 }
     ) -> String {
         let lines =
             verbose
-            ? [heading] + bodyLines(replayCommand: replayCommand, verbose: true) + [verdictLine]
-            : [heading] + glanceLines(replayCommand: replayCommand)
+            ? [heading] + bodyLines(replayCommand: replayCommand, verbose: true, states: states) + [verdictLine]
+            : [heading] + glanceLines(replayCommand: replayCommand, states: states)
         guard let width else { return lines.joined(separator: "\n") + "\n" }
         return lines.flatMap { line -> [String] in
             if line.hasPrefix(Self.replayPrefix) {
@@ -46,7 +50,7 @@ extension VariantExploration {
 
     /// The text but the heading, at a glance: the verdict first, then the counts, what makes them
     /// less than they seem, and the failing schedule; a clean search says what a step was.
-    func glanceLines(replayCommand: (String) -> String) -> [String] {
+    func glanceLines(replayCommand: (String) -> String, states: [String] = []) -> [String] {
         // A failing schedule's verdict says what broke; its timeline follows under a bare title.
         var lines = [verdictLine + (failure.map { ": \($0.message)" } ?? "")]
         switch run {
@@ -56,7 +60,8 @@ extension VariantExploration {
         let quiet = report.map {
             ["  each step: " + Self.step(of: $0) + "; a data race inside one is ThreadSanitizer's to find"]
         }
-        return lines + scheduleSection(failureMessage: false, quiet: quiet ?? [], replayCommand: replayCommand)
+        return lines
+            + scheduleSection(failureMessage: false, quiet: quiet ?? [], states: states, replayCommand: replayCommand)
     }
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
@@ -67,7 +72,7 @@ extension VariantExploration {
     }
 
     /// Everything but the heading and the verdict.
-    func bodyLines(replayCommand: (String) -> String, verbose: Bool = true) -> [String] {
+    func bodyLines(replayCommand: (String) -> String, verbose: Bool = true, states: [String] = []) -> [String] {
         var lines: [String]
         switch run {
         case .search(let report): lines = Self.searchLines(report, verbose: verbose)
@@ -79,6 +84,7 @@ extension VariantExploration {
                 failureMessage: true,
                 quiet: ["  no failing schedule"],
                 afterError: granularityLines,
+                states: states,
                 replayCommand: replayCommand
             )
     }
@@ -90,13 +96,20 @@ extension VariantExploration {
         failureMessage: Bool,
         quiet: [String],
         afterError: [String] = [],
+        states: [String] = [],
         replayCommand: (String) -> String
     ) -> [String] {
         var lines = (warning ?? "").split(separator: "\n").map { "  warning: \($0)" }
         lines += (stall?.lines ?? []).map { "  \($0)" }
         if let failure {
             return lines
-                + scheduleLines("FAILING SCHEDULE", failure, message: failureMessage, replayCommand: replayCommand)
+                + scheduleLines(
+                    "FAILING SCHEDULE",
+                    failure,
+                    message: failureMessage,
+                    states: states,
+                    replayCommand: replayCommand
+                )
         }
         if errorSchedules > 0 {
             lines.append(
@@ -183,6 +196,7 @@ extension VariantExploration {
         _ title: String,
         _ schedule: Failure,
         message: Bool = true,
+        states: [String] = [],
         replayCommand: (String) -> String
     ) -> [String] {
         var lines = [
@@ -194,8 +208,29 @@ extension VariantExploration {
         lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
         for thread in spawned { lines.append("    \(thread)") }
         lines += Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" }
+        lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
+        return lines
+    }
+
+    /// The state at the start and after each step that changes it, one part of it a line (a state
+    /// `store holds [] · thread 0 read [] → will write [item-0]` has two), each part whole: a long
+    /// one goes on under itself. None unless `states` has one entry more than there are `steps`.
+    static func stateLines(_ states: [String], steps: Int) -> [String] {
+        guard states.count == steps + 1, steps > 0 else { return [] }
+        var lines = ["    state at the start and after each step that changes it:"]
+        let label = "step \(steps)".count + 2
+        var previous: String?
+        for (index, state) in states.enumerated() where state != previous {
+            previous = state
+            let name = index == 0 ? "start" : "step \(index)"
+            let hang = String(repeating: " ", count: 6 + label)
+            for (number, part) in state.components(separatedBy: " · ").enumerated() {
+                let lead = number == 0 ? "      " + name.padding(toLength: label, withPad: " ", startingAt: 0) : hang
+                lines += wrapped(lead + part, hang: hang + "  ")
+            }
+        }
         return lines
     }
 

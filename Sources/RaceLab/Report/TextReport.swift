@@ -168,6 +168,21 @@ package struct TextReport {
         return row.meaning.hasPrefix(spelled) ? row.meaning : "\(row.outcome) → \(row.meaning)"
     }
 
+    /// What the counts on the variants' lines count, for those a variant counted and the lesson
+    /// explains (`Lesson.countMeanings`): `1.40 lost writes` then says what was lost. Empty when
+    /// there are none.
+    package func countLegend(_ meanings: [String: String], reports: [VariantReport]) -> String {
+        let counted = [
+            ("lost writes", reports.contains { $0.lostWrites > 0 }),
+            ("duplicates", reports.contains { $0.duplicates > 0 }),
+            ("inconsistencies", reports.contains { $0.inconsistencies > 0 }),
+        ]
+        let lines = counted.compactMap { name, shown in shown ? meanings[name].map { "  \(name): \($0)" } : nil }
+        guard !lines.isEmpty else { return "" }
+        let heading = "what the counts count (per trial: a variant's total over its trials without an error):"
+        return ([heading] + lines.flatMap { wrapped($0, hang: "    ") }).joined(separator: "\n") + "\n"
+    }
+
     package func summary(_ lesson: RunReport.LessonReport) -> String {
         let buggy = lesson.variants.filter { $0.kind == .buggy && $0.decides }
         let fixed = lesson.variants.filter { $0.kind == .fixed && $0.decides }

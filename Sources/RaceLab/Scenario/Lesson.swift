@@ -18,6 +18,9 @@ public struct Lesson: Sendable {
     /// Entry points the lesson's variants run in processes of their own (see `LessonWorker`); most
     /// lessons have none.
     public let workers: [LessonWorker]
+    /// What the amounts its runs count mean in this lesson, by the name the report gives them
+    /// (`lost writes`, `duplicates`, `inconsistencies`): said under its variants when counted.
+    public let countMeanings: [String: String]
 
     /// A lesson.
     /// - Parameters:
@@ -28,6 +31,8 @@ public struct Lesson: Sendable {
     ///   - workload: the workload of a default run.
     ///   - variants: at least one; their names unique.
     ///   - workers: entry points its variants run in processes of their own; names unique.
+    ///   - countMeanings: what `lost writes`, `duplicates` or `inconsistencies` count in this lesson,
+    ///     where the name alone does not say it.
     /// - Precondition: at least one variant, and no two variants or workers of the same name.
     public init(
         number: Int,
@@ -36,7 +41,8 @@ public struct Lesson: Sendable {
         summary: String,
         workload: Workload,
         variants: [Variant],
-        workers: [LessonWorker] = []
+        workers: [LessonWorker] = [],
+        countMeanings: [String: String] = [:]
     ) {
         precondition(!variants.isEmpty, "a lesson needs at least one variant")
         precondition(Set(variants.map(\.name)).count == variants.count, "variant names must be unique in a lesson")
@@ -48,6 +54,7 @@ public struct Lesson: Sendable {
         self.workload = workload
         self.variants = variants
         self.workers = workers
+        self.countMeanings = countMeanings
     }
 
     /// The variant with this name, if any.

@@ -1,26 +1,14 @@
-// Exercise 4, reference solution: one lock per file URL, shared by every instance (a process-wide
-// map), held around the WHOLE read-modify-write. Two instances of one file exclude each other; two
-// files do not wait for each other. (Lesson 4's `FileCoordinator` does the same with a concurrent
-// queue per URL and a barrier, and also drops unused entries; for a counter, a lock is enough.)
+// Exercise 4, reference solution: the same lock file, locked with the lock whose owner is the open
+// file description (`lockDescription`: `F_OFD_SETLKW` on Linux, `flock` on Darwin) instead of the
+// process (`lockRecord`: `fcntl(F_SETLKW)`). Each increment opens the lock file itself, so each holds
+// a description of its own: two increments exclude each other, in one process or in two, and two
+// files do not wait for each other. Within one process only, a lock per file URL shared by every
+// instance works too (lesson 4's `FileCoordinator` is a queue per URL with a barrier).
 import Foundation
 import RaceLab
 
 final class FileCounter: @unchecked Sendable {
     let url: URL
-
-    /// One lock per file, for the whole process. `mapLock` guards the map, not the files.
-    private static let mapLock = NSLock()
-    nonisolated(unsafe) private static var locks: [URL: NSLock] = [:]
-
-    private static func lock(for url: URL) -> NSLock {
-        let key = url.standardizedFileURL
-        return mapLock.withLock {
-            if let lock = locks[key] { return lock }
-            let lock = NSLock()
-            locks[key] = lock
-            return lock
-        }
-    }
 
     init(url: URL) {
         self.url = url
@@ -28,15 +16,19 @@ final class FileCounter: @unchecked Sendable {
 
     @inline(never)
     func increment() throws {
-        try Self.lock(for: url).withLock {
-            let current = try read()
-            Race.window("write counter")
-            try write(current + 1)
-        }
+        // The lock file sits next to the counter: the counter file itself is replaced by each write.
+        let lockFile = try RaceLockFile(path: url.path + ".lock")
+        defer { lockFile.close() }
+        // Owned by this open(): another increment's open() waits, whichever thread or process it is.
+        try lockFile.lockDescription()
+        defer { try? lockFile.unlockDescription() }
+        let current = try read()
+        Race.window("write counter")
+        try write(current + 1)
     }
 
     func value() throws -> Int {
-        try Self.lock(for: url).withLock { try read() }
+        try read()
     }
 
     private func read() throws -> Int {

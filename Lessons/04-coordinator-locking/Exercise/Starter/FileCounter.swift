@@ -2,8 +2,11 @@
 //
 // `FileCounter` keeps a number in a file: `increment()` reads the file, adds one and writes the file
 // back (atomically: a temporary file, then a rename, so a read never sees half a file). Code makes a
-// new `FileCounter` wherever it needs one, so many instances increment the same file at once, and
-// increments vanish. Fix `FileCounter` so that concurrent increments of one file never lose one.
+// new `FileCounter` wherever it needs one, so many instances increment the same file at once. Each
+// increment takes an exclusive lock first: a POSIX record lock (`fcntl(F_SETLKW)`) on the lock file
+// next to the counter, held around the whole read-modify-write. And still increments vanish. Fix
+// `FileCounter` so that concurrent increments of one file never lose one. Ask first: whom does
+// this lock exclude?
 //
 // Rules:
 // - Keep the API: `init(url:)`, `increment()`, `value()`.
@@ -12,9 +15,11 @@
 //   file must be shared by every instance that uses the same URL.
 // - Stay synchronous (no `async` methods).
 //
-// `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
-// the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
-// is already there. Deleting it does not fix anything; it only makes the bug harder to see.
+// `RaceLockFile` is RaceLab's handle on a lock file: one `open()` of it, with the kernel's two kinds
+// of lock (`lockRecord`: `fcntl(F_SETLKW)`; `lockDescription`: `F_OFD_SETLKW` on Linux, `flock` on
+// Darwin), which the schedule explorer also sees. `Race.window("...")` is a RaceLab mark: under the
+// checker a thread may pause there for a moment, the way a busy machine would pause it. A mark never
+// creates a bug, it only widens a window that is already there. Deleting it does not fix anything.
 //
 // Check your fix:   make exercise-4        (PASS, or FAIL with how many increments were lost)
 // Hints, one at a time: Lessons/04-coordinator-locking/Exercise/hints.md
@@ -31,6 +36,11 @@ final class FileCounter: @unchecked Sendable {
 
     @inline(never)
     func increment() throws {
+        // The lock file sits next to the counter: the counter file itself is replaced by each write.
+        let lockFile = try RaceLockFile(path: url.path + ".lock")
+        defer { lockFile.close() }
+        try lockFile.lockRecord()
+        defer { try? lockFile.unlockRecord() }
         let current = try read()
         Race.window("write counter")
         try write(current + 1)

@@ -1,3 +1,4 @@
+// expect-diagnosis: lost-writes
 // A common wrong fix for exercise 4 (CI checks that it FAILS): the right lock (one per file URL,
 // shared by every instance), taken twice: once around the read, once around the write. Each file
 // access is now exclusive; the read-modify-write is still two locked steps with a gap between them,

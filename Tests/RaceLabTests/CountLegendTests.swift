@@ -1,0 +1,48 @@
+import Testing
+
+@testable import RaceLab
+
+@Suite("A lesson's count legend: what the counts on its variants' lines count")
+struct CountLegendTests {
+    static let meanings = [
+        "lost writes": "stores whose version is not in the file at the end",
+        "duplicates": "tasks that ran twice",
+        "inconsistencies": "reads that found a torn file",
+    ]
+
+    @Test("only the counts some variant counted, in the report's order, under one heading")
+    func countedOnly() {
+        var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy, name: "a")
+        lost.lostWrites = 7
+        var torn = VariantReport.stub(verdict: .reproduced, kind: .buggy, name: "b")
+        torn.inconsistencies = 3
+        let legend = TextReport().countLegend(Self.meanings, reports: [torn, lost, .stub(verdict: .clean)])
+        #expect(
+            legend == """
+                what the counts count (per trial: a variant's total over its trials without an error):
+                  lost writes: stores whose version is not in the file at the end
+                  inconsistencies: reads that found a torn file
+
+                """
+        )
+    }
+
+    @Test("nothing counted, or nothing the lesson explains: no legend")
+    func nothingToSay() {
+        var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        lost.lostWrites = 7
+        #expect(TextReport().countLegend(Self.meanings, reports: [.stub(verdict: .clean)]).isEmpty)
+        #expect(TextReport().countLegend([:], reports: [lost]).isEmpty)
+    }
+
+    @Test("a long meaning wraps within the report's width, under its name")
+    func wraps() {
+        var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        lost.lostWrites = 1
+        let meaning = Array(repeating: "stores that reported success", count: 6).joined(separator: ", ")
+        let lines = TextReport().countLegend(["lost writes": meaning], reports: [lost]).split(separator: "\n")
+        #expect(lines.count > 2)
+        #expect(lines.allSatisfy { $0.count <= reportWidth })
+        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("    ") })
+    }
+}

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import RaceLab
+
+@Suite("TimelineText: a schedule as a projector shows it")
+struct TimelineTextTests {
+    @Test("too wide for even columns: narrower ones in which the last thread's long label fits on its line")
+    func longLabelOnTheLastThreadFits() {
+        let steps = [
+            ScheduleStep(thread: 0, operation: "update"),
+            ScheduleStep(thread: 1, operation: "read detailedTitle"),
+            ScheduleStep(thread: 2, operation: "public-properties barrier"),
+            ScheduleStep(thread: 3, operation: "public-properties barrier"),
+        ]
+        let text = TimelineText.render(steps, threads: 4, indent: "    ")
+        // Even columns (22 wide) would put thread 3's label at column 76 and break it; 21 fits it.
+        #expect(
+            text == """
+                    step  thread 0             thread 1             thread 2             thread 3
+                       1  update
+                       2                       read detailedTitle
+                       3                                            public-properties barrier
+                       4                                                                 public-properties barrier
+                """
+        )
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= reportWidth })
+    }
+
+    @Test("a label longer than any column can hold goes on under itself, whole, in its thread's column")
+    func labelTooLongForAnyColumnWraps() {
+        let label = "a very long step label that no column of a four-thread table can hold on one line"
+        let steps = [ScheduleStep(thread: 0, operation: "update"), ScheduleStep(thread: 3, operation: label)]
+        let lines = TimelineText.render(steps, threads: 4, indent: "    ").split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= reportWidth })
+        // Step 2's lines: its number, then the label's pieces, each in thread 3's column.
+        let pieces = lines.dropFirst(2).map { $0.drop { $0 == " " || $0 == "2" } }
+        #expect(pieces.count > 1)
+        #expect(pieces.joined(separator: " ") == label)
+    }
+}
