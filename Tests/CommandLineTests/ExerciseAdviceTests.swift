@@ -125,7 +125,29 @@ struct ExerciseAdviceTests {
             contentsOf: Self.root.appendingPathComponent("Lessons/05-persistent-store/Exercise/hints.md"),
             encoding: .utf8
         )
-        #expect(hints.contains("## Hint 2: the barrier\n<!-- diagnosis: unordered-stores -->"))
+        #expect(hints.contains("## Hint 2: the barrier\n<!-- diagnosis: unordered-stores lost-writes -->"))
+    }
+
+    @Test(
+        "exercise 5's starter, unordered and torn, steps through the hints from the first",
+        .timeLimit(.minutes(20))
+    )
+    func starterStepsFromTheFirstHint() throws {
+        let starter = try String(
+            contentsOf: Self.root.appendingPathComponent(
+                "Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"
+            ),
+            encoding: .utf8
+        )
+        let result = try Self.check(
+            exercise: 5,
+            name: "DocumentStore.swift",
+            source: starter,
+            diagnosis: "inconsistencies"
+        )
+        #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
+        let next = result.lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 1 of 4 in Lessons/05-persistent-store/Exercise/hints.md") == true)
     }
 
     @Test(
