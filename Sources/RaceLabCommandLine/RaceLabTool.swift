@@ -106,23 +106,26 @@ public struct RaceLabTool: Sendable {
             )
             return printJSON(listing, what: "listing")
         }
+        // Every line fits a projected terminal (`reportWidth`): a long summary wraps under its own
+        // start; `--json` has every text on one line.
         for lesson in lessons {
             print("\(lesson.number)  \(lesson.slug): \(lesson.title)")
-            print("   \(lesson.summary)")
+            for line in wrapped("   \(lesson.summary)", hang: "   ") { print(line) }
             let width = lesson.variants.map(\.name.count).max() ?? 0
             for variant in lesson.variants {
                 let name = variant.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                // Marked the other way round: most variants can be explored.
-                let explorable = variant.exploration == nil ? " (not explorable)" : ""
-                print("   - \(name)  [\(variant.kind.rawValue)] \(variant.summary)\(explorable)")
+                // Marked the other way round: most variants can be explored. The mark goes next to
+                // the kind, so that it stays on the variant's first line.
+                let explorable = variant.exploration == nil ? ", not explorable" : ""
+                let line = "   - \(name)  [\(variant.kind.rawValue)\(explorable)] \(variant.summary)"
+                for part in wrapped(line, hang: String(repeating: " ", count: 7 + width)) { print(part) }
             }
             print("")
         }
+        // Two lines, each a whole command: a command cut at the width would not run as pasted.
         let first = lessons.first?.number ?? 1
-        print(
-            "Run one with '\(commandName) run <number|slug>', e.g. '\(commandName) run \(first)'; "
-                + "search its thread schedules with '\(commandName) explore \(first)'."
-        )
+        print("Run one with '\(commandName) run <number|slug>', e.g. '\(commandName) run \(first)';")
+        print("search its thread schedules with '\(commandName) explore \(first)'.")
         return .success
     }
 

@@ -1,5 +1,6 @@
 import AsyncDataSource
 import Dispatch
+import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
@@ -31,7 +32,23 @@ struct AtomicPropertyTests {
         _ = dataSource.state
         #expect(dataSource.readerWaits.readCount == 1)
         #expect(dataSource.readerWaits.waitCount == 0)
-        #expect(dataSource.readerWaits.bucket == "no read waited")
+        #expect(dataSource.readerWaits.bucket == "0 reads waited")
+    }
+
+    @Test("the wait buckets read from no wait to the most in the histogram's outcome order")
+    func waitBucketsInOutcomeOrder() {
+        // Reads that waited, out of 1,000: none, 5, 50, 500.
+        let buckets = [0, 5, 50, 500].map { waited in
+            let meter = WaitMeter()
+            for read in 0..<1_000 { meter.record(waited: read < waited) }
+            return meter.bucket
+        }
+        #expect(
+            buckets == ["0 reads waited", "0–1% of reads waited", "1–10% of reads waited", "10–100% of reads waited"]
+        )
+        // The histogram puts rows equally far from the correct result in this order.
+        let sorted = buckets.reversed().sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        #expect(sorted == buckets)
     }
 
     @Test("observers: notify-on-add tells the current state once, then every state in order")

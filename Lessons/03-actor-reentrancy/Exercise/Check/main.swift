@@ -62,6 +62,6 @@ check.stress(
 check.require(
     Referee.count - asked == 40 * 200,
     "every concurrent add asked the referee once",
-    evidence: "\(40 * 200) adds asked \(Referee.count - asked) times"
+    evidence: "\((40 * 200).formatted()) adds asked \((Referee.count - asked).formatted()) times"
 )
 check.finish()
