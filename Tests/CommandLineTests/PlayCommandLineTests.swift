@@ -123,6 +123,19 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
+    @Test(
+        "play opens on the lesson's main bug: lesson 4's one-owner coordinator, not its baseline",
+        arguments: [
+            ("4", "lesson 4 (coordinator-locking), variant same-owner [buggy]:\n"),
+            ("6", "lesson 6 (async-data-source), variant public-properties [buggy]:\n"),
+        ]
+    )
+    func defaultVariant(lesson: String, heading: String) throws {
+        let output = try Self.play([lesson], input: "q\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix(heading))
+    }
+
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
     func lessonSix() throws {
         // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
