@@ -17,6 +17,8 @@ extension RaceLabTool {
         let drawing = request.html != nil || request.trace != nil
         var explored: [ExploreLesson] = []
         var pictures: [SchedulePicture] = []
+        // What the text said once in this run (a verdict's scope, what a step is, the queue legend).
+        var said = ExplorationTextMemory()
         for number in request.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { return .usage }
             var entries: [ExploreEntry] = []
@@ -65,7 +67,8 @@ extension RaceLabTool {
                                 lesson: lesson,
                                 marks: request.options.marks,
                                 verbose: request.verbose,
-                                states: states
+                                states: states,
+                                said: &said
                             )
                         )
                     }
@@ -128,11 +131,13 @@ extension RaceLabTool {
         lesson: Lesson,
         marks: Bool,
         verbose: Bool = false,
-        states: [String] = []
+        states: [String] = [],
+        said: inout ExplorationTextMemory
     )
         -> String
     {
-        entry.text(heading: heading, verbose: verbose, width: reportWidth, states: states) { replay in
+        entry.text(heading: heading, verbose: verbose, width: reportWidth, states: states, after: &said) {
+            replay in
             Self.replayCommand(
                 tool: commandName,
                 lesson: lesson.number,

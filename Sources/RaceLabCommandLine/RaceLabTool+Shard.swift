@@ -112,6 +112,8 @@ extension RaceLabTool {
             {
                 states = replayed
             }
+            // One variant: its text says everything.
+            var said = ExplorationTextMemory()
             print(
                 text(
                     of: entry,
@@ -119,7 +121,8 @@ extension RaceLabTool {
                     lesson: lesson,
                     marks: first.result.options.marks,
                     verbose: request.verbose,
-                    states: states
+                    states: states,
+                    said: &said
                 )
             )
         }
