@@ -38,7 +38,10 @@ extension RaceLabTool {
                 let signal = ChildProcess.interruption.load(ordering: .relaxed)
                 if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
                 // What the variant explores is said once for a run of variants that explore the same.
-                let summary = variant.exploration?.summary ?? variant.summary
+                // Said for the run's thread count: a role of "every other thread" names its threads.
+                let threads = request.replay?.threads ?? request.options.threads
+                let summary =
+                    variant.exploration.map { $0.summary(threads: threads ?? $0.defaultThreads) } ?? variant.summary
                 let heading = heading(
                     of: variant,
                     in: lesson,
@@ -158,7 +161,7 @@ extension RaceLabTool {
     ) -> SchedulePicture {
         SchedulePicture(
             entry,
-            invariant: lesson.variant(named: entry.variant)?.exploration?.summary ?? "",
+            invariant: lesson.variant(named: entry.variant)?.exploration?.summary(threads: entry.threads) ?? "",
             states: states,
             replayCommand: entry.failure.map {
                 Self.replayCommand(

@@ -117,7 +117,7 @@ extension RaceLabTool {
             print(
                 text(
                     of: entry,
-                    heading: heading(of: variant, in: lesson, summary: variant.exploration?.summary ?? variant.summary),
+                    heading: heading(of: variant, in: lesson, summary: exploration.summary(threads: report.threads)),
                     lesson: lesson,
                     marks: first.result.options.marks,
                     verbose: request.verbose,

@@ -141,6 +141,12 @@ struct PlayCommandLineTests {
         // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
         let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
+        // Who publishes what, for the two threads played.
+        #expect(
+            output.stdout.contains(
+                "  thread 1 renders the UI once; thread 0 publishes v1, then v2; invariant: the UI saw one whole\n"
+            )
+        )
         #expect(output.stdout.contains("step 1   state: data source holds header v0, items v0, footer v0\n"))
         // The first change block between its assignments: a header that names a state its items are not.
         #expect(output.stdout.contains("step 8   state: data source holds header v1, items v0, footer v0\n"))
