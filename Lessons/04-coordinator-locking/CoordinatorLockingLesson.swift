@@ -18,7 +18,9 @@ public enum CoordinatorLockingLesson {
         // On Darwin also the article's own NSFileCoordinator code (CoordinatorLockingLesson+Darwin.swift).
         variants: [uncoordinated, sameOwner, sameOwnerOneInstance, processRecordLock, coordinated, crossProcess]
             + systemCoordinatorVariants,
-        workers: [incrementWorker]
+        workers: [incrementWorker],
+        // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
+        mainBug: "same-owner"
     )
 
     static let uncoordinated = counterVariant(

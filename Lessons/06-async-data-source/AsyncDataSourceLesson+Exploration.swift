@@ -2,7 +2,8 @@ import Foundation
 import RaceLab
 
 /// What `racelab explore 6` runs: logical thread 1 is the UI, rendering once with the variant's own
-/// reading code; every other thread is a writer publishing the next state twice.
+/// reading code; every other thread is a writer publishing the next state twice (thread 0 alone, by
+/// default: v1, then v2).
 ///
 /// Every queue of the lesson is a `RaceQueue`, so the explorer sees the work the code really does
 /// on queues: a writer's `update` only submits a work item, and that item is a thread of its own
@@ -55,6 +56,29 @@ extension AsyncDataSourceLesson {
     /// Updates each writer publishes.
     static let updatesPerWriter = 2
 
+    /// What the threads do, for a run of `threads` logical threads: thread 1 does `ui` (with two
+    /// threads or more), each other thread publishes the next state `updatesPerWriter` times; then
+    /// the invariant. One writer's versions are known (v1, then v2); several writers' interleave.
+    static func roles(_ threads: Int, ui: String, invariant: String) -> String {
+        let writers = (0..<max(threads, 1)).filter { $0 != 1 }
+        let publish: String
+        if writers.count == 1 {
+            publish = "thread 0 publishes " + (1...updatesPerWriter).map { "v\($0)" }.joined(separator: ", then ")
+        } else {
+            let names =
+                switch writers.count {
+                case 2: "threads 0 and 2"
+                case 3: "threads 0, 2 and 3"
+                default: "threads 0 and 2 to \(threads - 1)"
+                }
+            publish =
+                "\(names) each publish the next state "
+                + (updatesPerWriter == 2 ? "twice " : "\(updatesPerWriter) times ")
+                + "(v1 to v\(writers.count * updatesPerWriter) between them)"
+        }
+        return (threads > 1 ? "thread 1 \(ui); " : "") + publish + "; invariant: " + invariant
+    }
+
     /// The updates made in all: the UI is thread 1, the others are writers (one with `--threads 2`).
     static func updates(among threads: Int) -> Int {
         (threads > 1 ? threads - 1 : threads) * updatesPerWriter
@@ -80,6 +104,7 @@ extension AsyncDataSourceLesson {
         describe: (@Sendable (Trial) -> String)? = nil
     ) -> Exploration {
         let exploration = Exploration(
+            // What names the program in replay strings; the text shown is `roles` (below).
             summary: "thread 1 renders the UI once; every other thread publishes the next state twice; "
                 + "invariant: the UI saw one whole state and no update was lost",
             makeState: { Explored(trial: makeTrial()) },
@@ -102,7 +127,11 @@ extension AsyncDataSourceLesson {
                 return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
             },
             describeState: describe.map { describe in { explored in describe(explored.trial) } }
-        ).markingEveryWindow()
+        )
+        .markingEveryWindow()
+        .summarizing {
+            roles($0, ui: "renders the UI once", invariant: "the UI saw one whole state and no update was lost")
+        }
         // With read-only steps every step touches shared state only inside the design's queues (a
         // `queue.async` item, a `ui.sync`), which the explorer sees: its footprints are complete.
         return readOnlySteps ? exploration.declaringCompleteFootprints() : exploration
@@ -125,6 +154,7 @@ extension AsyncDataSourceLesson {
         _ makeTrial: @escaping @Sendable () -> SpecificQueueObserverVariant.Trial
     ) -> Exploration {
         Exploration(
+            // What names the program in replay strings; the text shown is `roles` (below).
             summary: "thread 1 adds an observer with notify-on-add; every other thread publishes the next state twice; "
                 + "invariant: every observer told each state once, in order, and no update lost",
             makeState: { settled(makeTrial()) { $0.dataSource.waitUntilIdle() } },
@@ -141,11 +171,20 @@ extension AsyncDataSourceLesson {
                 let problems = trial.observers.problems(finalVersion: version)
                 return verdict(Findings(), problems, version: version, updates: updates(among: threads))
             }
-        ).markingEveryWindow()
+        )
+        .markingEveryWindow()
+        .summarizing {
+            roles(
+                $0,
+                ui: "adds an observer with notify-on-add",
+                invariant: "every observer told each state once, in order, and no update lost"
+            )
+        }
     }
 
     /// The actor variant: the same roles, each step an `await` on the actor.
     static let actorExploration = Exploration(
+        // What names the program in replay strings; the text shown is `roles` (below).
         summary:
             "thread 1 reads the actor's state twice and renders it; every other thread publishes the next state twice; "
             + "invariant: one whole state, never older on the second read, no update lost",
@@ -174,7 +213,15 @@ extension AsyncDataSourceLesson {
             let problems = explored.trial.observers.problems(finalVersion: version)
             return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
         }
-    ).markingEveryWindow()
+    )
+    .markingEveryWindow()
+    .summarizing {
+        roles(
+            $0,
+            ui: "reads the actor's state twice and renders it",
+            invariant: "one whole state, never older on the second read, no update lost"
+        )
+    }
 
     private static func verdict(
         _ findings: Findings,

@@ -335,7 +335,7 @@ extension ExploreRequest: CommandRequest {
 /// What `play` was asked to do.
 struct PlayRequest: Equatable {
     var lesson: Int = 0
-    /// The variant to play; the lesson's first buggy explorable one unless `--variant` names one.
+    /// The variant to play; the lesson's main bug (`Lesson.mainBug`) unless `--variant` names one.
     var variant: String?
     /// Logical threads; nil for the exploration's default.
     var threads: Int?
@@ -371,7 +371,7 @@ extension PlayRequest: CommandRequest {
             """,
         defaults: PlayRequest(),
         options: [
-            .variant(\.variant, default: "the lesson's first buggy one"),
+            .variant(\.variant, default: "the lesson's main buggy one"),
             .threads(\.threads, max: maximumThreads),
         ]
     ) { request, check throws(UsageError) in
@@ -379,8 +379,7 @@ extension PlayRequest: CommandRequest {
         let explorable = try check.explorableVariants(of: lesson, checking: request.variant)
         request.lesson = lesson.number
         request.variant =
-            request.variant ?? lesson.variants.first { $0.kind == .buggy && $0.exploration != nil }?.name
-            ?? explorable[0]
+            request.variant ?? lesson.mainBug?.name ?? explorable[0]
     }
 
     func run(in tool: RaceLabTool) -> ExitCode {

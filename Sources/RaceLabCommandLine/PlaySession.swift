@@ -51,7 +51,7 @@ final class PlaySession {
         print(
             style.bold("lesson \(lesson.number) (\(lesson.slug)), variant \(variant.name) [\(variant.kind.rawValue)]:")
         )
-        print(wrapped("  " + exploration.summary).joined(separator: "\n"))
+        print(wrapped("  " + exploration.summary(threads: threads)).joined(separator: "\n"))
         print(
             wrapped(
                 "You are the scheduler. At each step, type the number of the thread to run next; "

@@ -17,6 +17,8 @@ extension RaceLabTool {
         let drawing = request.html != nil || request.trace != nil
         var explored: [ExploreLesson] = []
         var pictures: [SchedulePicture] = []
+        // What the text said once in this run (a verdict's scope, what a step is, the queue legend).
+        var said = ExplorationTextMemory()
         for number in request.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { return .usage }
             var entries: [ExploreEntry] = []
@@ -36,7 +38,10 @@ extension RaceLabTool {
                 let signal = ChildProcess.interruption.load(ordering: .relaxed)
                 if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
                 // What the variant explores is said once for a run of variants that explore the same.
-                let summary = variant.exploration?.summary ?? variant.summary
+                // Said for the run's thread count: a role of "every other thread" names its threads.
+                let threads = request.replay?.threads ?? request.options.threads
+                let summary =
+                    variant.exploration.map { $0.summary(threads: threads ?? $0.defaultThreads) } ?? variant.summary
                 let heading = heading(
                     of: variant,
                     in: lesson,
@@ -65,7 +70,8 @@ extension RaceLabTool {
                                 lesson: lesson,
                                 marks: request.options.marks,
                                 verbose: request.verbose,
-                                states: states
+                                states: states,
+                                said: &said
                             )
                         )
                     }
@@ -128,11 +134,13 @@ extension RaceLabTool {
         lesson: Lesson,
         marks: Bool,
         verbose: Bool = false,
-        states: [String] = []
+        states: [String] = [],
+        said: inout ExplorationTextMemory
     )
         -> String
     {
-        entry.text(heading: heading, verbose: verbose, width: reportWidth, states: states) { replay in
+        entry.text(heading: heading, verbose: verbose, width: reportWidth, states: states, after: &said) {
+            replay in
             Self.replayCommand(
                 tool: commandName,
                 lesson: lesson.number,
@@ -153,7 +161,7 @@ extension RaceLabTool {
     ) -> SchedulePicture {
         SchedulePicture(
             entry,
-            invariant: lesson.variant(named: entry.variant)?.exploration?.summary ?? "",
+            invariant: lesson.variant(named: entry.variant)?.exploration?.summary(threads: entry.threads) ?? "",
             states: states,
             replayCommand: entry.failure.map {
                 Self.replayCommand(

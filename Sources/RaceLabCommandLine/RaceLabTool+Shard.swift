@@ -112,14 +112,17 @@ extension RaceLabTool {
             {
                 states = replayed
             }
+            // One variant: its text says everything.
+            var said = ExplorationTextMemory()
             print(
                 text(
                     of: entry,
-                    heading: heading(of: variant, in: lesson, summary: variant.exploration?.summary ?? variant.summary),
+                    heading: heading(of: variant, in: lesson, summary: exploration.summary(threads: report.threads)),
                     lesson: lesson,
                     marks: first.result.options.marks,
                     verbose: request.verbose,
-                    states: states
+                    states: states,
+                    said: &said
                 )
             )
         }

@@ -49,7 +49,9 @@ struct ActorReentrancyExplorerTests {
         #expect(report.abandoned == nil)
         #expect(report.failingSchedules > 0)
         let failure = try #require(report.failure)
-        #expect(failure.steps.map(\.operation).suffix(2) == ["between the awaits", "between the awaits"])
+        #expect(
+            failure.steps.map(\.operation).suffix(2) == ["write back the list it read", "write back the list it read"]
+        )
         #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)

@@ -20,6 +20,44 @@ struct AsyncDataSourceExplorerTests {
     }
 
     @Test(
+        "the summary names who publishes what for the run's thread count",
+        arguments: [
+            (1, "thread 0 publishes v1, then v2; invariant: I"),
+            (2, "thread 1 renders the UI once; thread 0 publishes v1, then v2; invariant: I"),
+            (
+                3,
+                "thread 1 renders the UI once; threads 0 and 2 each publish the next state twice (v1 to v4 "
+                    + "between them); invariant: I"
+            ),
+            (
+                4,
+                "thread 1 renders the UI once; threads 0, 2 and 3 each publish the next state twice (v1 to v6 "
+                    + "between them); invariant: I"
+            ),
+            (
+                6,
+                "thread 1 renders the UI once; threads 0 and 2 to 5 each publish the next state twice (v1 to "
+                    + "v10 between them); invariant: I"
+            ),
+        ]
+    )
+    func summaryPerThreadCount(threads: Int, summary: String) throws {
+        #expect(AsyncDataSourceLesson.roles(threads, ui: "renders the UI once", invariant: "I") == summary)
+        // Each exploration of the lesson says it so: its default (two threads) and three.
+        let exploration = try Self.exploration("public-properties")
+        let invariant = "the UI saw one whole state and no update was lost"
+        #expect(exploration.summary == AsyncDataSourceLesson.roles(2, ui: "renders the UI once", invariant: invariant))
+        #expect(
+            exploration.summary(threads: 3)
+                == "thread 1 renders the UI once; threads 0 and 2 each publish the next state twice (v1 to v4 "
+                + "between them); invariant: \(invariant)"
+        )
+        for variant in AsyncDataSourceLesson.lesson.variants {
+            #expect(variant.exploration.map { !$0.summary(threads: threads).contains("every other thread") } != false)
+        }
+    }
+
+    @Test(
         "an update's work item between the UI's reads shows it a state that never existed",
         arguments: [
             ("public-properties", "public-properties barrier", "the UI saw torn cell"),

@@ -92,6 +92,28 @@ struct ExploreVerdictCommandLineTests {
         #expect(verbose.unwrappedStdout.contains("a data race inside a step is ThreadSanitizer's to find"))
     }
 
+    @Test("lesson 6's heading names the writers of the run's thread count")
+    func lessonSixWriters() throws {
+        let output = try Executable.racelab.run(
+            "explore",
+            "6",
+            "--variant",
+            "actor-state",
+            "--threads",
+            "3",
+            "--preemptions",
+            "0"
+        )
+        #expect(output.status == 0)
+        #expect(
+            output.unwrappedStdout.hasPrefix(
+                "lesson 6 (async-data-source), variant actor-state [fixed]: thread 1 reads the actor's state "
+                    + "twice and renders it; threads 0 and 2 each publish the next state twice (v1 to v4 between "
+                    + "them); invariant: one whole state, never older on the second read, no update lost verdict: CLEAN"
+            )
+        )
+    }
+
     @Test("the printed replay string names its program and reproduces")
     func replayFits() throws {
         let replay = try Self.lessonOneReplay()

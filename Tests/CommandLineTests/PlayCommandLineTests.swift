@@ -123,11 +123,30 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
+    @Test(
+        "play opens on the lesson's main bug: lesson 4's one-owner coordinator, not its baseline",
+        arguments: [
+            ("4", "lesson 4 (coordinator-locking), variant same-owner [buggy]:\n"),
+            ("6", "lesson 6 (async-data-source), variant public-properties [buggy]:\n"),
+        ]
+    )
+    func defaultVariant(lesson: String, heading: String) throws {
+        let output = try Self.play([lesson], input: "q\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix(heading))
+    }
+
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
     func lessonSix() throws {
         // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
         let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
+        // Who publishes what, for the two threads played.
+        #expect(
+            output.stdout.contains(
+                "  thread 1 renders the UI once; thread 0 publishes v1, then v2; invariant: the UI saw one whole\n"
+            )
+        )
         #expect(output.stdout.contains("step 1   state: data source holds header v0, items v0, footer v0\n"))
         // The first change block between its assignments: a header that names a state its items are not.
         #expect(output.stdout.contains("step 8   state: data source holds header v1, items v0, footer v0\n"))

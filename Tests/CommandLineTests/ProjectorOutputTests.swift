@@ -85,18 +85,41 @@ struct ProjectorOutputTests {
         // Each variant opens with its verdict (under its heading, at most three lines) and fits a screen.
         let blocks = ("\n" + output.stdout).components(separatedBy: "\nlesson ").dropFirst()
         #expect(!blocks.isEmpty)
+        // What a run says once: the queue legend's lines, what a step is, a clean verdict's scope.
+        let syncLegend = "    sync Q: the thread waits until queue Q has run its block"
+        let spawnedLegend =
+            "    Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own"
+        let stepLine =
+            "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
+        var said: Set<String> = []
+        var lastScope: String?
         for block in blocks {
-            let lines = block.split(separator: "\n")
+            let lines = block.split(separator: "\n").map(String.init)
             #expect(lines.count <= 40, "\(block)")
             let verdict = try #require(lines.firstIndex { $0.hasPrefix("  verdict: ") }, "\(block)")
             #expect(verdict <= 3, "\(block)")
-            // A schedule that names steps after a queue says what those names mean.
+            // A schedule that names steps after a queue says what those names mean, the first time.
             let steps = lines.drop { !$0.contains("SCHEDULE") }
-            if steps.contains(where: { $0.contains(" sync ") }) {
-                #expect(block.contains("sync Q: the thread waits until queue Q has run its block"), "\(block)")
-            }
+            var legend: [String] = []
+            if steps.contains(where: { $0.contains(" sync ") }) { legend.append(syncLegend) }
             if steps.contains(where: { $0.contains(" item', started") || $0.contains(" barrier', started") }) {
-                #expect(block.contains("Q barrier, Q item: a block queue Q runs"), "\(block)")
+                legend.append(spawnedLegend)
+            }
+            if lines[verdict].hasPrefix("  verdict: CLEAN") { legend.append(stepLine) }
+            for line in legend {
+                #expect(lines.filter { $0 == line }.count == (said.contains(line) ? 0 : 1), "\(line)\n\(block)")
+                said.insert(line)
+            }
+            // A clean verdict's scope: in full, or `the same scope as above` when it is the one printed last.
+            if lines[verdict].hasPrefix("  verdict: CLEAN (") {
+                let scope = ([lines[verdict]] + lines[(verdict + 1)...].prefix { $0.hasPrefix("    ") })
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                if scope == "verdict: CLEAN (the same scope as above)" {
+                    #expect(lastScope != nil, "\(block)")
+                } else {
+                    #expect(scope != lastScope, "a scope repeated in full:\n\(block)")
+                    lastScope = scope
+                }
             }
         }
         let verbose = try Executable.racelab.run("explore", "\(lesson)", "--verbose")

@@ -14,8 +14,8 @@ struct UIActorUnmarkedCommandLineTests {
         #expect(output.stdout.contains("(every schedule within the bound)"))
         #expect(output.stdout.contains("invariant broken: item 0 has updates "))
         #expect(output.stdout.contains("verdict: FOUND"))
-        // No mark is a point: the lesson's marks (`call updateItem`, `between the awaits`) never appear.
-        #expect(!output.stdout.contains("call updateItem") && !output.stdout.contains("between the awaits"))
+        // No mark is a point: the lesson's marks (`call updateItem`, `write back the list it read`) never appear.
+        #expect(!output.stdout.contains("call updateItem") && !output.stdout.contains("write back the list it read"))
         let replayLine = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
         var reproduced = 0

@@ -125,6 +125,27 @@ struct ExplorerVerdictTests {
         #expect(entry.granularity?.contains("ThreadSanitizer") == true)
     }
 
+    @Test("variants explored in one run: the scope printed last reads 'as above', what a step is is said once")
+    func saidOnceARun() async throws {
+        let report = try await Explorer.explore(ExplorerTests.lockedIncrement)
+        let entry = VariantExploration(name: "locked", kind: .fixed, report: report)
+        let scope = "every schedule of 2 threads with at most 2 preemptions, reduction none"
+        let step =
+            "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
+        var said = ExplorationTextMemory()
+        let first = entry.text(heading: "first", verbose: false, after: &said).split(separator: "\n")
+        let second = entry.text(heading: "second", verbose: false, after: &said).split(separator: "\n")
+        #expect(first[1] == "  verdict: CLEAN (\(scope))")
+        #expect(first.last.map(String.init) == step)
+        #expect(second[1] == "  verdict: CLEAN (the same scope as above)")
+        #expect(second.count == first.count - 1 && !second.contains { $0.hasPrefix("  each step:") })
+        // Alone, a variant's text says it all.
+        #expect(
+            entry.text(heading: "alone", verbose: false).split(separator: "\n")
+                == first.map { $0 == "first" ? "alone" : $0 }
+        )
+    }
+
     @Test("async with marks off: a race inside one job is not seen, and the verdict says each job ran as one step")
     func asyncGranularity() async throws {
         // A real race (the stress runner shows it), but read, sleep and write are one job: one step.

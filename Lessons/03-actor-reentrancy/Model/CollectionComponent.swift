@@ -44,8 +44,10 @@ public final class CollectionComponent {
     /// The time between the two awaits of `updateItem`, marked as a race window. It runs off both
     /// actors (a nonisolated async function, SE-0338), as the real gap does: the UI actor is free
     /// and the data source is free, so the runner's noise and the schedule explorer can place other
-    /// jobs there. It adds no suspension the article's code lacks; it widens the one it has.
+    /// jobs there. It adds no suspension the article's code lacks; it widens the one it has. The
+    /// mark names what the call does when it goes on from there, as an explored step: it writes back
+    /// the list it read before the gap.
     nonisolated static func betweenTheAwaits() async {
-        Race.window("between the awaits")
+        Race.window("write back the list it read")
     }
 }

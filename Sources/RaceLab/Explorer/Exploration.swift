@@ -15,8 +15,12 @@ import Foundation
 ///     invariant: { storage, threads in storage.numberOfItems == threads ? nil : "lost a key" })
 /// ```
 public struct Exploration: Sendable {
-    /// One line: what the threads do and what must hold afterwards.
-    public let summary: String
+    /// One line: what the threads do and what must hold afterwards, for `defaultThreads` threads
+    /// (`summary(threads:)` says it for another count).
+    public private(set) var summary: String
+    /// What the threads do for a given count, where one line cannot say it for every count
+    /// (`summarizing(_:)`); nil when `summary` holds for every count.
+    private var summaryForThreads: (@Sendable (Int) -> String)?
     /// Threads used when `--threads` is not given.
     public let defaultThreads: Int
     /// Whether it can show its shared state between steps (`describeState`).
@@ -138,6 +142,22 @@ extension Exploration {
         var declared = self
         declared.errorsAreFailures = true
         return declared
+    }
+
+    /// This exploration, saying what its threads do for each thread count: a role given to "every
+    /// other thread" is one thread with two threads and several with more, and the text names them.
+    /// `summary` becomes the line for `defaultThreads`; replay strings stay named by the summary it
+    /// was created with.
+    public func summarizing(_ summary: @escaping @Sendable (_ threads: Int) -> String) -> Exploration {
+        var declared = self
+        declared.summaryForThreads = summary
+        declared.summary = summary(defaultThreads)
+        return declared
+    }
+
+    /// What the threads do and what must hold afterwards, for a run of `threads` logical threads.
+    public func summary(threads: Int) -> String {
+        summaryForThreads?(threads) ?? summary
     }
 
     /// The short fingerprint that names this program in replay strings (`Schedule.program`): six

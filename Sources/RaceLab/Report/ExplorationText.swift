@@ -27,10 +27,33 @@ extension VariantExploration {
         states: [String] = [],
         replayCommand: (String) -> String = { $0 }
     ) -> String {
+        var said = ExplorationTextMemory()
+        return text(
+            heading: heading,
+            verbose: verbose,
+            width: width,
+            states: states,
+            after: &said,
+            replayCommand: replayCommand
+        )
+    }
+
+    /// The exploration of one variant as text, after others of the same run: what `said` holds is
+    /// not repeated (a verdict's scope equal to the one printed last reads `as above`; the line on
+    /// what a step is and each line of the queue legend appear once a run). Adds what it says to `said`.
+    public func text(
+        heading: String,
+        verbose: Bool = true,
+        width: Int? = nil,
+        states: [String] = [],
+        after said: inout ExplorationTextMemory,
+        replayCommand: (String) -> String = { $0 }
+    ) -> String {
         let lines =
             verbose
-            ? [heading] + bodyLines(replayCommand: replayCommand, verbose: true, states: states) + [verdictLine]
-            : [heading] + glanceLines(replayCommand: replayCommand, states: states)
+            ? [heading] + bodyLines(replayCommand: replayCommand, verbose: true, states: states, said: &said)
+                + [verdictLine(after: &said)]
+            : [heading] + glanceLines(replayCommand: replayCommand, states: states, said: &said)
         guard let width else { return lines.joined(separator: "\n") + "\n" }
         return lines.flatMap { line -> [String] in
             if line.hasPrefix(Self.replayPrefix) {
@@ -50,18 +73,33 @@ extension VariantExploration {
 
     /// The text but the heading, at a glance: the verdict first, then the counts, what makes them
     /// less than they seem, and the failing schedule; a clean search says what a step was.
-    func glanceLines(replayCommand: (String) -> String, states: [String] = []) -> [String] {
+    func glanceLines(
+        replayCommand: (String) -> String,
+        states: [String] = [],
+        said: inout ExplorationTextMemory
+    ) -> [String] {
         // A failing schedule's verdict says what broke; its timeline follows under a bare title.
-        var lines = [verdictLine + (failure.map { ": \($0.message)" } ?? "")]
+        var lines = [verdictLine(after: &said) + (failure.map { ": \($0.message)" } ?? "")]
         switch run {
         case .search(let report): lines.append(Self.countsLine(report))
         case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, "thread"))
         }
-        let quiet = report.map {
-            ["  each step: " + Self.step(of: $0) + "; a data race inside one is ThreadSanitizer's to find"]
-        }
+        // A clean search says what a step is, once a run: only a search with no schedule shown prints it.
+        let quiet =
+            failure == nil && error == nil
+            ? report.map {
+                said.once([
+                    "  each step: " + Self.step(of: $0) + "; a data race inside one is ThreadSanitizer's to find"
+                ])
+            } : nil
         return lines
-            + scheduleSection(failureMessage: false, quiet: quiet ?? [], states: states, replayCommand: replayCommand)
+            + scheduleSection(
+                failureMessage: false,
+                quiet: quiet ?? [],
+                states: states,
+                said: &said,
+                replayCommand: replayCommand
+            )
     }
 
     /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
@@ -71,8 +109,20 @@ extension VariantExploration {
         return "  verdict: \(verdict) (\(scope))"
     }
 
+    /// The verdict line after others of a run: a scope equal to the one printed last reads `as above`.
+    func verdictLine(after said: inout ExplorationTextMemory) -> String {
+        guard failure == nil || inconclusive, let scope else { return verdictLine }
+        defer { said.lastScope = scope }
+        return said.lastScope == scope ? "  verdict: \(verdict) (the same scope as above)" : verdictLine
+    }
+
     /// Everything but the heading and the verdict.
-    func bodyLines(replayCommand: (String) -> String, verbose: Bool = true, states: [String] = []) -> [String] {
+    func bodyLines(
+        replayCommand: (String) -> String,
+        verbose: Bool = true,
+        states: [String] = [],
+        said: inout ExplorationTextMemory
+    ) -> [String] {
         var lines: [String]
         switch run {
         case .search(let report): lines = Self.searchLines(report, verbose: verbose)
@@ -85,6 +135,7 @@ extension VariantExploration {
                 quiet: ["  no failing schedule"],
                 afterError: granularityLines,
                 states: states,
+                said: &said,
                 replayCommand: replayCommand
             )
     }
@@ -97,6 +148,7 @@ extension VariantExploration {
         quiet: [String],
         afterError: [String] = [],
         states: [String] = [],
+        said: inout ExplorationTextMemory,
         replayCommand: (String) -> String
     ) -> [String] {
         var lines = (warning ?? "").split(separator: "\n").map { "  warning: \($0)" }
@@ -108,6 +160,7 @@ extension VariantExploration {
                     failure,
                     message: failureMessage,
                     states: states,
+                    said: &said,
                     replayCommand: replayCommand
                 )
         }
@@ -118,7 +171,7 @@ extension VariantExploration {
             )
         }
         if let error {
-            lines += scheduleLines("SCHEDULE WITH AN ERROR", error, replayCommand: replayCommand)
+            lines += scheduleLines("SCHEDULE WITH AN ERROR", error, said: &said, replayCommand: replayCommand)
         } else {
             lines += quiet
         }
@@ -197,6 +250,7 @@ extension VariantExploration {
         _ schedule: Failure,
         message: Bool = true,
         states: [String] = [],
+        said: inout ExplorationTextMemory,
         replayCommand: (String) -> String
     ) -> [String] {
         var lines = [
@@ -207,7 +261,7 @@ extension VariantExploration {
         let spawned = schedule.spawned ?? []
         lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
         for thread in spawned { lines.append("    \(thread)") }
-        lines += Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" }
+        lines += said.once(Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" })
         lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
@@ -267,6 +321,24 @@ extension ExplorationReport {
     /// its bounds, the counts, and the shortest failing schedule as a timeline with its replay string.
     public var text: String {
         let entry = VariantExploration(name: "", kind: .fixed, report: self)
-        return entry.bodyLines(replayCommand: { $0 }).joined(separator: "\n") + "\n"
+        var said = ExplorationTextMemory()
+        return entry.bodyLines(replayCommand: { $0 }, said: &said).joined(separator: "\n") + "\n"
+    }
+}
+
+/// What the texts of the explorations printed earlier in one run said, so that a later one need not
+/// say it again: the verdict's scope printed last, the line on what a step is, the queue legend.
+public struct ExplorationTextMemory: Sendable {
+    /// The scope of the verdict printed last, if any.
+    var lastScope: String?
+    /// The lines said once a run that were said.
+    private var said: Set<String> = []
+
+    /// Nothing said yet: the start of a run.
+    public init() {}
+
+    /// Of `lines`, those not said before; all of them count as said from now on.
+    mutating func once(_ lines: [String]) -> [String] {
+        lines.filter { said.insert($0).inserted }
     }
 }

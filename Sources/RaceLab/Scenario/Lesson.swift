@@ -21,6 +21,12 @@ public struct Lesson: Sendable {
     /// What the amounts its runs count mean in this lesson, by the name the report gives them
     /// (`lost writes`, `duplicates`, `inconsistencies`): said under its variants when counted.
     public let countMeanings: [String: String]
+    /// The buggy variant that shows the lesson's bug, which `racelab play` opens on: the one named
+    /// at `init`, else the first buggy variant with an exploration.
+    public var mainBug: Variant? {
+        mainBugName.flatMap(variant(named:)) ?? variants.first { $0.kind == .buggy && $0.exploration != nil }
+    }
+    private let mainBugName: String?
 
     /// A lesson.
     /// - Parameters:
@@ -33,7 +39,10 @@ public struct Lesson: Sendable {
     ///   - workers: entry points its variants run in processes of their own; names unique.
     ///   - countMeanings: what `lost writes`, `duplicates` or `inconsistencies` count in this lesson,
     ///     where the name alone does not say it.
-    /// - Precondition: at least one variant, and no two variants or workers of the same name.
+    ///   - mainBug: the buggy, explorable variant that shows the lesson's bug, when it is not the
+    ///     first one (a baseline listed before it, for instance).
+    /// - Precondition: at least one variant, and no two variants or workers of the same name;
+    ///   `mainBug` names a buggy variant with an exploration.
     public init(
         number: Int,
         slug: String,
@@ -42,7 +51,8 @@ public struct Lesson: Sendable {
         workload: Workload,
         variants: [Variant],
         workers: [LessonWorker] = [],
-        countMeanings: [String: String] = [:]
+        countMeanings: [String: String] = [:],
+        mainBug: String? = nil
     ) {
         precondition(!variants.isEmpty, "a lesson needs at least one variant")
         precondition(Set(variants.map(\.name)).count == variants.count, "variant names must be unique in a lesson")
@@ -55,6 +65,14 @@ public struct Lesson: Sendable {
         self.variants = variants
         self.workers = workers
         self.countMeanings = countMeanings
+        mainBugName = mainBug
+        if let mainBug {
+            let named = variants.first { $0.name == mainBug }
+            precondition(
+                named?.kind == .buggy && named?.exploration != nil,
+                "mainBug must name a buggy variant with an exploration"
+            )
+        }
     }
 
     /// The variant with this name, if any.
