@@ -3,7 +3,7 @@ import Testing
 
 /// What `Scripts/check-exercise` tells a participant after a FAIL: the outcomes a stress run saw,
 /// the figures in the FAIL line, and the `Next:` line, which follows the failure that happened.
-/// Each test checks a planted file kept in its own temporary folder, through the real checker
+/// Each test checks a starter or a planted wrong fix of the repository through the real checker
 /// (which builds the exercise's harness in release mode in `.build-exercise/`, shared by every
 /// check: the suite runs one check at a time).
 @Suite("a failed exercise check advises what its failure calls for", .serialized)
@@ -11,25 +11,27 @@ struct ExerciseAdviceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Runs `Scripts/check-exercise exercise --file <source> --expect fail --expect-diagnosis kind`
-    /// on `source`, written to a file named `name` in a temporary folder; its exit status and
-    /// output lines.
+    /// What to check: the file at a path, or the starter with a patch applied (paths from the root).
+    enum Planted {
+        case file(String)
+        case patch(String)
+    }
+
+    /// Runs `Scripts/check-exercise exercise --file|--patch <path> --expect fail --expect-diagnosis
+    /// kind`; its exit status and output lines.
     static func check(
         exercise: Int,
-        name: String,
-        source: String,
+        _ planted: Planted,
         diagnosis kind: String
     ) throws -> (status: Int32, lines: [String]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "racelab-exercise-advice-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(name)
-        try Data(source.utf8).write(to: file)
+        let (option, path) =
+            switch planted {
+            case .file(let path): ("--file", path)
+            case .patch(let path): ("--patch", path)
+            }
         let (status, text) = try Executable.capture(
             root.appendingPathComponent("Scripts/check-exercise"),
-            [String(exercise), "--file", file.path, "--expect", "fail", "--expect-diagnosis", kind],
+            [String(exercise), option, path, "--expect", "fail", "--expect-diagnosis", kind],
             in: root,
             stderr: .merged
         )
@@ -43,30 +45,7 @@ struct ExerciseAdviceTests {
     func retryUntilUnchanged() throws {
         let result = try Self.check(
             exercise: 3,
-            name: "Scoreboard.swift",
-            source: """
-                // Retries until the score did not change during the referee's await: no point is
-                // lost, but an add that retries asks the referee again.
-                import RaceLab
-
-                actor Scoreboard {
-                    private var scores: [String: Int] = [:]
-                    init() {}
-                    func add(_ points: Int, to player: String) async {
-                        while true {
-                            let current = scores[player, default: 0]
-                            let approved = await Referee.approve(points)
-                            if scores[player, default: 0] == current {
-                                scores[player] = current + approved
-                                return
-                            }
-                        }
-                    }
-                    func score(of player: String) -> Int { scores[player, default: 0] }
-                    var total: Int { scores.values.reduce(0, +) }
-                }
-
-                """,
+            .patch("Lessons/03-actor-reentrancy/Exercise/WrongFixes/RetryUntilUnchanged.patch"),
             diagnosis: "concurrent"
         )
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
@@ -84,38 +63,7 @@ struct ExerciseAdviceTests {
     func atomicWriteWithoutBarrier() throws {
         let result = try Self.check(
             exercise: 5,
-            name: "DocumentStore.swift",
-            source: """
-                // Writes atomically (temporary file, then rename) on a plain `queue.sync`: every reader
-                // finds a whole file, yet nothing orders the stores.
-                import Foundation
-                import RaceLab
-
-                final class DocumentStore: @unchecked Sendable {
-                    let folder: URL
-                    private let queue = DispatchQueue(label: "exercise.document-store", attributes: .concurrent)
-
-                    init(folder: URL) {
-                        self.folder = folder
-                    }
-
-                    @inline(never)
-                    func store(_ data: Data, as name: String) throws {
-                        try queue.sync {
-                            try data.write(to: folder.appendingPathComponent(name), options: .atomic)
-                        }
-                    }
-
-                    func load(_ name: String) throws -> Data? {
-                        try queue.sync {
-                            let url = folder.appendingPathComponent(name)
-                            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-                            return try Data(contentsOf: url)
-                        }
-                    }
-                }
-
-                """,
+            .patch("Lessons/05-persistent-store/Exercise/WrongFixes/AtomicWriteNoBarrier.patch"),
             diagnosis: "unordered-stores"
         )
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
@@ -133,16 +81,9 @@ struct ExerciseAdviceTests {
         .timeLimit(.minutes(20))
     )
     func starterStepsFromTheFirstHint() throws {
-        let starter = try String(
-            contentsOf: Self.root.appendingPathComponent(
-                "Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"
-            ),
-            encoding: .utf8
-        )
         let result = try Self.check(
             exercise: 5,
-            name: "DocumentStore.swift",
-            source: starter,
+            .file("Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"),
             diagnosis: "inconsistencies"
         )
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
@@ -155,13 +96,11 @@ struct ExerciseAdviceTests {
         .timeLimit(.minutes(20))
     )
     func starterOutcomes() throws {
-        let starter = try String(
-            contentsOf: Self.root.appendingPathComponent(
-                "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift"
-            ),
-            encoding: .utf8
+        let result = try Self.check(
+            exercise: 3,
+            .file("Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift"),
+            diagnosis: "lost-writes"
         )
-        let result = try Self.check(exercise: 3, name: "Scoreboard.swift", source: starter, diagnosis: "lost-writes")
         #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
         // "anomalies in 38 of 40 trials (8,000 operations, seed …)": the trials the outcomes add up to.
         let evidence = try #require(result.lines.first { $0.contains("anomalies in ") })
