@@ -12,18 +12,18 @@ struct ExerciseAdviceTests {
         .deletingLastPathComponent()
 
     /// What to check: the file at a path, or the starter with a patch applied (paths from the root).
-    enum Planted {
+    enum Planted: Sendable {
         case file(String)
         case patch(String)
     }
 
     /// Runs `Scripts/check-exercise exercise --file|--patch <path> --expect fail --expect-diagnosis
-    /// kind`; its exit status and output lines.
+    /// kind`, expecting exit status 0 (the expected FAIL and diagnosis); its output lines.
     static func check(
         exercise: Int,
         _ planted: Planted,
         diagnosis kind: String
-    ) throws -> (status: Int32, lines: [String]) {
+    ) throws -> [String] {
         let (option, path) =
             switch planted {
             case .file(let path): ("--file", path)
@@ -35,7 +35,9 @@ struct ExerciseAdviceTests {
             in: root,
             stderr: .merged
         )
-        return (status, text.split(separator: "\n").map(String.init))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        return lines
     }
 
     @Test(
@@ -43,32 +45,56 @@ struct ExerciseAdviceTests {
         .timeLimit(.minutes(20))
     )
     func retryUntilUnchanged() throws {
-        let result = try Self.check(
+        let lines = try Self.check(
             exercise: 3,
             .patch("Lessons/03-actor-reentrancy/Exercise/WrongFixes/RetryUntilUnchanged.patch"),
             diagnosis: "concurrent"
         )
-        #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
-        let failure = result.lines.first { $0.contains("FAIL  every concurrent add asked the referee once") }
-        #expect(failure?.contains("8,000 adds asked") == true, "\(result.lines)")
-        let next = result.lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.contains("passed the single-threaded checks") == true, "\(result.lines)")
-        #expect(!result.lines.contains { $0.contains("functional checks run") })
+        let failure = lines.first { $0.contains("FAIL  every concurrent add asked the referee once") }
+        #expect(failure?.contains("8,000 adds asked") == true, "\(lines)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.contains("passed the single-threaded checks") == true, "\(lines)")
+        #expect(!lines.contains { $0.contains("functional checks run") })
+    }
+
+    /// A planted file of exercise 5 and the hint its failure must send the participant to.
+    struct HintCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var planted: Planted
+        var diagnosis: String
+        var hint: Int
     }
 
     @Test(
-        "an atomic write without the barrier is sent to the barrier's hint",
-        .timeLimit(.minutes(20))
+        "exercise 5's failures are sent to the hint their diagnosis calls for",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            HintCase(
+                testDescription: "an atomic write without the barrier: the barrier's hint",
+                planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/AtomicWriteNoBarrier.patch"),
+                diagnosis: "unordered-stores",
+                hint: 2
+            ),
+            HintCase(
+                testDescription: "the starter, unordered and torn: the first hint",
+                planted: .file("Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"),
+                diagnosis: "inconsistencies",
+                hint: 1
+            ),
+        ]
     )
-    func atomicWriteWithoutBarrier() throws {
-        let result = try Self.check(
-            exercise: 5,
-            .patch("Lessons/05-persistent-store/Exercise/WrongFixes/AtomicWriteNoBarrier.patch"),
-            diagnosis: "unordered-stores"
+    func hintFollowsTheDiagnosis(_ planted: HintCase) throws {
+        let lines = try Self.check(exercise: 5, planted.planted, diagnosis: planted.diagnosis)
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(
+            next?.hasPrefix("Next: read hint \(planted.hint) of 4 in Lessons/05-persistent-store/Exercise/hints.md")
+                == true,
+            "\(lines)"
         )
-        #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
-        let next = result.lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 2 of 4 in Lessons/05-persistent-store/Exercise/hints.md") == true)
+    }
+
+    @Test("exercise 5's barrier hint is marked for unordered stores and lost writes")
+    func barrierHintIsMarked() throws {
         let hints = try String(
             contentsOf: Self.root.appendingPathComponent("Lessons/05-persistent-store/Exercise/hints.md"),
             encoding: .utf8
@@ -77,46 +103,30 @@ struct ExerciseAdviceTests {
     }
 
     @Test(
-        "exercise 5's starter, unordered and torn, steps through the hints from the first",
-        .timeLimit(.minutes(20))
-    )
-    func starterStepsFromTheFirstHint() throws {
-        let result = try Self.check(
-            exercise: 5,
-            .file("Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"),
-            diagnosis: "inconsistencies"
-        )
-        #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
-        let next = result.lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 1 of 4 in Lessons/05-persistent-store/Exercise/hints.md") == true)
-    }
-
-    @Test(
         "the starter's lost points list every outcome, or the most frequent and a count of the rest",
         .timeLimit(.minutes(20))
     )
     func starterOutcomes() throws {
-        let result = try Self.check(
+        let lines = try Self.check(
             exercise: 3,
             .file("Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift"),
             diagnosis: "lost-writes"
         )
-        #expect(result.status == 0, "\(result.lines.joined(separator: "\n"))")
         // "anomalies in 38 of 40 trials (8,000 operations, seed …)": the trials the outcomes add up to.
-        let evidence = try #require(result.lines.first { $0.contains("anomalies in ") })
+        let evidence = try #require(lines.first { $0.contains("anomalies in ") })
         let anomalous = try #require(
             evidence.firstMatch(of: /anomalies in ([0-9,]+) of/).flatMap { Int($0.1.replacing(",", with: "")) }
         )
-        let rows = result.lines.compactMap { line in
+        let rows = lines.compactMap { line in
             line.firstMatch(of: #/^ {8}([0-9,]+) trials?: /#).flatMap { Int($0.1.replacing(",", with: "")) }
         }
-        let rest = result.lines.compactMap { line in
+        let rest = lines.compactMap { line in
             line.firstMatch(of: #/^ {8}and ([0-9,]+) other outcomes in ([0-9,]+) trials?$/#).flatMap { match in
                 Int(match.2.replacing(",", with: ""))
             }
         }
-        #expect(!rows.isEmpty && rows.count + rest.count <= 6, "\(result.lines)")
-        #expect(rows.reduce(0, +) + rest.reduce(0, +) == anomalous, "\(result.lines)")
+        #expect(!rows.isEmpty && rows.count + rest.count <= 6, "\(lines)")
+        #expect(rows.reduce(0, +) + rest.reduce(0, +) == anomalous, "\(lines)")
         #expect(rest.count <= 1)
     }
 }
