@@ -220,7 +220,8 @@ public struct RaceLabTool: Sendable {
                 if !request.json {
                     let legend = text.countLegend(lesson.countMeanings, reports: reports)
                     if !legend.isEmpty { print(legend) }
-                    print(text.summary(lessonReport))
+                    let explorable = Set(lesson.variants.filter { $0.exploration != nil }.map(\.name))
+                    print(text.summary(lessonReport) + text.hiddenBugAdvice(lessonReport, explorable: explorable))
                 }
             }
             reports = []

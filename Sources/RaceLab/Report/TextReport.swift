@@ -202,6 +202,26 @@ package struct TextReport {
         return wrapped(line).joined(separator: "\n") + "\n"
     }
 
+    /// What to try for each buggy variant of `lesson` whose bug did not show: a race can stay hidden
+    /// for a whole run, more often without noise, while the schedule explorer (for the variants in
+    /// `explorable`) searches schedules instead of waiting for one. Empty when every bug showed.
+    package func hiddenBugAdvice(_ lesson: RunReport.LessonReport, explorable: Set<String>) -> String {
+        let hidden = lesson.variants.filter { $0.kind == .buggy && $0.decides && $0.verdict == .notReproduced }
+        let lines = hidden.flatMap { report in
+            let again = report.noise ? "more --trials" : "noise on (the default)"
+            let explore =
+                explorable.contains(report.name)
+                ? ", or `racelab explore \(lesson.number) --variant \(report.name)`, which searches schedules "
+                    + "rather than waiting for one"
+                : ""
+            return wrapped(
+                "  \(report.name): a race can stay hidden for a whole run; try \(again)\(explore)",
+                hang: "    "
+            )
+        }
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
     /// The histogram as a table of at most `width` columns: OUTCOME, TRIALS, FREQ, EXPECT, MEANING
     /// on one line per row when they fit; else TRIALS, FREQ, EXPECT, OUTCOME with the meaning on the
     /// lines below, wrapped.
