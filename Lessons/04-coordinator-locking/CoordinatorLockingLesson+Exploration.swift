@@ -16,6 +16,10 @@ import RaceLab
 /// every thread of the process. The fixed `FileCoordinator`'s file queues are `RaceQueue`s, so its
 /// barrier `sync` is a scheduling point too, which the explorer holds back while another thread's
 /// barrier item is paused at `save object`. (Its map's own queue is not: see `QueueMap.access`.)
+///
+/// Between steps (`racelab play 4`, `explore --html`, a failing schedule) it shows the counter
+/// file's value, read directly rather than through a claim (a paused thread may hold the lock), and
+/// each increment between its read and its save: what it read, and so what it will write back.
 /// `cross-process` is not explored: its increments run in worker processes.
 extension CoordinatorLockingLesson {
     /// Each thread increments the counter once; afterwards it must equal the thread count.
@@ -29,17 +33,27 @@ extension CoordinatorLockingLesson {
                 + "; invariant: counter == threads",
             makeState: {
                 let owner = ClaimOwner()
-                return try CounterFile(coordinator: { coordinator(owner) }, oneInstance: oneInstance)
+                return try CounterFile(
+                    coordinator: { coordinator(owner) },
+                    oneInstance: oneInstance,
+                    showingCopies: true
+                )
             },
-            thread: { counter, _ in
+            thread: { counter, index in
                 Race.step("mutatingObject")
-                try counter.increment()
+                try counter.increment(thread: index)
             },
             invariant: { counter, threads in
                 guard let value = try? counter.finalValue() else { return "the counter file cannot be read" }
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
             },
-            tearDown: { counter in counter.remove() }
+            tearDown: { counter in counter.remove() },
+            describeState: { counter in
+                let copies = (counter.copies?.inFlight ?? []).map { copy in
+                    "thread \(copy.thread) read \(copy.read) → will write \(copy.read + 1)"
+                }
+                return ([counter.describeFile()] + copies).joined(separator: " · ")
+            }
         ).markingEveryWindow()
     }
 }

@@ -168,13 +168,13 @@ public enum CoordinatorLockingLesson {
         return explorable ? variant.exploring(incrementOnceEach(coordinator, oneInstance: oneInstance)) : variant
     }
 
-    /// A counter trial's outcome: how many increments it kept, then whether the lock ever granted a
-    /// claim while another was held (`overlaps` of them) and, if it did, what the two had in common
-    /// for the lock. The four buggy variants lose about as much; this part of the outcome is where
-    /// they differ. The meaning says what the outcome does not: where the increments went.
+    /// A counter trial's outcome: whether the lock ever granted a claim while another was held
+    /// (`overlaps` of them) and, if it did, what the two had in common for the lock, then how many
+    /// increments it kept. The four buggy variants lose about as much, so the part where they
+    /// differ leads. The meaning says what the outcome does not: where the increments went.
     static func outcome(_ kept: Observation, overlaps: Int, overlap: String) -> Observation {
         var observation = kept
-        observation.outcome += overlaps > 0 ? " · overlap: " + overlap : " · no overlap"
+        observation.outcome = (overlaps > 0 ? "overlap: " + overlap : "no overlap") + " · " + kept.outcome
         // A band's meaning repeats the outcome's numbers (`100–119 of 200 increments kept, the others lost`).
         let lost = kept.meaning.hasSuffix(", the others lost") ? "the rest lost" : kept.meaning
         observation.meaning = lost + (overlaps > 0 ? " to overlaps" : ", one claim at a time")

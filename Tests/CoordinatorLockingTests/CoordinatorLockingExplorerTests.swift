@@ -66,6 +66,29 @@ struct CoordinatorLockingExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
+    /// The state shown between steps: the file's value, and what each increment read and will
+    /// write, so that a failing schedule shows both threads reading 0 and both writing 1.
+    @Test(
+        "a failing schedule's states show both increments read 0 and will write 1",
+        arguments: ["same-owner", "same-owner-one-instance", "fcntl-process-lock"]
+    )
+    func failingScheduleShowsBothCopies(name: String) async throws {
+        let exploration = try Self.exploration(name)
+        let failure = try #require(try await Self.exploreEverySchedule(exploration).failure)
+        #expect(failure.schedule.choices == [0, 0, 1, 1, 1, 0])
+        let replay = try Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
+        let none = "no counter file yet (reads as 0)"
+        let thread0 = "thread 0 read 0 → will write 1"
+        let thread1 = "thread 1 read 0 → will write 1"
+        #expect(
+            replay.states == [
+                none, none, "\(none) · \(thread0)", "\(none) · \(thread0)",
+                "\(none) · \(thread0) · \(thread1)", "counter file holds 1 · \(thread0)",
+                "counter file holds 1",
+            ]
+        )
+    }
+
     @Test("open-file-description locks under the explorer's model: each claim's own open() excludes the other thread")
     func descriptionLockExcludesThreads() async throws {
         let exploration = CoordinatorLockingLesson.incrementOnceEach { _ in OpenFileDescriptionLock() }

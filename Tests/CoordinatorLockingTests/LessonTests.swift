@@ -22,6 +22,25 @@ struct LessonTests {
         #expect(report.errors == 0)
     }
 
+    /// The buggy variants lose about as much; what their locks let in at once leads the outcome.
+    @Test("a trial's outcome leads with who got in at once, then what it kept")
+    func outcomeLeadsWithTheOverlap() {
+        let lossy = CoordinatorLockingLesson.outcome(
+            .kept(130, of: 200, unit: "increments"),
+            overlaps: 3,
+            overlap: "one process"
+        )
+        #expect(lossy.outcome == "overlap: one process · 120–139/200")
+        #expect(lossy.meaning == "the rest lost to overlaps")
+        let clean = CoordinatorLockingLesson.outcome(
+            .kept(500, of: 500, unit: "increments"),
+            overlaps: 0,
+            overlap: "no owner"
+        )
+        #expect(clean.outcome == "no overlap · 500/500")
+        #expect(clean.meaning == "all increments kept, one claim at a time")
+    }
+
     @Test("the coordinated variant keeps all 5,000 increments, with noise")
     func coordinatedVariantIsClean() async throws {
         let report = await StressRunner.run(CoordinatorLockingLesson.coordinated, trials: 5, iterations: 1_000, seed: 4)

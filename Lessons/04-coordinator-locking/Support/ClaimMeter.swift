@@ -28,13 +28,20 @@ final class ClaimMeter: Sendable {
 struct MeteredCoordinator: FileAccessCoordinator {
     let base: any FileAccessCoordinator
     let meter: ClaimMeter
+    /// Told when a writing claim ends, so that its copy no longer shows as on its way back.
+    var copies: CounterCopies? = nil
 
     func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
         try base.coordinateReading(at: url, accessor)
     }
 
     func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        try base.coordinateWriting(at: url) { url in try meter.claim { try accessor(url) } }
+        try base.coordinateWriting(at: url) { url in
+            try meter.claim {
+                defer { copies?.saved() }
+                return try accessor(url)
+            }
+        }
     }
 }
 
