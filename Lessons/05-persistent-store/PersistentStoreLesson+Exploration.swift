@@ -24,8 +24,9 @@ extension PersistentStoreLesson {
     static func storeThenReadEach(_ discipline: WriteDiscipline, stores: Int = 1) -> Exploration {
         Exploration(
             summary:
-                "each thread stores a new version of document-0, then reads its file directly as the outside reader "
-                + "does; invariant: no torn read or file, every store applied",
+                "each thread stores a new version of document-0, then reads its file as another process would "
+                + "(outside read: before any store it finds v0, mid-write a torn file); invariant: no torn read "
+                + "or file, every store applied",
             makeState: { try DocumentTrial(discipline: discipline, stores: stores, outsideReaderThread: false) },
             thread: { trial, thread in
                 Race.step("storeData")

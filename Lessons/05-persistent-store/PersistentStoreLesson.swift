@@ -86,8 +86,7 @@ public enum PersistentStoreLesson {
         kind: .fixed,
         discipline: .encodeInBarrier,
         slowEncodes: true,
-        summary: "the article's barrier around a 2 ms encode; measures the loads that wait for it (a cost: "
-            + "CLEAN says the store stays correct, not that nothing waits)"
+        summary: "correct but costly: the article's 2 ms encode inside the barrier stalls every load"
     )
     .expecting(
         tsan: .silent,

@@ -18,6 +18,34 @@ struct LessonTests {
         #expect(report.inconsistencies + report.lostWrites > 0)
     }
 
+    /// A failing trial's outcome leads with the failure; `4/4 current` there would read as good news.
+    @Test(
+        "a trial's outcome leads with what went wrong, then says what is left at the end",
+        arguments: [
+            (4, true, false, "went back (later stores restored all 4)"),
+            (3, true, false, "went back · 3/4 current"),
+            (4, false, true, "torn reads (all 4 whole at the end)"),
+            (4, true, true, "went back · torn reads (later stores restored all 4)"),
+            (0, true, true, "went back · torn reads · 0/4 current"),
+            (3, false, false, "3/4 current"),
+        ]
+    )
+    func outcomeLeadsWithTheFailure(current: Int, wentBack: Bool, tornReads: Bool, expected: String) {
+        let outcome = DocumentTrial.outcome(current: current, wentBack: wentBack, tornReads: tornReads, waited: nil)
+        #expect(outcome == expected)
+    }
+
+    @Test("a clean trial's outcome is the documents current, then the loads that waited")
+    func cleanOutcome() {
+        let outcome = DocumentTrial.outcome(
+            current: 4,
+            wentBack: false,
+            tornReads: false,
+            waited: "loads during encodes: all waited"
+        )
+        #expect(outcome == "4/4 current · loads during encodes: all waited")
+    }
+
     @Test("the fixed store is clean over 10,000 operations, with noise")
     func fixedIsClean() async throws {
         // The fixed discipline without the lesson's slow encodes, which only pace the stores.

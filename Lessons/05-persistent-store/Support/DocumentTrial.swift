@@ -238,17 +238,34 @@ final class DocumentTrial: @unchecked Sendable {
             lostWrites: lost,
             inconsistencies: torn + orphaned + outside.torn + wentBack,
             errors: environmentFailures,
-            // A bad outcome leads with what went wrong; the count of current documents follows.
-            outcome: ((wentBack > 0 ? ["went back"] : []) + (outside.torn > 0 ? ["torn reads"] : [])
-                + ["\(current)/\(Self.documents) current"]
-                + (kinds.isEmpty && slowEncodes ? [waitedShare] : []))
-                .joined(separator: " · "),
+            outcome: Self.outcome(
+                current: current,
+                wentBack: wentBack > 0,
+                tornReads: outside.torn > 0,
+                waited: kinds.isEmpty && slowEncodes ? waitedShare : nil
+            ),
             meaning: kinds.isEmpty
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
         )
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
+    }
+
+    /// A trial's outcome. A bad one leads with what went wrong; the documents current at the end
+    /// follow, in words that do not read as good news: later stores can put right a file that went
+    /// back. `waited` is the share of loads that waited for an encode, for a clean trial.
+    static func outcome(current: Int, wentBack: Bool, tornReads: Bool, waited: String?) -> String {
+        let failures = (wentBack ? ["went back"] : []) + (tornReads ? ["torn reads"] : [])
+        let all = documents
+        guard !failures.isEmpty else {
+            return (["\(current)/\(all) current"] + (waited.map { [$0] } ?? [])).joined(separator: " · ")
+        }
+        let end =
+            current < all
+            ? " · \(current)/\(all) current"
+            : wentBack ? " (later stores restored all \(all))" : " (all \(all) whole at the end)"
+        return failures.joined(separator: " · ") + end
     }
 
     /// How many of the loads made during an encode waited for it, in bands (the lock is held).
