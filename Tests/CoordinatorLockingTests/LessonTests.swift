@@ -23,22 +23,29 @@ struct LessonTests {
     }
 
     /// The buggy variants lose about as much; what their locks let in at once leads the outcome.
-    @Test("a trial's outcome leads with who got in at once, then what it kept")
-    func outcomeLeadsWithTheOverlap() {
-        let lossy = CoordinatorLockingLesson.outcome(
-            .kept(130, of: 200, unit: "increments"),
-            overlaps: 3,
-            overlap: "one process"
+    @Test(
+        "a trial's outcome leads with who got in at once, then what it kept",
+        arguments: [
+            (
+                kept: 130, of: 200, overlaps: 3, overlap: "one process",
+                outcome: "overlap: one process · 120–139/200", meaning: "the rest lost to overlaps"
+            ),
+            (
+                kept: 500, of: 500, overlaps: 0, overlap: "no owner",
+                outcome: "no overlap · 500/500", meaning: "all increments kept, one claim at a time"
+            ),
+        ]
+    )
+    func outcomeLeadsWithTheOverlap(
+        trial: (kept: Int, of: Int, overlaps: Int, overlap: String, outcome: String, meaning: String)
+    ) {
+        let described = CoordinatorLockingLesson.outcome(
+            .kept(trial.kept, of: trial.of, unit: "increments"),
+            overlaps: trial.overlaps,
+            overlap: trial.overlap
         )
-        #expect(lossy.outcome == "overlap: one process · 120–139/200")
-        #expect(lossy.meaning == "the rest lost to overlaps")
-        let clean = CoordinatorLockingLesson.outcome(
-            .kept(500, of: 500, unit: "increments"),
-            overlaps: 0,
-            overlap: "no owner"
-        )
-        #expect(clean.outcome == "no overlap · 500/500")
-        #expect(clean.meaning == "all increments kept, one claim at a time")
+        #expect(described.outcome == trial.outcome)
+        #expect(described.meaning == trial.meaning)
     }
 
     @Test("the coordinated variant keeps all 5,000 increments, with noise")

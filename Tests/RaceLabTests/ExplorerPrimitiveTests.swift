@@ -187,7 +187,7 @@ struct ExplorerPrimitiveTests {
         )
     }
 
-    @Test("the task executor never waits for a thread: jobs blocked all at once each get one", .timeLimit(.minutes(1)))
+    @Test("the task executor never waits for a thread: jobs blocked all at once each get one", .timeLimit(.minutes(5)))
     func executorGrows() async {
         // More blocked jobs at once than the machine has cores, so that a pool sized by cores (the
         // cooperative pool, libdispatch's on a loaded machine) would leave some unstarted, and this

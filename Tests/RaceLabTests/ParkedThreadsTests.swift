@@ -25,7 +25,7 @@ struct ParkedThreadsTests {
         #expect(threads.started == 1)
     }
 
-    @Test("bodies running at once each get a thread of their own", .timeLimit(.minutes(1)))
+    @Test("bodies running at once each get a thread of their own", .timeLimit(.minutes(5)))
     func concurrentBodies() {
         // Each body waits until all have started: bodies sharing a thread would never all start,
         // and the test would hang until its time limit.
