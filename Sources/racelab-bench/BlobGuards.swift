@@ -44,16 +44,6 @@ final class UnguardedBlob: BlobGuard, @unchecked Sendable {
     func store(_ blob: Data) { preconditionFailure("the unguarded baseline is for read-only mixes") }
 }
 
-/// `queue.sync` on a serial queue for reads and writes.
-final class SerialQueueBlob: BlobGuard, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "bench.blob.serial")
-    private var value: Data
-    init(_ initial: Data) { value = initial }
-    func copy(into buffer: UnsafeMutableRawBufferPointer) { queue.sync { value.copyAll(into: buffer) } }
-    func load() -> Data { queue.sync { value } }
-    func store(_ blob: Data) { queue.sync { value = blob } }
-}
-
 /// The article's choice: a concurrent queue, `sync` reads, asynchronous barrier writes.
 final class ConcurrentQueueBlob: BlobGuard, @unchecked Sendable {
     private let queue = DispatchQueue(label: "bench.blob.concurrent", attributes: .concurrent)
@@ -65,26 +55,11 @@ final class ConcurrentQueueBlob: BlobGuard, @unchecked Sendable {
     func drain() { queue.sync(flags: .barrier) {} }
 }
 
-/// `NSLock` around each access.
-final class NSLockBlob: BlobGuard, @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Data
-    init(_ initial: Data) { value = initial }
-    func copy(into buffer: UnsafeMutableRawBufferPointer) { lock.withLock { value.copyAll(into: buffer) } }
-    func load() -> Data { lock.withLock { value } }
-    func store(_ blob: Data) { lock.withLock { value = blob } }
-}
-
-/// A `pthread_rwlock_t`: shared for reads (readers copy in parallel), exclusive for writes.
-final class ReadWriteLockBlob: BlobGuard, @unchecked Sendable {
-    private let lock = ReadWriteLock()
-    private var value: Data
-
-    init(_ initial: Data) { value = initial }
-
-    func copy(into buffer: UnsafeMutableRawBufferPointer) { lock.reading { value.copyAll(into: buffer) } }
-    func load() -> Data { lock.reading { value } }
-    func store(_ blob: Data) { lock.writing { value = blob } }
+/// The serial queue, `NSLock` and the read-write lock (readers copy in parallel).
+extension Locked: BlobGuard where Value == Data {
+    func copy(into buffer: UnsafeMutableRawBufferPointer) { reading { $0.copyAll(into: buffer) } }
+    func load() -> Data { reading { $0 } }
+    func store(_ blob: Data) { writing { $0 = blob } }
 }
 
 /// `Synchronization.Mutex` (a futex on Linux).
@@ -111,10 +86,10 @@ enum BlobStrategy: String, CaseIterable, Sendable {
     func makeGuard(_ initial: Data) -> any BlobGuard {
         switch self {
         case .unguarded: UnguardedBlob(initial)
-        case .serialQueue: SerialQueueBlob(initial)
+        case .serialQueue: Locked(SerialQueue(queue: DispatchQueue(label: "bench.blob.serial")), initial)
         case .concurrentQueue: ConcurrentQueueBlob(initial)
-        case .nsLock: NSLockBlob(initial)
-        case .readWriteLock: ReadWriteLockBlob(initial)
+        case .nsLock: Locked(NSLock(), initial)
+        case .readWriteLock: Locked(ReadWriteLock(), initial)
         case .mutex: MutexBlob(initial)
         }
     }

@@ -19,14 +19,6 @@ extension CounterGuard {
     func drain() {}
 }
 
-/// `queue.sync` on a serial queue for reads and writes.
-final class SerialQueueGuard: CounterGuard, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "bench.serial")
-    private var value = 0
-    func read() -> Int { queue.sync { value } }
-    func increment() { queue.sync { value += 1 } }
-}
-
 /// The source articles' choice: a concurrent queue, `sync` reads, asynchronous barrier writes.
 final class ConcurrentQueueGuard: CounterGuard, @unchecked Sendable {
     private let queue = DispatchQueue(label: "bench.concurrent", attributes: .concurrent)
@@ -36,24 +28,56 @@ final class ConcurrentQueueGuard: CounterGuard, @unchecked Sendable {
     func drain() { queue.sync(flags: .barrier) {} }
 }
 
+/// A lock that every access of a `Locked` value runs under: readers share it where the lock allows.
+protocol BenchLock: Sendable {
+    /// Runs `body` holding the lock as a reader.
+    func reading<T>(_ body: () -> T) -> T
+    /// Runs `body` holding the lock alone.
+    func writing<T>(_ body: () -> T) -> T
+}
+
+/// `queue.sync` on a serial queue for reads and writes.
+struct SerialQueue: BenchLock {
+    let queue: DispatchQueue
+    func reading<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+    func writing<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+}
+
 /// `NSLock` around each access.
-final class NSLockGuard: CounterGuard, @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func read() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-    func increment() {
-        lock.lock()
-        value += 1
-        lock.unlock()
+extension NSLock: BenchLock {
+    func reading<T>(_ body: () -> T) -> T { writing(body) }
+    func writing<T>(_ body: () -> T) -> T {
+        lock()
+        defer { unlock() }
+        return body()
     }
 }
 
-/// A `pthread_rwlock_t` in memory of its own (a lock must not move), for the guards of both workloads.
-final class ReadWriteLock: @unchecked Sendable {
+/// A value read and written under `Lock`: the guard of both workloads (the counter, the blob) for
+/// the serial queue, `NSLock` and the read-write lock, which differ only in how they lock.
+final class Locked<Lock: BenchLock, Value>: @unchecked Sendable {
+    private let lock: Lock
+    private var value: Value
+
+    init(_ lock: Lock, _ initial: Value) {
+        self.lock = lock
+        value = initial
+    }
+
+    func reading<T>(_ body: (Value) -> T) -> T { lock.reading { body(value) } }
+    func writing(_ body: (inout Value) -> Void) { lock.writing { body(&value) } }
+    /// Writes apply before `writing` returns: nothing to wait for.
+    func drain() {}
+}
+
+extension Locked: CounterGuard where Value == Int {
+    func read() -> Int { reading { $0 } }
+    func increment() { writing { $0 += 1 } }
+}
+
+/// A `pthread_rwlock_t` in memory of its own (a lock must not move): shared for reads, exclusive for
+/// writes.
+final class ReadWriteLock: BenchLock, @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
     init() {
@@ -80,15 +104,6 @@ final class ReadWriteLock: @unchecked Sendable {
         defer { pthread_rwlock_unlock(lock) }
         return body()
     }
-}
-
-/// A `pthread_rwlock_t`: shared for reads, exclusive for writes.
-final class ReadWriteLockGuard: CounterGuard, @unchecked Sendable {
-    private let lock = ReadWriteLock()
-    private var value = 0
-
-    func read() -> Int { lock.reading { value } }
-    func increment() { lock.writing { value += 1 } }
 }
 
 /// `Synchronization.Mutex` (a futex on Linux).
@@ -125,10 +140,10 @@ enum Strategy: String, CaseIterable, Sendable {
     /// A fresh guard, or nil for the actor (which the benchmark drives from tasks).
     func makeGuard() -> (any CounterGuard)? {
         switch self {
-        case .serialQueue: SerialQueueGuard()
+        case .serialQueue: Locked(SerialQueue(queue: DispatchQueue(label: "bench.serial")), 0)
         case .concurrentQueue: ConcurrentQueueGuard()
-        case .nsLock: NSLockGuard()
-        case .readWriteLock: ReadWriteLockGuard()
+        case .nsLock: Locked(NSLock(), 0)
+        case .readWriteLock: Locked(ReadWriteLock(), 0)
         case .mutex: MutexGuard()
         case .atomic: AtomicGuard()
         case .actor: nil
