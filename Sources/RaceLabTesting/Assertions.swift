@@ -18,8 +18,7 @@ public func assertClean(
     line: UInt = #line
 ) async -> VariantReport {
     let stress = await RaceLabCheck.stress(variant, as: .fixed, workload: workload, seed: seed, noise: noise)
-    for failure in stress.failures { XCTFail(failure, file: file, line: line) }
-    for warning in stress.warnings { print("\(file):\(line): warning: \(warning)") }
+    fail(stress, file: file, line: line)
     return stress.report
 }
 
@@ -42,7 +41,7 @@ public func assertReproduced(
         noise: noise,
         timeLimit: timeLimit
     )
-    for failure in stress.failures { XCTFail(failure, file: file, line: line) }
+    fail(stress, file: file, line: line)
     return stress.report
 }
 
@@ -56,7 +55,7 @@ public func assertNoFailingSchedule(
     line: UInt = #line
 ) async -> VariantExploration? {
     let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: false)
-    for failure in search.failures { XCTFail(failure, file: file, line: line) }
+    fail(search, file: file, line: line)
     return search.report
 }
 
@@ -70,7 +69,14 @@ public func assertFailingSchedule(
     line: UInt = #line
 ) async -> Schedule? {
     let search = await RaceLabCheck.explore(exploration, options: options, wantFailure: true)
-    for failure in search.failures { XCTFail(failure, file: file, line: line) }
+    fail(search, file: file, line: line)
     return search.failingSchedule
+}
+
+/// Fails at `file:line` once per failure of `outcome`, and prints its warnings there (XCTest has no
+/// warning issues).
+private func fail(_ outcome: some RaceLabCheck.Outcome, file: StaticString, line: UInt) {
+    for failure in outcome.failures { XCTFail(failure, file: file, line: line) }
+    for warning in outcome.warnings { print("\(file):\(line): warning: \(warning)") }
 }
 #endif

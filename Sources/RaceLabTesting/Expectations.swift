@@ -114,14 +114,14 @@ public func expectFailingSchedule(
     return search.failingSchedule
 }
 
-private func record(_ stress: RaceLabCheck.Stress, sourceLocation: SourceLocation) {
-    if !stress.failures.isEmpty {
-        attach(stress.report, named: "\(stress.report.name).json", sourceLocation: sourceLocation)
+private func record(_ outcome: some RaceLabCheck.Outcome, sourceLocation: SourceLocation) {
+    if let attachment = outcome.attachment, !outcome.failures.isEmpty {
+        attach(attachment.report, named: attachment.name, sourceLocation: sourceLocation)
     }
-    for failure in stress.failures {
+    for failure in outcome.failures {
         Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
-    for warning in stress.warnings {
+    for warning in outcome.warnings {
         recordWarning(warning, sourceLocation: sourceLocation)
     }
 }
@@ -136,18 +136,9 @@ private func recordWarning(_ warning: String, sourceLocation: SourceLocation) {
     #endif
 }
 
-private func record(_ search: RaceLabCheck.Search, sourceLocation: SourceLocation) {
-    if let report = search.report, !search.failures.isEmpty {
-        attach(report, named: "exploration.json", sourceLocation: sourceLocation)
-    }
-    for failure in search.failures {
-        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
-    }
-}
-
 /// A failed check's report as a JSON attachment, where the toolchain has attachments (Swift 6.2 and later); they
 /// are kept when the run asks for them (`swift test --attachments-path DIR`).
-private func attach(_ report: some Encodable, named name: String, sourceLocation: SourceLocation) {
+private func attach(_ report: any Encodable, named name: String, sourceLocation: SourceLocation) {
     #if compiler(>=6.2)
     if let json = RaceLabCheck.json(report) {
         Attachment.record(json, named: name, sourceLocation: sourceLocation)

@@ -12,14 +12,25 @@ enum RaceLabCheck {
     /// failure, unless its options say otherwise (`ExplorationOptions.schedulesAfterFailure`).
     static let schedulesAfterFailure = 100
 
+    /// What a framework records of a check: its failures as issues, its warnings as warnings, and,
+    /// with a failure, its report as a JSON attachment.
+    protocol Outcome {
+        var failures: [String] { get }
+        var warnings: [String] { get }
+        /// The report to attach to a failure and its file name; nil when nothing ran.
+        var attachment: (report: any Encodable, name: String)? { get }
+    }
+
     /// A stress run's report, the failures to record when its verdict is not `kind`'s, and the
     /// warnings to record when it passed on less than it seems.
-    struct Stress {
+    struct Stress: Outcome {
         var report: VariantReport
         /// Messages to record, each one issue: a malformed pin, then the verdict's failure.
         var failures: [String]
         /// Messages to record as warnings: a pass in which no race window was reached.
         var warnings: [String] = []
+
+        var attachment: (report: any Encodable, name: String)? { (report, "\(report.name).json") }
     }
 
     /// Runs `variant` under the stress runner, judged as `kind`.
@@ -104,11 +115,15 @@ enum RaceLabCheck {
     }
 
     /// An exploration's outcome: its report, the failing schedule if one was found, the failures.
-    struct Search {
+    struct Search: Outcome {
         /// The search (or the pinned replay that decided the check); nil when nothing could run.
         var report: VariantExploration?
         var failingSchedule: Schedule?
         var failures: [String]
+        /// A search passes or fails: it has nothing to warn of.
+        var warnings: [String] { [] }
+
+        var attachment: (report: any Encodable, name: String)? { report.map { ($0, "exploration.json") } }
     }
 
     /// Replays the pinned schedules, then (unless a pinned one already decided) searches.
