@@ -24,13 +24,13 @@ struct DPORReduction: ReductionPolicy {
     var reduction: ExplorationOptions.Reduction { .dpor }
 
     func open(_ decision: SchedulingDecision, options: [Int], preemptions: Int) -> Mark {
-        Mark(backtrack: [options[0]], pending: Self.pending(decision))
+        Mark(backtrack: [options[0]], pending: decision.pendingFootprints)
     }
 
     func replay(_ mark: inout Mark, at decision: SchedulingDecision) -> Bool {
         // Objects are fresh in every execution: what the paused operations touch must be taken
         // from this one, never from the execution that first made the decision.
-        mark.pending = Self.pending(decision)
+        mark.pending = decision.pendingFootprints
         return true
     }
 
@@ -45,17 +45,6 @@ struct DPORReduction: ReductionPolicy {
             for decision in [race.decision] + (race.blockStart.map { [$0] } ?? []) {
                 let options = tree.branches[decision].options
                 tree[mark: decision].schedule(race.thread, options: options)
-            }
-        }
-    }
-
-    /// Every unfinished thread's paused operation at `decision`, with what it declares it touches.
-    private static func pending(_ decision: SchedulingDecision) -> [(thread: Int, footprint: Footprint)] {
-        decision.pending.indices.compactMap { thread in
-            decision.pending[thread].map { point in
-                var footprint = point.footprint
-                footprint.insert(.thread(thread))
-                return (thread, footprint)
             }
         }
     }

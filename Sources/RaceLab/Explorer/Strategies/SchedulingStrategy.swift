@@ -52,6 +52,18 @@ struct SchedulingDecision {
         if let current, enabled.contains(current) { return current }
         return enabled[0]
     }
+
+    /// Every unfinished thread's paused operation, with what it declares it touches (its own
+    /// thread included): what a partial-order reduction compares steps by.
+    var pendingFootprints: [(thread: Int, footprint: Footprint)] {
+        pending.indices.compactMap { thread in
+            pending[thread].map { point in
+                var footprint = point.footprint
+                footprint.insert(.thread(thread))
+                return (thread, footprint)
+            }
+        }
+    }
 }
 
 extension ExplorationOptions {
