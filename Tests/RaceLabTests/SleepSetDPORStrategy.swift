@@ -102,7 +102,7 @@ final class SleepSetDPORStrategy: SchedulingStrategy {
                 // Objects are fresh in every execution: what the paused operations touch must be
                 // taken from this one, never from the execution that first made the decision.
                 if reduction == .dpor {
-                    stack[depth].pending = Self.pending(decision)
+                    stack[depth].pending = DPORReduction.pending(decision)
                     stack[depth].sleep = sleepingThreads(after: decision.previousStep)
                 }
                 return stack[depth].options[stack[depth].index]
@@ -132,7 +132,7 @@ final class SleepSetDPORStrategy: SchedulingStrategy {
             backtrack: reduction == .none ? Set(options) : [options[index]]
         )
         if reduction == .dpor {
-            node.pending = Self.pending(decision)
+            node.pending = DPORReduction.pending(decision)
             node.sleep = sleep
         }
         stack.append(node)
@@ -162,17 +162,6 @@ final class SleepSetDPORStrategy: SchedulingStrategy {
         return parent.sleep.union(taken).filter { thread in
             guard let declared = parent.declared(by: thread) else { return false }
             return !declared.isDependent(on: step)
-        }
-    }
-
-    /// Every unfinished thread's paused operation at `decision`, with what it declares it touches.
-    private static func pending(_ decision: SchedulingDecision) -> [(thread: Int, footprint: Footprint)] {
-        decision.pending.indices.compactMap { thread in
-            decision.pending[thread].map { point in
-                var footprint = point.footprint
-                footprint.insert(.thread(thread))
-                return (thread, footprint)
-            }
         }
     }
 

@@ -50,7 +50,7 @@ struct DPORReduction: ReductionPolicy {
     }
 
     /// Every unfinished thread's paused operation at `decision`, with what it declares it touches.
-    private static func pending(_ decision: SchedulingDecision) -> [(thread: Int, footprint: Footprint)] {
+    static func pending(_ decision: SchedulingDecision) -> [(thread: Int, footprint: Footprint)] {
         decision.pending.indices.compactMap { thread in
             decision.pending[thread].map { point in
                 var footprint = point.footprint
