@@ -18,45 +18,46 @@ struct ActorReentrancyExplorerTests {
         try ActorReentrancyLesson.lesson.exploration(ofVariant: name)
     }
 
+    /// Explores variant `name` within 2 preemptions, expects the search to be exhaustive and its
+    /// shortest failure to end with both calls' `writeBack` and lose update 2, and replays that
+    /// schedule 100 times: each replay must end the same way.
+    static func expectLostUpdate(
+        _ name: String,
+        writeBack: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (report: ExplorationReport, failure: ExecutionResult) {
+        let exploration = try Self.exploration(name)
+        let report = try await Explorer.explore(exploration, options: Self.options)
+        #expect(report.exhaustive, sourceLocation: sourceLocation)
+        #expect(report.abandoned == nil, sourceLocation: sourceLocation)
+        let failure = try #require(report.failure, sourceLocation: sourceLocation)
+        #expect(failure.steps.map(\.operation).suffix(2) == [writeBack, writeBack], sourceLocation: sourceLocation)
+        #expect(
+            failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"),
+            sourceLocation: sourceLocation
+        )
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
+            #expect(replay.outcome == failure.outcome, sourceLocation: sourceLocation)
+        }
+        return (report, failure)
+    }
+
     @Test(
         "both calls read item 0 before either writes it back: one update is undone",
         arguments: ["buggy-update", "buggy-reload"]
     )
     func buggyMethodsLoseAnUpdate(name: String) async throws {
-        let exploration = try Self.exploration(name)
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        let (report, failure) = try await Self.expectLostUpdate(name, writeBack: "await load, then write back")
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
-        let failure = try #require(report.failure)
         #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
-        #expect(
-            failure.steps.map(\.operation).suffix(2) == ["await load, then write back", "await load, then write back"]
-        )
-        #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
-        for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
-            #expect(replay.outcome == failure.outcome)
-        }
     }
 
     @Test("the UI-actor component: both read the items before either writes them back, one update is undone")
     func componentBetweenItsAwaitsLosesAnUpdate() async throws {
-        let exploration = try Self.exploration("main-actor-update")
-        let report = try await Explorer.explore(exploration, options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
+        let (report, _) = try await Self.expectLostUpdate("main-actor-update", writeBack: "write back the list it read")
         #expect(report.failingSchedules > 0)
-        let failure = try #require(report.failure)
-        #expect(
-            failure.steps.map(\.operation).suffix(2) == ["write back the list it read", "write back the list it read"]
-        )
-        #expect(failure.outcome == .invariantBroken("item 0 has updates [1]; lost [2]"))
-        for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options)
-            #expect(replay.outcome == failure.outcome)
-        }
     }
 
     @Test(

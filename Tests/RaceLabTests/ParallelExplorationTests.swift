@@ -8,41 +8,35 @@ import Testing
 /// single job makes, whatever the order and the depth.
 @Suite("A search split into tasks reports what the sequential search reports")
 struct ParallelExplorationTests {
-    /// What a report says that must not depend on the jobs (everything but timings).
+    /// What a report says that must not depend on the jobs (everything but timings): each field
+    /// named once, for the comparison and for the message that shows a difference.
     struct Summary: Equatable, CustomStringConvertible {
-        var schedules: Int
-        var exhaustive: Bool
-        var traces: Int?
-        var failing: Int
-        var firstFailing: Int?
-        var failure: String?
-        var failureOutcome: String?
-        var errors: Int
-        var unfinished: Int
-        var stepBound: Int?
-        var warning: String?
-        var stoppedAfterFailure: Int?
+        static var fields: [(name: String, value: PartialKeyPath<ExplorationReport>)] {
+            [
+                ("schedules", \.schedules),
+                ("exhaustive", \.exhaustive),
+                ("traces", \.tracesCovered),
+                ("failing", \.failingSchedules),
+                ("first failing", \.firstFailingSchedule),
+                ("shortest failure", \.failure?.schedule.replayString),
+                ("its outcome", \.failure?.outcome.summary),
+                ("errors", \.errorSchedules),
+                ("unfinished", \.unfinishedSchedules),
+                ("step bound", \.stepBound),
+                ("warning", \.warning),
+                ("stopped after failure", \.stoppedAfterFailure),
+            ]
+        }
+
+        /// Each field's value as printed, in the order of `fields`.
+        var values: [String]
 
         init(_ report: ExplorationReport) {
-            schedules = report.schedules
-            exhaustive = report.exhaustive
-            traces = report.tracesCovered
-            failing = report.failingSchedules
-            firstFailing = report.firstFailingSchedule
-            failure = report.failure?.schedule.replayString
-            failureOutcome = report.failure?.outcome.summary
-            errors = report.errorSchedules
-            unfinished = report.unfinishedSchedules
-            stepBound = report.stepBound
-            warning = report.warning
-            stoppedAfterFailure = report.stoppedAfterFailure
+            values = Self.fields.map { String(describing: report[keyPath: $0.value]) }
         }
 
         var description: String {
-            "\(schedules) schedules (exhaustive \(exhaustive)), \(traces ?? -1) traces, \(failing) failing "
-                + "(first #\(firstFailing ?? 0), shortest \(failure ?? "none"): \(failureOutcome ?? "-")), "
-                + "\(errors) errors, \(unfinished) unfinished, bound \(stepBound ?? 0), "
-                + "stopped after failure \(stoppedAfterFailure.map(String.init) ?? "no"), warning \(warning ?? "none")"
+            zip(Self.fields, values).map { "\($0.name) \($1)" }.joined(separator: ", ")
         }
     }
 
