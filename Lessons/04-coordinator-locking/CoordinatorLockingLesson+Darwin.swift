@@ -60,25 +60,32 @@ public struct SystemFileCoordinator: FileAccessCoordinator {
     }
 
     public func coordinateReading<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        var result: Result<Value, any Error>?
-        var failure: NSError?
-        makeCoordinator().coordinate(readingItemAt: url, options: [], error: &failure) { url in
-            result = Result { try accessor(url) }
+        try coordinated(accessor) { coordinator, failure, run in
+            coordinator.coordinate(readingItemAt: url, options: [], error: &failure, byAccessor: run)
         }
-        return try Self.outcome(result, failure)
     }
 
     public func coordinateWriting<Value>(at url: URL, _ accessor: (URL) throws -> Value) throws -> Value {
-        var result: Result<Value, any Error>?
-        var failure: NSError?
-        makeCoordinator().coordinate(writingItemAt: url, options: [], error: &failure) { url in
-            result = Result { try accessor(url) }
+        try coordinated(accessor) { coordinator, failure, run in
+            coordinator.coordinate(writingItemAt: url, options: [], error: &failure, byAccessor: run)
         }
-        return try Self.outcome(result, failure)
     }
 
-    /// The accessor's value or error; the coordinator's error when it did not run the accessor.
-    private static func outcome<Value>(_ result: Result<Value, any Error>?, _ failure: NSError?) throws -> Value {
+    /// Runs `accessor` under the claim that `claim` makes with a new coordinator.
+    /// - Returns: the accessor's value.
+    /// - Throws: the accessor's error, or the coordinator's when it did not run the accessor.
+    private func coordinated<Value>(
+        _ accessor: (URL) throws -> Value,
+        claim: (NSFileCoordinator, inout NSError?, (URL) -> Void) -> Void
+    ) throws -> Value {
+        var result: Result<Value, any Error>?
+        var failure: NSError?
+        // `claim` runs the accessor before it returns, never later: it does not escape.
+        withoutActuallyEscaping(accessor) { accessor in
+            claim(makeCoordinator(), &failure) { url in
+                result = Result { try accessor(url) }
+            }
+        }
         if let result { return try result.get() }
         throw failure ?? CocoaError(.fileLocking)
     }

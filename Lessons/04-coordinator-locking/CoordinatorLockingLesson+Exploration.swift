@@ -19,12 +19,18 @@ import RaceLab
 ///
 /// Between steps (`racelab play 4`, `explore --html`, a failing schedule) it shows the counter
 /// file's value, read directly rather than through a claim (a paused thread may hold the lock), and
-/// each increment between its read and its save: what it read, and so what it will write back.
+/// each increment between its read and its save, which is the time it holds its writing claim: who
+/// holds the claim, who was granted it too and why the lock let them in, what each read, and so what
+/// it will write back.
 /// `cross-process` is not explored: its increments run in worker processes.
 extension CoordinatorLockingLesson {
     /// Each thread increments the counter once; afterwards it must equal the thread count.
+    ///
+    /// - Parameter overlap: what two claims have in common for this lock, shown beside a thread
+    ///   granted the claim while another holds it (`same owner`).
     static func incrementOnceEach(
         _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
+        overlap: String,
         oneInstance: Bool = false
     ) -> Exploration {
         Exploration(
@@ -49,8 +55,10 @@ extension CoordinatorLockingLesson {
             },
             tearDown: { counter in counter.remove() },
             describeState: { counter in
-                let copies = (counter.copies?.inFlight ?? []).map { copy in
-                    "thread \(copy.thread) read \(copy.read) → will write \(copy.read + 1)"
+                // A copy is in flight from the read to the save, both under the thread's claim.
+                let copies = (counter.copies?.inFlight ?? []).enumerated().map { index, copy in
+                    let claim = index == 0 ? "holds the claim" : "granted it too (\(overlap))"
+                    return "thread \(copy.thread) \(claim), read \(copy.read) → will write \(copy.read + 1)"
                 }
                 return ([counter.describeFile()] + copies).joined(separator: " · ")
             }

@@ -19,6 +19,12 @@ public enum CoordinatorLockingLesson {
         variants: [uncoordinated, sameOwner, sameOwnerOneInstance, processRecordLock, coordinated, crossProcess]
             + systemCoordinatorVariants,
         workers: [incrementWorker],
+        countMeanings: [
+            "lost writes": "increments that ran (mutatingObject returned) but are not in the final value",
+            "inconsistencies":
+                "claims the coordinator granted while another claim on the file was held (overlaps), "
+                + "and increments found beyond those made",
+        ],
         // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
         mainBug: "same-owner"
     )
@@ -165,15 +171,20 @@ public enum CoordinatorLockingLesson {
             },
             tearDown: { counter in counter.remove() }
         )
-        return explorable ? variant.exploring(incrementOnceEach(coordinator, oneInstance: oneInstance)) : variant
+        return explorable
+            ? variant.exploring(incrementOnceEach(coordinator, overlap: overlap, oneInstance: oneInstance)) : variant
     }
 
     /// A counter trial's outcome: whether the lock ever granted a claim while another was held
     /// (`overlaps` of them) and, if it did, what the two had in common for the lock, then how many
     /// increments it kept. The four buggy variants lose about as much, so the part where they
     /// differ leads. The meaning says what the outcome does not: where the increments went.
+    ///
+    /// Each overlap is an inconsistency, a broken "one claim at a time": a lock that let a second
+    /// claim in failed even in a trial whose increments all happened to survive.
     static func outcome(_ kept: Observation, overlaps: Int, overlap: String) -> Observation {
         var observation = kept
+        observation.inconsistencies += overlaps
         observation.outcome = (overlaps > 0 ? "overlap: " + overlap : "no overlap") + " · " + kept.outcome
         // A band's meaning repeats the outcome's numbers (`100–119 of 200 increments kept, the others lost`).
         let lost = kept.meaning.hasSuffix(", the others lost") ? "the rest lost" : kept.meaning

@@ -206,7 +206,7 @@ public struct RaceLabTool: Sendable {
                     report.unmeasured = planned[index].variant.unmeasuredReasons[system]
                 }
                 reports.append(report)
-                if !request.json { print(text.variant(report)) }
+                if !request.json { print(text.variant(report, counts: lesson.measuredCounts)) }
             }
             guard index + 1 == planned.count || planned[index + 1].lesson.number != lesson.number else { return }
             if !reports.isEmpty {

@@ -140,7 +140,7 @@ struct ProjectorOutputTests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         // Its only evidence is torn reads: reproduced, it counted inconsistencies.
         let legend = """
-            what the counts count (per trial: a variant's total over its trials without an error):
+            what the counts count (mean per trial: over a variant's trials without an error):
               inconsistencies: reads (a load's or the outside reader's) that found a torn file, another document
                 or none, outside reads that went back to an older version, stores that found an older version in
                 place when they completed, files left torn or holding a failed store
@@ -148,6 +148,27 @@ struct ProjectorOutputTests {
             lesson 5: buggy reproduced 1/1 → PASS
             """
         #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
+    }
+
+    @Test("run 4: the overlaps are counted as inconsistencies, said in the legend; --verbose shows only its counts")
+    func lessonFourCounts() throws {
+        let output = try Executable.racelab.run("run", "4", "--trials", "2", "--variant", "same-owner")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(output.stdout.contains("· mean per trial of 200 iterations: "))
+        let legend = """
+            what the counts count (mean per trial: over a variant's trials without an error):
+              lost writes: increments that ran (mutatingObject returned) but are not in the final value
+              inconsistencies: claims the coordinator granted while another claim on the file was held
+                (overlaps), and increments found beyond those made
+
+            lesson 4: buggy reproduced 1/1 → PASS
+            """
+        #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
+        let verbose = try Executable.racelab.run("run", "4", "--trials", "2", "--variant", "coordinated", "--verbose")
+        #expect(verbose.status == 0, "stderr: \(verbose.stderr)")
+        #expect(verbose.stdout.contains("\n  lost writes       0 total, 0.00 per trial\n"))
+        #expect(verbose.stdout.contains("\n  inconsistencies   0 total, 0.00 per trial\n"))
+        #expect(!verbose.stdout.contains("duplicates"), "lesson 4 counts no duplicates:\n\(verbose.stdout)")
     }
 
     @Test(

@@ -66,20 +66,24 @@ struct CoordinatorLockingExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    /// The state shown between steps: the file's value, and what each increment read and will
-    /// write, so that a failing schedule shows both threads reading 0 and both writing 1.
+    /// The state shown between steps: the file's value, who holds the claim, who was granted it
+    /// too and why, and what each increment read and will write, so that a failing schedule shows
+    /// both threads let in, both reading 0 and both writing 1.
     @Test(
-        "a failing schedule's states show both increments read 0 and will write 1",
-        arguments: ["same-owner", "same-owner-one-instance", "fcntl-process-lock"]
+        "a failing schedule's states show both threads granted the claim, both read 0, both will write 1",
+        arguments: [
+            (name: "same-owner", overlap: "same owner"), (name: "same-owner-one-instance", overlap: "one storage"),
+            (name: "fcntl-process-lock", overlap: "one process"),
+        ]
     )
-    func failingScheduleShowsBothCopies(name: String) async throws {
-        let exploration = try Self.exploration(name)
+    func failingScheduleShowsBothCopies(variant: (name: String, overlap: String)) async throws {
+        let exploration = try Self.exploration(variant.name)
         let failure = try #require(try await Self.exploreEverySchedule(exploration).failure)
         #expect(failure.schedule.choices == [0, 0, 1, 1, 1, 0])
         let replay = try Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
         let none = "no counter file yet (reads as 0)"
-        let thread0 = "thread 0 read 0 → will write 1"
-        let thread1 = "thread 1 read 0 → will write 1"
+        let thread0 = "thread 0 holds the claim, read 0 → will write 1"
+        let thread1 = "thread 1 granted it too (\(variant.overlap)), read 0 → will write 1"
         #expect(
             replay.states == [
                 none, none, "\(none) · \(thread0)", "\(none) · \(thread0)",
@@ -91,7 +95,10 @@ struct CoordinatorLockingExplorerTests {
 
     @Test("open-file-description locks under the explorer's model: each claim's own open() excludes the other thread")
     func descriptionLockExcludesThreads() async throws {
-        let exploration = CoordinatorLockingLesson.incrementOnceEach { _ in OpenFileDescriptionLock() }
+        let exploration = CoordinatorLockingLesson.incrementOnceEach(
+            { _ in OpenFileDescriptionLock() },
+            overlap: "no owner"
+        )
         for threads in [2, 3] {
             let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
             #expect(report.exhaustive)
@@ -120,7 +127,10 @@ struct CoordinatorLockingExplorerTests {
 
     @Test("the same queues with the write claimed as a read (no barrier): the explorer finds the lost increment")
     func readClaimForAWriteLosesAnIncrement() async throws {
-        let exploration = CoordinatorLockingLesson.incrementOnceEach { _ in WritesAsReads() }
+        let exploration = CoordinatorLockingLesson.incrementOnceEach(
+            { _ in WritesAsReads() },
+            overlap: "read claims only"
+        )
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
         #expect(report.abandoned == nil)
         #expect(report.failure?.outcome == .invariantBroken("counter is 1 after 2 increments"))

@@ -19,25 +19,32 @@ struct LessonTests {
         let report = await StressRunner.run(variant, trials: 20, iterations: 200, seed: 4)
         #expect(report.verdict == .reproduced)
         #expect(report.lostWrites > 0)
+        // An increment is lost only when another claim's read-modify-write overlapped it.
+        #expect(report.inconsistencies > 0, "the overlaps the meter counted")
         #expect(report.errors == 0)
     }
 
-    /// The buggy variants lose about as much; what their locks let in at once leads the outcome.
+    /// The buggy variants lose about as much; what their locks let in at once leads the outcome,
+    /// and every overlap counts as an inconsistency.
     @Test(
         "a trial's outcome leads with who got in at once, then what it kept",
         arguments: [
             (
                 kept: 130, of: 200, overlaps: 3, overlap: "one process",
-                outcome: "overlap: one process · 120–139/200", meaning: "the rest lost to overlaps"
+                outcome: "overlap: one process · 120–139/200", meaning: "the rest lost to overlaps",
+                inconsistencies: 3
             ),
             (
                 kept: 500, of: 500, overlaps: 0, overlap: "no owner",
-                outcome: "no overlap · 500/500", meaning: "all increments kept, one claim at a time"
+                outcome: "no overlap · 500/500", meaning: "all increments kept, one claim at a time",
+                inconsistencies: 0
             ),
         ]
     )
     func outcomeLeadsWithTheOverlap(
-        trial: (kept: Int, of: Int, overlaps: Int, overlap: String, outcome: String, meaning: String)
+        trial: (
+            kept: Int, of: Int, overlaps: Int, overlap: String, outcome: String, meaning: String, inconsistencies: Int
+        )
     ) {
         let described = CoordinatorLockingLesson.outcome(
             .kept(trial.kept, of: trial.of, unit: "increments"),
@@ -46,6 +53,7 @@ struct LessonTests {
         )
         #expect(described.outcome == trial.outcome)
         #expect(described.meaning == trial.meaning)
+        #expect(described.inconsistencies == trial.inconsistencies, "each overlap is a broken exclusion")
     }
 
     @Test("the coordinated variant keeps all 5,000 increments, with noise")

@@ -19,7 +19,7 @@ struct CountLegendTests {
         let legend = TextReport().countLegend(Self.meanings, reports: [torn, lost, .stub(verdict: .clean)])
         #expect(
             legend == """
-                what the counts count (per trial: a variant's total over its trials without an error):
+                what the counts count (mean per trial: over a variant's trials without an error):
                   lost writes: stores whose version is not in the file at the end
                   inconsistencies: reads that found a torn file
 
@@ -44,5 +44,29 @@ struct CountLegendTests {
         #expect(lines.count > 2)
         #expect(lines.allSatisfy { $0.count <= reportWidth })
         #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("    ") })
+    }
+
+    @Test("a verbose block shows the counts its lesson measures, and any other only when not zero")
+    func verboseShowsMeasuredCounts() {
+        var report = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        report.lostWrites = 20
+        report.duplicates = 3
+        func counts(_ measured: Set<String>?) -> [String] {
+            let names = ["lost writes", "duplicates", "inconsistencies"]
+            return TextReport(verbose: true).variant(report, counts: measured).split(separator: "\n").map(String.init)
+                .filter { line in names.contains { line.hasPrefix("  " + $0) } }
+        }
+        #expect(
+            counts(["lost writes", "inconsistencies"]) == [
+                "  lost writes       20 total, 2.00 per trial", "  duplicates        3 total, 0.30 per trial",
+                "  inconsistencies   0 total, 0.00 per trial",
+            ]
+        )
+        #expect(
+            counts(["lost writes"]) == [
+                "  lost writes       20 total, 2.00 per trial", "  duplicates        3 total, 0.30 per trial",
+            ]
+        )
+        #expect(counts(nil).count == 3)
     }
 }

@@ -38,7 +38,10 @@ package struct TextReport {
         )
     }
 
-    package func variant(_ report: VariantReport) -> String {
+    /// A variant's block, or its compact lines (`compactVariant(_:)`).
+    /// - Parameter counts: the counts its lesson measures (`Lesson.measuredCounts`); the block
+    ///   leaves out the others when they are zero. Nil: all three.
+    package func variant(_ report: VariantReport, counts: Set<String>? = nil) -> String {
         if !verbose && report.passed && report.trials > 0 && report.errors == 0 { return compactVariant(report) }
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
@@ -55,15 +58,14 @@ package struct TextReport {
                 "  anomalous trials  \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) "
                     + "(\(percent(Double(report.anomalousTrials) / Double(report.trials))))"
             )
-            lines.append(
-                "  lost writes       \(grouped(report.lostWrites)) total, \(perTrial(report.lostWrites)) per trial"
-            )
-            lines.append(
-                "  duplicates        \(grouped(report.duplicates)) total, \(perTrial(report.duplicates)) per trial"
-            )
-            lines.append(
-                "  inconsistencies   \(grouped(report.inconsistencies)) total, \(perTrial(report.inconsistencies)) per trial"
-            )
+            let amounts = [
+                ("lost writes", report.lostWrites), ("duplicates", report.duplicates),
+                ("inconsistencies", report.inconsistencies),
+            ]
+            for (name, total) in amounts where total > 0 || counts?.contains(name) ?? true {
+                let label = name + String(repeating: " ", count: 18 - name.count)
+                lines.append("  \(label)\(grouped(total)) total, \(perTrial(total)) per trial")
+            }
             if report.errors > 0 {
                 lines.append(
                     "  errors            \(grouped(report.errors)) total, in \(grouped(report.errorTrials)) "
@@ -125,7 +127,8 @@ package struct TextReport {
                 : ": no anomaly in \(grouped(report.trials)) trials"
         var verdict = "  \(report.decides ? "✓" : "·") \(report.verdict.label)\(reason)"
         if !amounts.isEmpty {
-            verdict += " · per trial of \(grouped(report.iterations)) iterations: " + amounts.joined(separator: ", ")
+            verdict +=
+                " · mean per trial of \(grouped(report.iterations)) iterations: " + amounts.joined(separator: ", ")
         }
         lines += wrapped(verdict, hang: "    ")
         let candidates = report.histogram.filter { ($0.expectation == .forbidden) == anomalous }
@@ -179,7 +182,7 @@ package struct TextReport {
         ]
         let lines = counted.compactMap { name, shown in shown ? meanings[name].map { "  \(name): \($0)" } : nil }
         guard !lines.isEmpty else { return "" }
-        let heading = "what the counts count (per trial: a variant's total over its trials without an error):"
+        let heading = "what the counts count (mean per trial: over a variant's trials without an error):"
         return ([heading] + lines.flatMap { wrapped($0, hang: "    ") }).joined(separator: "\n") + "\n"
     }
 

@@ -20,7 +20,13 @@ public struct Lesson: Sendable {
     public let workers: [LessonWorker]
     /// What the amounts its runs count mean in this lesson, by the name the report gives them
     /// (`lost writes`, `duplicates`, `inconsistencies`): said under its variants when counted.
+    /// A lesson that explains its counts measures those only (`measuredCounts`).
     public let countMeanings: [String: String]
+    /// The counts its variants measure, which a verbose report shows even when zero: those it
+    /// explains in `countMeanings`; nil (all three) when it explains none.
+    public var measuredCounts: Set<String>? {
+        countMeanings.isEmpty ? nil : Set(countMeanings.keys)
+    }
     /// The buggy variant that shows the lesson's bug, which `racelab play` opens on: the one named
     /// at `init`, else the first buggy variant with an exploration.
     public var mainBug: Variant? {
