@@ -97,9 +97,12 @@ extension AsyncDataSourceLesson {
     ///     "update" and "render" steps then only read the trial, and commute (`Race.step(_:reading:)`).
     ///   - describe: the data source's state between steps (`racelab play 6`, `explore`'s failing
     ///     schedule), for a design that can be read without waiting for a paused thread.
+    ///   - story: the inconsistency the lesson's story tells for this design; a failure that shows
+    ///     another kind says so, so the room does not look for the story in it.
     static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
         _ makeTrial: @escaping @Sendable () -> Trial,
         readOnlySteps: Bool = false,
+        story: Inconsistency.Kind? = nil,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency]),
         describe: (@Sendable (Trial) -> String)? = nil
     ) -> Exploration {
@@ -124,7 +127,11 @@ extension AsyncDataSourceLesson {
             },
             invariant: { explored, threads in
                 let (version, problems) = settle(explored.trial)
-                return verdict(explored.findings, problems, version: version, updates: updates(among: threads))
+                let broken = verdict(explored.findings, problems, version: version, updates: updates(among: threads))
+                guard let broken, let story, let first = explored.findings.first, first.kind != story else {
+                    return broken
+                }
+                return broken + " (not the story's \(story.rawValue))"
             },
             describeState: describe.map { describe in { explored in describe(explored.trial) } }
         )
@@ -170,6 +177,11 @@ extension AsyncDataSourceLesson {
                 let version = trial.ui.sync { trial.uiState.state.version }
                 let problems = trial.observers.problems(finalVersion: version)
                 return verdict(Findings(), problems, version: version, updates: updates(among: threads))
+            },
+            // What each observer heard: the UI's first observer, then the one thread 1 adds.
+            describeState: { trial in
+                "data source v\(trial.dataSource.stateWhileEveryThreadIsPaused.version); "
+                    + "observers told \(trial.observers.toldVersions)"
             }
         )
         .markingEveryWindow()
@@ -237,24 +249,32 @@ extension AsyncDataSourceLesson {
 }
 
 extension AsyncDataSourceLesson {
-    /// Between steps: the version each property holds. Each is read under its own lock, which no
-    /// paused thread holds (a `change` block pauses between its assignments, not inside one).
+    /// Between steps: the version each property holds, and what the UI has read so far. Each
+    /// property is read under its own lock, which no paused thread holds (a `change` block pauses
+    /// between its assignments, not inside one).
     static let publicPropertiesExploration = uiAgainstWriters(
-        { PublicPropertiesVariant.Trial() },
+        { PublicPropertiesVariant.Trial(logsReads: true) },
+        story: .mixedState,
         settle: { trial in (trial.dataSource.header.version, []) },
         describe: { trial in
             let source = trial.dataSource
             let items = Set(source.items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/")
-            return "data source holds header v\(source.header.version), items \(items), "
-                + "footer v\(source.footer.version)"
+            return "holds header v\(source.header.version), items \(items), "
+                + "footer v\(source.footer.version); UI got \(trial.uiReads?.described ?? "")"
         }
     )
 
+    /// Between steps: the data source's state and what the UI has read (its lock is never held
+    /// across a scheduling point).
     static let atomicPropertyExploration = uiAgainstWriters(
-        { settled(AtomicPropertyVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
+        { settled(AtomicPropertyVariant.Trial(logsReads: true)) { $0.dataSource.waitUntilIdle() } },
         settle: { trial in
             let version = trial.dataSource.state.version
             return (version, trial.observers.problems(finalVersion: version))
+        },
+        describe: { trial in
+            "data source v\(trial.dataSource.describedState.version); "
+                + "UI got \(trial.uiReads?.described ?? "")"
         }
     )
 
@@ -273,6 +293,10 @@ extension AsyncDataSourceLesson {
             settle: { trial in
                 let version = trial.ui.sync { trial.component.currentState.version }
                 return (version, trial.observers.problems(finalVersion: version))
+            },
+            describe: { trial in
+                "data source v\(trial.dataSource.stateWhileEveryThreadIsPaused.version); "
+                    + "observer told \(trial.observers.toldVersions)"
             }
         )
     }
@@ -313,9 +337,17 @@ extension AsyncDataSourceLesson {
         }
     )
 
+    /// Between steps: the data source's state and the UI's copy, each with the version its shared
+    /// footer object holds now.
     static let mutableInsideStateExploration = uiAgainstWriters(
         { settled(MutableInsideStateVariant.Trial()) { $0.dataSource.waitUntilIdle() } },
-        settle: { trial in (trial.ui.sync { trial.uiState.state.version }, []) }
+        settle: { trial in (trial.ui.sync { trial.uiState.state.version }, []) },
+        describe: { trial in
+            let source = trial.dataSource.stateWhileEveryThreadIsPaused
+            let copy = trial.uiState.stateWhileEveryThreadIsPaused
+            return "data source v\(source.version) (footer v\(source.footer.version)); "
+                + "UI copy v\(copy.version) (footer v\(copy.footer.version))"
+        }
     )
 
     /// `trial` once `wait` has returned: the observers its `init` adds are added on the real queue,

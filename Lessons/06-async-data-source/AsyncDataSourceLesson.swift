@@ -95,7 +95,13 @@ public enum AsyncDataSourceLesson {
                 compiler: .rejected,
                 because: "a class with a var shared inside an immutable State: a real data race both tools catch"
             ),
-        ]
+        ],
+        countMeanings: [
+            "lost writes": "updates missing from the data source's final version",
+            "inconsistencies":
+                "UI reads of a state that never existed (mixed state, torn cell, back in time), and "
+                + "observers told a state twice, out of order, skipped, or not the last one",
+        ],
     )
 
     /// `variant` explored by `exploration`, with what ThreadSanitizer and the Swift 6 compiler make of

@@ -111,6 +111,36 @@ struct AsyncDataSourceExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
+    @Test(
+        "each buggy variant's failing schedule shows its state between steps: what the data source holds, what the UI got",
+        arguments: [
+            (
+                "public-properties", "holds header v0, items v0, footer v0; UI got nothing yet",
+                "holds header v2, items v2, footer v2; UI got header v0, items v0, title v0, detail v1"
+            ),
+            ("update-without-barrier", "data source v0; observer told nothing", "data source v1; observer told v1, v1"),
+            (
+                "atomic-property", "data source v0; UI got nothing yet",
+                "data source v2; UI got state v0, title v0, detail v1"
+            ),
+            (
+                "observer-on-main-queue", "data source v0; observers told nothing",
+                "data source v2; observers told v1, v2 | v1, v1, v2"
+            ),
+            (
+                "mutable-inside-state", "data source v0 (footer v0); UI copy v0 (footer v0)",
+                "data source v2 (footer v2); UI copy v2 (footer v2)"
+            ),
+        ]
+    )
+    func failingScheduleDescribesState(name: String, first: String, last: String) async throws {
+        let (exploration, failure) = try await Self.exploreExpectingFailure(name)
+        let replay = try await Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
+        #expect(replay.outcome == failure.outcome)
+        #expect(replay.states.first == first)
+        #expect(replay.states.last == last)
+    }
+
     @Test("the fix, an observer added on the UI queue against the same writers, has no failing schedule")
     func observerAddedOnUIQueueHearsEveryStateOnce() async throws {
         try await Self.expectNoFailingSchedule(

@@ -147,16 +147,31 @@ struct PlayCommandLineTests {
                 "  thread 1 renders the UI once; thread 0 publishes v1, then v2; invariant: the UI saw one whole\n"
             )
         )
-        #expect(output.stdout.contains("step 1   state: data source holds header v0, items v0, footer v0\n"))
+        #expect(output.stdout.contains("step 1   state: holds header v0, items v0, footer v0; UI got nothing yet\n"))
         // The first change block between its assignments: a header that names a state its items are not.
-        #expect(output.stdout.contains("step 8   state: data source holds header v1, items v0, footer v0\n"))
-        #expect(output.stdout.contains("step 13   state: data source holds header v2, items v2, footer v1\n"))
         #expect(
             output.stdout.contains(
-                "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\""
+                "step 8   state: holds header v1, items v0, footer v0; UI got header v0, items v0, title v0\n"
             )
         )
-        #expect(output.stdout.contains("state at the end: data source holds header v2, items v2, footer v2"))
+        // What the UI read: the title before the change block, the detail after it.
+        #expect(
+            output.stdout.contains(
+                "step 13   state: holds header v2, items v2, footer v1; "
+                    + "UI got header v0, items v0, title v0, detail v1\n"
+            )
+        )
+        #expect(
+            output.stdout.contains(
+                "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\" "
+                    + "(not the story's mixed state)"
+            )
+        )
+        #expect(
+            output.stdout.contains(
+                "state at the end: holds header v2, items v2, footer v2; UI got header v0, items v0, title v0, detail v1"
+            )
+        )
     }
 
     @Test("lesson 3: the actor's lost update, with the item's updates and each suspended call's copy between steps")

@@ -184,7 +184,9 @@ struct ProjectorOutputTests {
         let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
         #expect(blocks.count == 11)
         for block in blocks {
-            let lines = block.split(separator: "\n").prefix { !$0.hasPrefix("lesson 6:") }
+            let lines = block.split(separator: "\n").prefix {
+                !$0.hasPrefix("lesson 6:") && !$0.hasPrefix("what the counts count")
+            }
             // A verdict line may wrap: to three lines when a trial died from a signal, a known outcome of
             // update-without-barrier that its verdict names.
             #expect(lines.count <= 6, "\(block)")
@@ -193,7 +195,21 @@ struct ProjectorOutputTests {
             #expect(verdict.hasPrefix(buggy ? "  ✓ REPRODUCED" : "  ✓ CLEAN: no anomaly in 6 trials"), "\(block)")
             // What decided a buggy verdict is a forbidden outcome, never the good news of a clean trial.
             if buggy { #expect(!block.contains("in order"), "\(block)") }
+            // Every reproduced bug shows one thing it saw, observers told a state twice included.
+            if buggy { #expect(lines.contains { $0.hasPrefix("    e.g. inconsistency: ") }, "\(block)") }
         }
+        // Under the variants: what the counts on their lines count.
+        #expect(
+            output.stdout.contains(
+                """
+                what the counts count (per trial: a variant's total over its trials without an error):
+                  lost writes: updates missing from the data source's final version
+                  inconsistencies: UI reads of a state that never existed (mixed state, torn cell, back in time),
+                    and observers told a state twice, out of order, skipped, or not the last one
+
+                """
+            )
+        )
         #expect(!output.stdout.contains("OUTCOME"))
         #expect(!output.stdout.contains("anomalous trials"))
         let block = try #require(blocks.first { $0.hasPrefix("update-without-barrier ") })

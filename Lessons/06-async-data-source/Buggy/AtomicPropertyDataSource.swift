@@ -39,6 +39,10 @@ public final class AtomicPropertyDataSource<State: Sendable>: @unchecked Sendabl
         lock.withLock { storedState }
     }
 
+    /// The state, not counted as a reader's wait: for the schedule explorer's state lines. The lock
+    /// is never held across a scheduling point, so this never waits for a paused thread.
+    var describedState: State { currentState }
+
     private func install(_ newState: State) {
         lock.withLock { storedState = newState }
         // We hand observers `newState`, not `state`: reading again could return a newer state already.

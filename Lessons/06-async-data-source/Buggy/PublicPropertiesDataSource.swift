@@ -75,19 +75,24 @@ extension PublicPropertiesDataSource {
 
     /// The UI reader, as the collection view's callbacks read a data source with public properties:
     /// header, items and footer one by one, then one cell's title and detailed title in two reads.
+    /// `log` (the schedule explorer's) is told each value read.
     @inline(never)
-    public func render(cell index: Int) -> [Inconsistency] {
+    public func render(cell index: Int, log: ReadLog? = nil) -> [Inconsistency] {
         let header = self.header
+        log?.note("header v\(header.version)")
         // hazard: the header is read; a `change` may replace the items before the next line.
         Race.window("read items")
         let items = self.items
+        log?.note("items " + Set(items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/"))
         Race.window("read footer")
         let footer = self.footer
         var found = [Audit.mixedState(header: header, items: items, footer: footer)]
         let title = self.items[index].title
+        log?.note("title " + title.prefix { $0 != " " })  // the version it names
         // hazard: `cellForItemAt` reads the data source again for the second label.
         Race.window("read detailedTitle")
         let detailedTitle = self.items[index].detailedTitle
+        log?.note("detail " + detailedTitle.prefix { $0 != " " })
         found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
         return found.compactMap { $0 }
     }

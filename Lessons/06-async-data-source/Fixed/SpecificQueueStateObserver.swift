@@ -29,6 +29,10 @@ public final class SpecificQueueStateObserver<State: Sendable>: StateObserver, @
         return storedState
     }
 
+    /// The state read off `queue`, for the schedule explorer's state lines only: the explorer reads
+    /// it while every thread is paused, so nothing writes beside it.
+    var stateWhileEveryThreadIsPaused: State { storedState }
+
     public func dataSourceChanged(_ newState: State) {
         queue.async(flags: .barrier) {
             self.storedState = newState

@@ -67,6 +67,10 @@ public final class StateDataSource<State: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// The state read off the queue, for the schedule explorer's state lines only: the explorer
+    /// reads it while every thread is paused, so nothing writes beside it.
+    var stateWhileEveryThreadIsPaused: State { state }
+
     /// Waits until every update, read and add enqueued so far has run. For checks and tests.
     public func waitUntilIdle() {
         queue.sync(flags: .barrier) {}

@@ -9,8 +9,15 @@ enum AtomicPropertyVariant {
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
         let observers = ObserverRegistry()
+        /// What the UI read, for the explorer's state lines; nil in `racelab run`.
+        let uiReads: ReadLog?
 
-        init() {
+        convenience init() {
+            self.init(logsReads: false)
+        }
+
+        init(logsReads: Bool) {
+            uiReads = logsReads ? ReadLog() : nil
             dataSource.add(observer: observers.make(expectsCurrentState: false), notifyOnAdded: false)
         }
 
@@ -19,7 +26,7 @@ enum AtomicPropertyVariant {
         }
 
         func render(cell: Int) -> [Inconsistency] {
-            ui.sync { dataSource.render(cell: cell) }
+            ui.sync { dataSource.render(cell: cell, log: uiReads) }
         }
 
         func addObserver(_ iteration: Iteration) {
@@ -48,14 +55,17 @@ extension AtomicPropertyDataSource where State == CollectionState {
     /// The UI reader of the article: the header, items and footer come from one read of `state`
     /// (whole), then `cellForItemAt` fills the two labels from two reads of `state`.
     @inline(never)
-    public func render(cell index: Int) -> [Inconsistency] {
+    public func render(cell index: Int, log: ReadLog? = nil) -> [Inconsistency] {
         let snapshot = state
+        log?.note("state v\(snapshot.version)")
         var found = [Audit.mixedState(header: snapshot.header, items: snapshot.items, footer: snapshot.footer)]
         let title = state.items[index].title
+        log?.note("title " + title.prefix { $0 != " " })  // the version it names
         // hazard: the lock was released after the first read; the serial queue can install the next
         // state before the second.
         Race.window("read detailedTitle")
         let detailedTitle = state.items[index].detailedTitle
+        log?.note("detail " + detailedTitle.prefix { $0 != " " })
         found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
         return found.compactMap { $0 }
     }

@@ -75,6 +75,19 @@ final class ObserverRegistry: @unchecked Sendable {
         return observer
     }
 
+    /// What each observer has been told, oldest observer first: `v1, v2 | v0, v1, v1`. No lock here
+    /// is held across a scheduling point, so the explorer's state lines can read it between steps.
+    var toldVersions: String {
+        lock.lock()
+        let all = observers
+        lock.unlock()
+        let told = all.map { observer in
+            let versions = observer.toldVersions
+            return versions.isEmpty ? "nothing" : versions.map { "v\($0)" }.joined(separator: ", ")
+        }
+        return told.joined(separator: " | ")
+    }
+
     func problems(finalVersion: Int) -> [Inconsistency] {
         lock.lock()
         let all = observers

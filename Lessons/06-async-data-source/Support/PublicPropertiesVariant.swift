@@ -10,13 +10,23 @@ enum PublicPropertiesVariant {
         let dataSource = PublicPropertiesDataSource()
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
+        /// What the UI read, for the explorer's state lines; nil in `racelab run`.
+        let uiReads: ReadLog?
+
+        convenience init() {
+            self.init(logsReads: false)
+        }
+
+        init(logsReads: Bool) {
+            uiReads = logsReads ? ReadLog() : nil
+        }
 
         func write(waiting: Bool) {
             dataSource.publishNextVersion()
         }
 
         func render(cell: Int) -> [Inconsistency] {
-            ui.sync { dataSource.render(cell: cell) }
+            ui.sync { dataSource.render(cell: cell, log: uiReads) }
         }
 
         func settle() async -> TrialEnd {

@@ -24,7 +24,7 @@ enum TrialOutcome {
             outcome = "in order · " + readers
             meaning = "nothing lost, all in order"
         }
-        return Observation(
+        var observation = Observation(
             expected: updates,
             observed: finalVersion,
             lostWrites: lost,
@@ -32,6 +32,8 @@ enum TrialOutcome {
             outcome: outcome,
             meaning: meaning
         )
+        observation.samples = problems.prefix(3).map { "inconsistency: \($0)" }
+        return observation
     }
 
     /// A problem if the UI's copy did not end at the data source's last state.

@@ -317,6 +317,7 @@ private struct TrialResult {
             lostWrites = observation.lostWrites
             duplicates = observation.duplicates
             inconsistencies += observation.inconsistencies
+            samples += observation.samples.prefix(max(0, TrialLog.sampleLimit - samples.count))
             if inconsistencies > observation.inconsistencies, !observation.isAnomalous {
                 // The bad news first: the check's own outcome is good news here, and read first it
                 // would hide that the row is forbidden.

@@ -29,6 +29,9 @@ public struct Observation: Sendable, Equatable {
     /// What the outcome means, in a few words and in the outcome's own terms, e.g.
     /// `"400–499 of 1000 writes kept, the others lost"` for the outcome `"400–499/1000"`.
     public var meaning: String
+    /// A few of the problems the check found, each in one line (`inconsistency: told v1 twice`),
+    /// shown as the report's samples after those the iterations recorded. Empty unless set.
+    public var samples: [String] = []
 
     /// An observation; the counts not given are zero.
     /// - Parameters:
