@@ -5,7 +5,8 @@ import RaceLab
 /// `OutsideReader` does (with its own `read(document:)`), on the trial `racelab run` uses.
 ///
 /// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (first step
-/// `... item` or `... barrier`), its scheduling points the chunk windows (`write staged file`,
+/// `documents item` or `documents barrier`; with two stores, `store A barrier` and `store B barrier`,
+/// one queue each), its scheduling points the chunk windows (`write staged file`,
 /// `write in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
 /// would. The steps `storeData` and `outside read` let the explorer place the submissions and the
 /// direct reads among them. A read is one `read` call, so its result depends only on where it falls.

@@ -2,7 +2,7 @@ import Foundation
 import RaceLab
 
 /// Lesson 5: a store of files on a concurrent queue is safe when writes are barriers *and* replace
-/// files atomically. Without the barrier (the article's store otherwise unchanged), writes of one
+/// files atomically. Without the barrier (this lesson's store otherwise unchanged), writes of one
 /// file run side by side and the older one can land last; add a staging file whose name all writes
 /// of a file share and a torn file gets renamed into place; writing in place, a reader outside the
 /// queue (another process, or the app after a crash) sees files half written. Encode inside the
@@ -32,7 +32,7 @@ public enum PersistentStoreLesson {
         name: "no-barrier",
         kind: .buggy,
         discipline: .noBarrier,
-        summary: "the article's store without .barrier: writes of one file overlap, older can win"
+        summary: "this lesson's store without .barrier: writes of one file overlap, older can win"
     )
     .expecting(
         tsan: .silent,
@@ -86,7 +86,7 @@ public enum PersistentStoreLesson {
         kind: .fixed,
         discipline: .encodeInBarrier,
         slowEncodes: true,
-        summary: "correct but costly: the article's 2 ms encode inside the barrier stalls every load"
+        summary: "correct but costly: a simulated 2 ms encode inside the barrier stalls every load"
     )
     .expecting(
         tsan: .silent,

@@ -140,10 +140,11 @@ struct ProjectorOutputTests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         // Its only evidence is torn reads: reproduced, it counted inconsistencies.
         let legend = """
-            what the counts count (mean per trial: over a variant's trials without an error):
+            what the counts count (mean per trial = total ÷ trials that ran without an error):
               inconsistencies: reads (a load's or the outside reader's) that found a torn file, another document
                 or none, outside reads that went back to an older version, stores that found an older version in
                 place when they completed, files left torn or holding a failed store
+              (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 5: buggy reproduced 1/1 → PASS
             """

@@ -19,9 +19,10 @@ struct CountLegendTests {
         let legend = TextReport().countLegend(Self.meanings, reports: [torn, lost, .stub(verdict: .clean)])
         #expect(
             legend == """
-                what the counts count (mean per trial: over a variant's trials without an error):
+                what the counts count (mean per trial = total ÷ trials that ran without an error):
                   lost writes: stores whose version is not in the file at the end
                   inconsistencies: reads that found a torn file
+                  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
                 """
         )
@@ -43,7 +44,8 @@ struct CountLegendTests {
         let lines = TextReport().countLegend(["lost writes": meaning], reports: [lost]).split(separator: "\n")
         #expect(lines.count > 2)
         #expect(lines.allSatisfy { $0.count <= reportWidth })
-        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("    ") })
+        #expect(lines.dropFirst(2).dropLast().allSatisfy { $0.hasPrefix("    ") })
+        #expect(lines.last == "  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)")
     }
 
     @Test("a verbose block shows the counts its lesson measures, and any other only when not zero")

@@ -51,6 +51,8 @@ public final class PersistentDataStore: Sendable {
     ///   - name: the folder's name; the same rules as identifiers apply (it is stored in NFC).
     ///   - completionQueue: where completion handlers run. There is no main thread to default to.
     ///   - discipline: `.fixed` unless you are reproducing the lesson's bugs.
+    ///   - instance: names this store's queues in schedules (`store A barrier`) when more than one
+    ///     store is open at once; nil names them after the folder (`documents barrier`).
     /// - Throws: `InvalidIdentifier` for a bad name, `StoreError.folderInUse` when another store has
     ///   the folder, `StoreError.unexpectedEntry` when the folder, its `.staging` folder or its
     ///   `.lock` file is a symbolic link (or not a folder, not a file), `StoreError.system` when a
@@ -59,7 +61,8 @@ public final class PersistentDataStore: Sendable {
         name: String,
         in parent: URL,
         completionQueue: DispatchQueue,
-        discipline: WriteDiscipline = .fixed
+        discipline: WriteDiscipline = .fixed,
+        instance: String? = nil
     ) throws {
         self.name = try InvalidIdentifier.fileName(for: name)
         self.discipline = discipline
@@ -69,8 +72,10 @@ public final class PersistentDataStore: Sendable {
         directory = try StoreDirectory.open(folder.path)
         lock = discipline.claimsFolder ? try FolderLock(in: directory) : nil
         stagingDirectory = try directory.subfolder(".staging")
-        queue = RaceQueue(label: "racelab.persistent-data-store.\(self.name)", attributes: .concurrent)
-        encodingQueue = RaceQueue(label: "racelab.persistent-data-store.\(self.name).encoding")
+        // Schedules name a queue by its label's last dot-separated part.
+        let label = "racelab.persistent-data-store.\(self.name)" + (instance.map { ".\($0)" } ?? "")
+        queue = RaceQueue(label: label, attributes: .concurrent)
+        encodingQueue = RaceQueue(label: label + (instance == nil ? ".encoding" : " encoding"))
         for leftover in try stagingDirectory.names() {
             _ = try? stagingDirectory.remove(leftover)
         }

@@ -79,12 +79,16 @@ final class DocumentTrial: @unchecked Sendable {
         watchesCompletions = outsideReaderThread
         self.slowEncodes = slowEncodes
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
-        stores = try (0..<max(1, count)).map { [parent, completions] _ in
+        // With more than one store, each names its queues (`store A barrier`, `store B barrier`), so
+        // that a schedule shows two queues whose barriers order nothing between them.
+        let instances = count > 1 ? (0..<count).map { "store \(Character(UnicodeScalar(65 + $0)!))" } : [nil]
+        stores = try instances.map { [parent, completions] instance in
             try PersistentDataStore(
                 name: "documents",
                 in: parent,
                 completionQueue: completions,
-                discipline: discipline
+                discipline: discipline,
+                instance: instance
             )
         }
         let store = stores[0]

@@ -172,8 +172,8 @@ package struct TextReport {
     }
 
     /// What the counts on the variants' lines count, for those a variant counted and the lesson
-    /// explains (`Lesson.countMeanings`): `1.40 lost writes` then says what was lost. Empty when
-    /// there are none.
+    /// explains (`Lesson.countMeanings`): `1.40 lost writes` then says what was lost, and how the
+    /// means are rounded. Empty when there are none.
     package func countLegend(_ meanings: [String: String], reports: [VariantReport]) -> String {
         let counted = [
             ("lost writes", reports.contains { $0.lostWrites > 0 }),
@@ -182,8 +182,10 @@ package struct TextReport {
         ]
         let lines = counted.compactMap { name, shown in shown ? meanings[name].map { "  \(name): \($0)" } : nil }
         guard !lines.isEmpty else { return "" }
-        let heading = "what the counts count (mean per trial: over a variant's trials without an error):"
-        return ([heading] + lines.flatMap { wrapped($0, hang: "    ") }).joined(separator: "\n") + "\n"
+        let heading = "what the counts count (mean per trial = total ÷ trials that ran without an error):"
+        // How `perTrialFigure` rounds, so that `1.15` beside `77` reads as one rule.
+        let rounding = "  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)"
+        return ([heading] + lines.flatMap { wrapped($0, hang: "    ") } + [rounding]).joined(separator: "\n") + "\n"
     }
 
     package func summary(_ lesson: RunReport.LessonReport) -> String {
