@@ -157,10 +157,11 @@ struct ProjectorOutputTests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("· mean per trial of 200 iterations: "))
         let legend = """
-            what the counts count (mean per trial: over a variant's trials without an error):
+            what the counts count (mean per trial = total ÷ trials that ran without an error):
               lost writes: increments that ran (mutatingObject returned) but are not in the final value
               inconsistencies: claims the coordinator granted while another claim on the file was held
                 (overlaps), and increments found beyond those made
+              (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 4: buggy reproduced 1/1 → PASS
             """
@@ -203,10 +204,11 @@ struct ProjectorOutputTests {
         #expect(
             output.stdout.contains(
                 """
-                what the counts count (per trial: a variant's total over its trials without an error):
+                what the counts count (mean per trial = total ÷ trials that ran without an error):
                   lost writes: updates missing from the data source's final version
                   inconsistencies: UI reads of a state that never existed (mixed state, torn cell, back in time),
                     and observers told a state twice, out of order, skipped, or not the last one
+                  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
                 """
             )
