@@ -43,14 +43,20 @@ struct CommandValidation {
         )
     }
 
-    /// Refuses a variant `lesson` does not have, with the nearest name.
+    /// Refuses a variant `lesson` does not have: one line with the nearest name, then the variants
+    /// on lines of their own, wrapped to the report width (a lesson can have a dozen).
     func checkVariant(_ name: String, of lesson: Lesson) throws(UsageError) {
         guard lesson.variant(named: name) == nil else { return }
         let names = lesson.variants.map(\.name)
         throw error(
-            "lesson \(lesson.number) has no variant \(quoted(name)); its variants are: "
-                + names.joined(separator: ", ") + Suggestion.clause(for: name, among: names)
+            "lesson \(lesson.number) has no variant \(quoted(name))" + Suggestion.clause(for: name, among: names)
+                + "\n" + Self.listed("its variants are", names)
         )
+    }
+
+    /// `  its variants are: a, b, c` under an error line, wrapped to the report width.
+    static func listed(_ title: String, _ names: [String]) -> String {
+        wrapped("  \(title): " + names.joined(separator: ", ")).joined(separator: "\n")
     }
 
     /// The names of `lesson`'s explorable variants; refuses a lesson without one, and a `variant`
@@ -62,8 +68,8 @@ struct CommandValidation {
             try checkVariant(variant, of: lesson)
             guard explorable.contains(variant) else {
                 throw error(
-                    "variant \(quoted(variant)) has no exploration; explorable variants are: "
-                        + explorable.joined(separator: ", ")
+                    "variant \(quoted(variant)) has no exploration\n"
+                        + Self.listed("explorable variants are", explorable)
                 )
             }
         }

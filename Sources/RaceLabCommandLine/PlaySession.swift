@@ -160,14 +160,21 @@ final class PlaySession {
         }
         // Every schedule, not every behaviour: the counts below speak of schedules.
         let report = try Explorer.explore(exploration, options: ExplorationOptions(reduction: .none, threads: threads))
-        let bound = "at most \(report.preemptions) preemptions, " + counted(report.threads, "thread")
+        let bound = report.threadsAndTheirWork + ", with " + report.preemptionBound
         if report.failure == nil {
-            let scope = report.exhaustive ? "checked all \(report.schedules)" : "checked \(report.schedules), not all"
-            print("No schedule within the bound (\(bound)) breaks it: the explorer \(scope).")
+            // Only a search that ran every schedule within the bound says that none breaks it.
+            let line =
+                report.exhaustive
+                ? "No schedule breaks it: the explorer checked all \(report.schedules) schedules of \(bound)."
+                : "None of the \(report.schedules) schedules the explorer checked breaks it (not all those of "
+                    + "\(bound))."
+            print(wrappedText(line))
         } else {
             print(
-                "The explorer finds \(report.failingSchedules) failing among \(report.schedules) schedules "
-                    + "(\(bound)): r to try again, h for a hint on the way."
+                wrappedText(
+                    "The explorer finds \(report.failingSchedules) failing among \(report.schedules) schedules "
+                        + "of \(bound): r to try again, h for a hint on the way."
+                )
             )
         }
     }

@@ -46,7 +46,7 @@ struct ArgumentParserTests {
             (["run", "nope"], "unknown lesson 'nope'; lessons are: 1 (synthetic)"),
             (
                 ["run", "1", "--variant", "nope"],
-                "lesson 1 has no variant 'nope'; its variants are: clean, drops-every-2"
+                "lesson 1 has no variant 'nope'\n  its variants are: clean, drops-every-2"
             ),
             (["run", "all", "--variant", "clean"], "--variant 'clean' needs a single lesson, not 'all'"),
             (["run", "1", "--trials", "0"], "--trials must be a positive integer, got '0'"),

@@ -9,7 +9,7 @@ struct ExploreCommandLineTests {
         let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(output.status == 0)
         // The two gets are plain items of a concurrent queue: they commute, so 10 schedules are 6 traces.
-        #expect(output.stdout.contains("10 schedules (every schedule within the bound), 8 of them failing, in "))
+        #expect(output.stdout.contains("10 schedules ran (all with at most 2 preemptions), 8 failed, in "))
         #expect(output.stdout.contains("6 distinct traces: schedules that differ only in the order of independent"))
         #expect(output.stdout.contains(" ms per schedule: set-up "))
         #expect(output.stdout.contains("FAILING SCHEDULE (6 steps): invariant broken: kept 1 of 2 keys"))
@@ -27,7 +27,7 @@ struct ExploreCommandLineTests {
         let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(plain.status == 0)
         #expect(plain.stdout.contains("reduction none"))
-        #expect(plain.stdout.contains("10 schedules (every schedule within the bound), 8 of them failing"))
+        #expect(plain.stdout.contains("10 schedules ran (all with at most 2 preemptions), 8 failed"))
         #expect(plain.stdout.contains("6 distinct traces"))
         let output = try Executable.racelab.run(
             "explore",
@@ -40,9 +40,10 @@ struct ExploreCommandLineTests {
         )
         #expect(output.status == 0)
         #expect(output.stdout.contains("reduction dpor"))
+        #expect(output.unwrappedStdout.contains("; independent steps tried in one order only)"))
         // Lesson 1's window names no object: it depends on every other step, so no schedule is
         // skipped here, though the two gets (plain items of a concurrent queue) commute.
-        #expect(output.stdout.contains("10 schedules (every behaviour within the bound), 8 of them failing"))
+        #expect(output.stdout.contains("10 schedules ran (every behaviour with at most 2 preemptions), 8 failed"))
         #expect(output.stdout.contains("6 distinct traces"))
         // state-object declares complete footprints: auto is states, and it covers the same traces
         // as none in fewer schedules.
@@ -59,9 +60,20 @@ struct ExploreCommandLineTests {
         #expect(automatic.status == 0)
         #expect(none.status == 0)
         #expect(automatic.stdout.contains("reduction states"))
-        #expect(automatic.stdout.contains("27 schedules (every behaviour within the bound), 0 of them failing"))
+        #expect(
+            automatic.unwrappedStdout.contains(
+                "verdict: CLEAN (every behaviour of 2 threads and the work they start, with at most 2 preemptions; "
+                    + "independent steps tried in one order only, each state searched once)"
+            )
+        )
+        #expect(
+            none.unwrappedStdout.contains(
+                "verdict: CLEAN (every schedule of 2 threads and the work they start, with at most 2 preemptions)"
+            )
+        )
+        #expect(automatic.stdout.contains("27 schedules ran (every behaviour with at most 2 preemptions), 0 failed"))
         #expect(automatic.stdout.contains("18 distinct traces"))
-        #expect(none.stdout.contains("121 schedules (every schedule within the bound), 0 of them failing"))
+        #expect(none.stdout.contains("121 schedules ran (all with at most 2 preemptions), 0 failed"))
         #expect(none.stdout.contains("18 distinct traces"))
         let bad = try Executable.racelab.run("explore", "1", "--reduction", "sleep")
         #expect(bad.status == 2)

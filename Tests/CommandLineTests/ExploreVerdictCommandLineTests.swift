@@ -86,7 +86,11 @@ struct ExploreVerdictCommandLineTests {
     func exhaustiveScope() throws {
         let output = try Executable.racelab.run("explore", "1", "--variant", "fixed")
         #expect(output.status == 0)
-        #expect(output.stdout.contains("verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions"))
+        #expect(
+            output.stdout.contains(
+                "verdict: CLEAN (every schedule of 2 threads and the work they start, with at most 2 preemptions)"
+            )
+        )
         #expect(output.stdout.contains("each step: code between two scheduling points; a data race inside one is"))
         let verbose = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--verbose")
         #expect(verbose.unwrappedStdout.contains("a data race inside a step is ThreadSanitizer's to find"))

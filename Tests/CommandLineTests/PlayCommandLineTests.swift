@@ -53,7 +53,12 @@ struct PlayCommandLineTests {
                 "replay: \(Executable.racelab.path) explore 1 --variant buggy --replay 2:0.0.2.1.1.3"
             )
         )
-        #expect(output.stdout.contains("The explorer finds 8 failing among 10 schedules"))
+        #expect(
+            output.unwrappedStdout.contains(
+                "The explorer finds 8 failing among 10 schedules of 2 threads and the work they start, with at most "
+                    + "2 preemptions: r to try again, h for a hint on the way."
+            )
+        )
     }
 
     @Test("the fixed store: after a play, the explorer's count of schedules that do not break it")
@@ -62,8 +67,9 @@ struct PlayCommandLineTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("The invariant held after 4 steps."))
         #expect(
-            output.stdout.contains(
-                "No schedule within the bound (at most 2 preemptions, 2 threads) breaks it: the explorer checked all 4."
+            output.unwrappedStdout.contains(
+                "No schedule breaks it: the explorer checked all 4 schedules of 2 threads and the work they "
+                    + "start, with at most 2 preemptions."
             )
         )
     }
@@ -209,7 +215,7 @@ struct PlayCommandLineTests {
         "bad play usage is refused with one line and exit 2",
         arguments: [
             (["play"], "which lesson? give a number or a slug"),
-            (["play", "1", "--variant", "nope"], "lesson 1 has no variant 'nope'; its variants are:"),
+            (["play", "1", "--variant", "nope"], "lesson 1 has no variant 'nope'\n  its variants are: "),
             (["play", "1", "--threads", "9"], "--threads must be an integer from 1 to 8, got '9'"),
             (["play", "1", "--json"], "unknown option '--json'"),
         ]

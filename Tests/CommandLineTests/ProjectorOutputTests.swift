@@ -77,7 +77,11 @@ struct ProjectorOutputTests {
         let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
         // Search jargon: per-schedule timing, traces, states, the strategy's settings, what a step was in full.
-        for jargon in ["ms per schedule", "distinct trace", "distinct state", "strategy dfs", "granularity:"] {
+        // The scope in plain words: no reduction's name, no "bound" left undefined.
+        for jargon in [
+            "ms per schedule", "distinct trace", "distinct state", "strategy dfs", "granularity:", "reduction ",
+            "within the bound", "up to reordering", "of them failing",
+        ] {
             #expect(!output.stdout.contains(jargon), "\(jargon)")
         }
         // No step label is cut: a long one goes on under itself.
@@ -91,6 +95,7 @@ struct ProjectorOutputTests {
             "    Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own"
         let stepLine =
             "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
+        let preemptionLine = "  a preemption: the explorer switches away from a thread that could go on"
         var said: Set<String> = []
         var lastScope: String?
         for block in blocks {
@@ -106,6 +111,8 @@ struct ProjectorOutputTests {
                 legend.append(spawnedLegend)
             }
             if lines[verdict].hasPrefix("  verdict: CLEAN") { legend.append(stepLine) }
+            // What a preemption is, under the first block that counts them.
+            if lines.contains(where: { $0.contains("at most 2 preemptions") }) { legend.append(preemptionLine) }
             for line in legend {
                 #expect(lines.filter { $0 == line }.count == (said.contains(line) ? 0 : 1), "\(line)\n\(block)")
                 said.insert(line)

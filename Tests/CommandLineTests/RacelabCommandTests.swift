@@ -80,7 +80,10 @@ struct RacelabCommandTests {
         "bad input exits 2 with one line and the usage, running nothing",
         arguments: [
             (["run", "42"], "racelab: error: unknown lesson '42'"),
-            (["run", "1", "--variant", "nope"], "racelab: error: lesson 1 has no variant 'nope'"),
+            (
+                ["run", "1", "--variant", "nope"],
+                "racelab: error: lesson 1 has no variant 'nope'\n  its variants are: buggy, fixed, actor"
+            ),
             (["run", "1", "--frobnicate"], "racelab: error: unknown option '--frobnicate' for 'run'"),
             (["run", "1", "--trials", "0"], "racelab: error: --trials must be a positive integer, got '0'"),
             (["run", "1", "--iterations", "x"], "racelab: error: --iterations must be a positive integer, got 'x'"),
@@ -90,10 +93,15 @@ struct RacelabCommandTests {
                 ["run", "1", "--trails", "5"],
                 "racelab: error: unknown option '--trails' for 'run'; did you mean '--trials'?"
             ),
-            (["run", "1", "--variant", "bugy"], "racelab: error: lesson 1 has no variant 'bugy'; its variants are: "),
+            (
+                ["run", "1", "--variant", "bugy"],
+                "racelab: error: lesson 1 has no variant 'bugy'; did you mean 'buggy'?\n"
+                    + "  its variants are: buggy, fixed, actor"
+            ),
             (
                 ["run", "1", "--variant", "Buggy"],
-                "racelab: error: lesson 1 has no variant 'Buggy'; its variants are: "
+                "racelab: error: lesson 1 has no variant 'Buggy'; did you mean 'buggy'?\n"
+                    + "  its variants are: buggy, fixed, actor"
             ),
         ]
     )
@@ -101,9 +109,15 @@ struct RacelabCommandTests {
         let output = try Executable.racelab.run(arguments)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
+        // The error's one line (and, for an unknown variant, the lesson's variants), then the usage.
         let lines = output.stderr.split(separator: "\n")
-        #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix(message) == true, "got: \(output.stderr)")
+        let expected = message.split(separator: "\n")
+        #expect(lines.count == expected.count + 1)
+        #expect(lines.first?.hasPrefix(expected[0]) == true, "got: \(output.stderr)")
+        #expect(
+            Array(lines.dropFirst().prefix(expected.count - 1)) == Array(expected.dropFirst()),
+            "got: \(output.stderr)"
+        )
         #expect(lines.last?.hasPrefix("usage: racelab") == true)
         if arguments.contains(where: { ["bugy", "Buggy"].contains($0) }) {
             #expect(lines.first?.hasSuffix("; did you mean 'buggy'?") == true, "got: \(output.stderr)")

@@ -33,17 +33,34 @@ struct SuggestionTests {
             ),
             (
                 ["run", "1", "--variant", "bugy"],
-                "lesson 1 has no variant 'bugy'; its variants are: buggy, drops-every-2, clean; did you mean 'buggy'?"
+                "lesson 1 has no variant 'bugy'; did you mean 'buggy'?\n  its variants are: buggy, drops-every-2, clean"
             ),
             (
                 ["run", "1", "--variant", "Buggy"],
-                "lesson 1 has no variant 'Buggy'; its variants are: buggy, drops-every-2, clean; did you mean 'buggy'?"
+                "lesson 1 has no variant 'Buggy'; did you mean 'buggy'?\n  its variants are: buggy, drops-every-2, clean"
             ),
             (["run", "synthetc"], "unknown lesson 'synthetc'; lessons are: 1 (synthetic); did you mean 'synthetic'?"),
         ]
     )
     func typos(arguments: [String], message: String) {
         #expect(parser.refusal(arguments)?.message == message)
+    }
+
+    @Test("a lesson's many variants follow the error's one line, wrapped to the report width")
+    func manyVariants() throws {
+        let names = (1...14).map { "variant-with-a-long-name-\($0)" }
+        let parser = ArgumentParser(lessons: [
+            Synthetic.lesson(1, "synthetic", names.map { Synthetic.variant($0, .buggy) })
+        ])
+        let lines = try #require(parser.refusal(["run", "1", "--variant", "nope"])).message.split(separator: "\n")
+        #expect(lines.first == "lesson 1 has no variant 'nope'")
+        #expect(lines.count > 3)
+        #expect(lines.allSatisfy { $0.count <= reportWidth })
+        #expect(lines[1].hasPrefix("  its variants are: variant-with-a-long-name-1, "))
+        let listed = lines.dropFirst().joined(separator: " ").dropFirst("  its variants are: ".count)
+        #expect(
+            listed.split(separator: " ").filter { !$0.isEmpty }.joined(separator: " ") == names.joined(separator: ", ")
+        )
     }
 
     @Test(

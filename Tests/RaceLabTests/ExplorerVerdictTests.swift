@@ -120,8 +120,10 @@ struct ExplorerVerdictTests {
         let report = try await Explorer.explore(ExplorerTests.lockedIncrement)
         let entry = VariantExploration(name: "locked", kind: .fixed, report: report)
         #expect(entry.verdict == "CLEAN")
-        let scope = "every schedule of 2 threads with at most 2 preemptions, reduction none"
-        #expect(entry.verdictLine == "  verdict: CLEAN (\(scope))")
+        // In words for the room; the precise form, with the reduction's name, for --json.
+        let coverage = "every schedule of 2 threads and the work they start, with at most 2 preemptions"
+        #expect(entry.verdictLine == "  verdict: CLEAN (\(coverage))")
+        #expect(entry.scope == "every schedule of 2 threads with at most 2 preemptions, reduction none")
         #expect(entry.granularity?.contains("ThreadSanitizer") == true)
     }
 
@@ -129,16 +131,23 @@ struct ExplorerVerdictTests {
     func saidOnceARun() async throws {
         let report = try await Explorer.explore(ExplorerTests.lockedIncrement)
         let entry = VariantExploration(name: "locked", kind: .fixed, report: report)
-        let scope = "every schedule of 2 threads with at most 2 preemptions, reduction none"
+        let scope = "every schedule of 2 threads and the work they start, with at most 2 preemptions"
+        let preemption = "  a preemption: the explorer switches away from a thread that could go on"
         let step =
             "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
         var said = ExplorationTextMemory()
         let first = entry.text(heading: "first", verbose: false, after: &said).split(separator: "\n")
         let second = entry.text(heading: "second", verbose: false, after: &said).split(separator: "\n")
         #expect(first[1] == "  verdict: CLEAN (\(scope))")
+        #expect(first[2].hasPrefix("  \(report.schedules) schedules ran, 0 failed, in "))
+        #expect(first[3] == preemption)
         #expect(first.last.map(String.init) == step)
         #expect(second[1] == "  verdict: CLEAN (the same scope as above)")
-        #expect(second.count == first.count - 1 && !second.contains { $0.hasPrefix("  each step:") })
+        #expect(second[2] == first[2])
+        #expect(
+            second.count == first.count - 2
+                && !second.contains { $0.hasPrefix("  each step:") || $0.hasPrefix("  a preemption:") }
+        )
         // Alone, a variant's text says it all.
         #expect(
             entry.text(heading: "alone", verbose: false).split(separator: "\n")
@@ -168,7 +177,7 @@ struct ExplorerVerdictTests {
         let text = entry.text(heading: "")
         #expect(text.contains("a data race inside a step is ThreadSanitizer's to find"))
         #expect(entry.verdict == "CLEAN")
-        #expect(entry.verdictLine.contains("every schedule of 2 threads"))
+        #expect(entry.verdictLine.contains("every schedule of 2 threads and the work they start"))
     }
 
     @Test("a fixed search cut by the schedule limit is CLEAN, NOT EXHAUSTIVE: no verdict on the fix")

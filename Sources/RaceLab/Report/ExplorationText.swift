@@ -81,7 +81,11 @@ extension VariantExploration {
         // A failing schedule's verdict says what broke; its timeline follows under a bare title.
         var lines = [verdictLine(after: &said) + (failure.map { ": \($0.message)" } ?? "")]
         switch run {
-        case .search(let report): lines.append(Self.countsLine(report))
+        case .search(let report):
+            // A verdict line that says what the search covered leaves the counts only the numbers.
+            lines.append(Self.countsLine(report, covered: failure == nil || inconclusive))
+            // What bounds a dfs search, in words, once a run.
+            if report.strategy == .dfs { lines += said.once([Self.preemptionMeaning]) }
         case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, "thread"))
         }
         // A clean search says what a step is, once a run: only a search with no schedule shown prints it.
@@ -102,16 +106,16 @@ extension VariantExploration {
             )
     }
 
-    /// `  verdict: CLEAN (every schedule of 2 threads with at most 2 preemptions, reduction none)`: the verdict and,
-    /// unless a failing schedule decided it, what the search covered.
+    /// `  verdict: CLEAN (every schedule of 2 threads and the work they start, with at most 2
+    /// preemptions)`: the verdict and, unless a failing schedule decided it, what the search covered.
     public var verdictLine: String {
-        guard failure == nil || inconclusive, let scope else { return "  verdict: \(verdict)" }
+        guard failure == nil || inconclusive, let scope = coverage else { return "  verdict: \(verdict)" }
         return "  verdict: \(verdict) (\(scope))"
     }
 
     /// The verdict line after others of a run: a scope equal to the one printed last reads `as above`.
     func verdictLine(after said: inout ExplorationTextMemory) -> String {
-        guard failure == nil || inconclusive, let scope else { return verdictLine }
+        guard failure == nil || inconclusive, let scope = coverage else { return verdictLine }
         defer { said.lastScope = scope }
         return said.lastScope == scope ? "  verdict: \(verdict) (the same scope as above)" : verdictLine
     }
@@ -216,26 +220,16 @@ extension VariantExploration {
         return lines
     }
 
-    /// `198 schedules (every schedule within the bound), 121 of them failing, in 0.079 s`: what ran,
+    /// What a preemption is, under the first line that bounds a search by them.
+    static let preemptionMeaning = "  a preemption: the explorer switches away from a thread that could go on"
+
+    /// `198 schedules ran (all with at most 2 preemptions), 121 failed, in 0.079 s`: what ran,
     /// what part of the schedules within the bound that is, how many failed, the time in all.
-    private static func countsLine(_ report: ExplorationReport) -> String {
-        let strategy = report.strategy
-        // A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
-        let reduced = report.reduction.map { $0 != .none } ?? false
-        let scope =
-            report.exhaustive
-            ? reduced ? " (every behaviour within the bound)" : " (every schedule within the bound)"
-            : report.abandoned != nil
-                ? report.stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
-                : report.stoppedAfterFailure.map {
-                    $0 == 0
-                        ? " (stopped at the first failing schedule)"
-                        : " (stopped " + counted($0, "schedule") + " after the first failing one, the shortest kept)"
-                }
-                    ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
-        return "  " + counted(report.schedules, "schedule")
-            + "\(scope), \(report.failingSchedules) of them failing, in "
-            + "\(String(format: "%.3f", report.elapsedSeconds)) s"
+    /// A search stopped by a stuck thread reached no limit: it says so, not "limit reached".
+    /// `covered`: the verdict line above says what the search covered; an exhaustive search's
+    /// counts then do not repeat it.
+    private static func countsLine(_ report: ExplorationReport, covered: Bool = false) -> String {
+        "  " + report.ranAndFailed(coverageSaid: covered) + ", in \(String(format: "%.3f", report.elapsedSeconds)) s"
             + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
     }
 

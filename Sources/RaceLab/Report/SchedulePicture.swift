@@ -47,12 +47,10 @@ public struct SchedulePicture: Sendable, Equatable {
         var figures: String
         switch entry.run {
         case .search(let report):
-            figures = "\(grouped(report.schedules)) schedule" + (report.schedules == 1 ? "" : "s")
-            if report.exhaustive { figures += " (every schedule within the bound)" }
+            figures = report.ranAndFailed(grouped)
         case .replay:
-            figures = "replayed 1 schedule"
+            figures = "replayed 1 schedule, \(grouped(entry.failingSchedules)) failed"
         }
-        figures += ", \(grouped(entry.failingSchedules)) of them failing"
         if let warning = entry.warning { figures += "; warning: \(warning)" }
         self.figures = figures
     }

@@ -157,6 +157,23 @@ public struct VariantExploration: Sendable, Equatable {
         return scope
     }
 
+    /// What the search covered, in plain words, as the verdict line says it (`scope` is the precise
+    /// form `--json` keeps): `every schedule of 2 threads and the work they start, with at most 2
+    /// preemptions`; a reduction other than none is named by what it does.
+    public var coverage: String? {
+        guard case .search(let report) = run else { return "the one schedule replayed" }
+        var coverage = Self.coverage(of: report)
+        if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
+            coverage =
+                "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
+                + "\(report.stepBound) steps"
+        }
+        if report.notInterleaved != nil {
+            coverage += "; some threads were never interleaved: no proof, see the warning"
+        }
+        return coverage
+    }
+
     /// Search only: how much of the code ran as one step, and what a race inside a step needs instead.
     public var granularity: String? {
         report.map(Self.granularity)
@@ -179,6 +196,23 @@ public struct VariantExploration: Sendable, Equatable {
                     ? ", reduction none" : " up to reordering independent steps, reduction \(reduction.rawValue)"
             }
             if report.exhaustive { return "every schedule of \(bound)" }
+            if report.abandoned != nil {
+                return "the search stopped after \(report.schedules) of the schedules of \(bound)"
+            }
+            return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
+        case .pct, .random:
+            return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
+        }
+    }
+
+    /// What a search covered, in plain words, for the verdict line.
+    private static func coverage(of report: ExplorationReport) -> String {
+        let threads = report.threadsAndTheirWork
+        switch report.strategy {
+        case .dfs:
+            let bound = "\(threads), with " + report.preemptionBound + (report.reductionInWords.map { "; \($0)" } ?? "")
+            let what = report.reduced ? "behaviour" : "schedule"
+            if report.exhaustive { return "every \(what) of \(bound)" }
             if report.abandoned != nil {
                 return "the search stopped after \(report.schedules) of the schedules of \(bound)"
             }
@@ -262,5 +296,55 @@ extension VariantExploration {
     /// A replay's result for a variant known by its name and kind.
     package init(name: String, kind: VariantKind, replayOf result: ExecutionResult) {
         self.init(variant: name, kind: kind, run: .replay(result))
+    }
+}
+
+extension ExplorationReport {
+    /// `2 threads and the work they start`: the threads the search ran, counting the queue blocks
+    /// and tasks they start, which the explorer runs as threads of their own.
+    package var threadsAndTheirWork: String {
+        threads == 1 ? "1 thread and the work it starts" : "\(threads) threads and the work they start"
+    }
+
+    /// `at most 2 preemptions`: the bound of a dfs search.
+    package var preemptionBound: String {
+        "at most \(preemptions) " + (preemptions == 1 ? "preemption" : "preemptions")
+    }
+
+    /// Whether a reduction other than none chose the schedules: they then cover every behaviour,
+    /// not every schedule.
+    package var reduced: Bool {
+        reduction.map { $0 != .none } ?? false
+    }
+
+    /// What the reduction does, in plain words; nil for none (and for pct and random).
+    package var reductionInWords: String? {
+        switch reduction {
+        case .dpor: "independent steps tried in one order only"
+        case .states: "independent steps tried in one order only, each state searched once"
+        case .automatic: "independent steps tried in one order only"
+        case .some(.none), nil: nil
+        }
+    }
+
+    /// `6 schedules ran (all with at most 2 preemptions), 4 failed`: what ran, what part of the
+    /// schedules within the bound that is, how many failed; `count` writes a number. With
+    /// `coverageSaid` (a line nearby says what an exhaustive search covered) that part is left out.
+    package func ranAndFailed(coverageSaid: Bool = false, _ count: (Int) -> String = { "\($0)" }) -> String {
+        let scope =
+            exhaustive
+            ? coverageSaid
+                ? "" : reduced ? " (every behaviour with \(preemptionBound))" : " (all with \(preemptionBound))"
+            : abandoned != nil
+                ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
+                : stoppedAfterFailure.map {
+                    $0 == 0
+                        ? " (stopped at the first failing schedule)"
+                        : " (stopped \(count($0)) " + ($0 == 1 ? "schedule" : "schedules")
+                            + " after the first failing one, the shortest kept)"
+                }
+                    ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
+        return "\(count(schedules)) " + (schedules == 1 ? "schedule" : "schedules") + " ran\(scope), "
+            + "\(count(failingSchedules)) failed"
     }
 }
