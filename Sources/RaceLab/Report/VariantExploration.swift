@@ -145,16 +145,7 @@ public struct VariantExploration: Sendable, Equatable {
     /// when it was not exhaustive (`scope` of the verdict line).
     public var scope: String? {
         guard case .search(let report) = run else { return "the one schedule replayed" }
-        var scope = Self.scope(of: report)
-        if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
-            scope =
-                "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
-                + "\(report.stepBound) steps"
-        }
-        if report.notInterleaved != nil {
-            scope += "; some threads were never interleaved: no proof, see the warning"
-        }
-        return scope
+        return Self.qualified(Self.scope(of: report), by: report)
     }
 
     /// What the search covered, in plain words, as the verdict line says it (`scope` is the precise
@@ -162,16 +153,22 @@ public struct VariantExploration: Sendable, Equatable {
     /// preemptions`; a reduction other than none is named by what it does.
     public var coverage: String? {
         guard case .search(let report) = run else { return "the one schedule replayed" }
-        var coverage = Self.coverage(of: report)
+        return Self.qualified(Self.coverage(of: report), by: report)
+    }
+
+    /// A search's covered ground, `what`, unless schedules did not finish (then that is what the
+    /// verdict rests on), and marked when some threads were never interleaved.
+    private static func qualified(_ what: String, by report: ExplorationReport) -> String {
+        var what = what
         if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
-            coverage =
+            what =
                 "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
                 + "\(report.stepBound) steps"
         }
         if report.notInterleaved != nil {
-            coverage += "; some threads were never interleaved: no proof, see the warning"
+            what += "; some threads were never interleaved: no proof, see the warning"
         }
-        return coverage
+        return what
     }
 
     /// Search only: how much of the code ran as one step, and what a race inside a step needs instead.
@@ -195,14 +192,19 @@ public struct VariantExploration: Sendable, Equatable {
                     reduction == .none
                     ? ", reduction none" : " up to reordering independent steps, reduction \(reduction.rawValue)"
             }
-            if report.exhaustive { return "every schedule of \(bound)" }
-            if report.abandoned != nil {
-                return "the search stopped after \(report.schedules) of the schedules of \(bound)"
-            }
-            return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
+            return searched(report, every: "schedule", of: bound)
         case .pct, .random:
             return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
         }
+    }
+
+    /// A bounded search's ground: every `every` of `bound`, or where it stopped.
+    private static func searched(_ report: ExplorationReport, every: String, of bound: String) -> String {
+        if report.exhaustive { return "every \(every) of \(bound)" }
+        if report.abandoned != nil {
+            return "the search stopped after \(report.schedules) of the schedules of \(bound)"
+        }
+        return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
     }
 
     /// What a search covered, in plain words, for the verdict line.
@@ -211,12 +213,7 @@ public struct VariantExploration: Sendable, Equatable {
         switch report.strategy {
         case .dfs:
             let bound = "\(threads), with " + report.preemptionBound + (report.reductionInWords.map { "; \($0)" } ?? "")
-            let what = report.reduced ? "behaviour" : "schedule"
-            if report.exhaustive { return "every \(what) of \(bound)" }
-            if report.abandoned != nil {
-                return "the search stopped after \(report.schedules) of the schedules of \(bound)"
-            }
-            return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
+            return searched(report, every: report.reduced ? "behaviour" : "schedule", of: bound)
         case .pct, .random:
             return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
         }
