@@ -14,15 +14,22 @@ extension CheckThenActLesson {
     /// Something with the `run(_:)` of the "run once" flags.
     protocol RunOnce: Sendable {
         func run(_ execute: () -> Void)
+        /// The flag, for the explorer's state line: read between steps while every thread is
+        /// paused, so never through a lock (a paused thread may hold it).
+        var flagBetweenSteps: Bool { get }
     }
 
     /// Every thread asks to run the work; afterwards it must have run exactly once.
+    ///
+    /// Between steps it shows the flag and how many times the work ran so far
+    /// (`didExecute false · work ran 1 time`).
     static func onceExploration<Once: RunOnce>(_ makeOnce: @escaping @Sendable () -> Once) -> Exploration {
         Exploration(
             summary: "each thread calls run { execute() }; invariant: execute() ran exactly once",
             makeState: { OnceTrial(once: makeOnce()) },
             thread: { trial, _ in trial.once.run { trial.work.execute() } },
-            invariant: { trial, _ in executedOnce(trial.work.executions) }
+            invariant: { trial, _ in executedOnce(trial.work.executions) },
+            describeState: { trial in onceState(flag: trial.once.flagBetweenSteps, work: trial.work) }
         ).markingEveryWindow()
     }
 
@@ -30,8 +37,16 @@ extension CheckThenActLesson {
         summary: "each thread calls run { execute() }; invariant: execute() ran exactly once",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
         thread: { trial, _ in trial.enqueueWork() },
-        invariant: { trial, _ in executedOnce(trial.drainedExecutions()) }
+        invariant: { trial, _ in executedOnce(trial.drainedExecutions()) },
+        // Read directly, not through the queue: every work item is paused too.
+        describeState: { trial in onceState(flag: trial.once.didExecute, work: trial.work) }
     ).markingEveryWindow()
+
+    /// The state line of a "run once" exploration: the flag and the work's count so far.
+    private static func onceState(flag: Bool, work: ImportantWork) -> String {
+        let runs = work.executions
+        return "didExecute \(flag) · work ran \(runs) \(runs == 1 ? "time" : "times")"
+    }
 
     /// Every thread increments the counter once; afterwards it must equal the thread count.
     ///
@@ -117,6 +132,14 @@ struct CounterReads: Sendable {
     }
 }
 
-extension RacyOnce: CheckThenActLesson.RunOnce {}
-extension LockedOnce: CheckThenActLesson.RunOnce {}
-extension AtomicOnce: CheckThenActLesson.RunOnce {}
+extension RacyOnce: CheckThenActLesson.RunOnce {
+    var flagBetweenSteps: Bool { didExecute }
+}
+
+extension LockedOnce: CheckThenActLesson.RunOnce {
+    var flagBetweenSteps: Bool { didExecute }
+}
+
+extension AtomicOnce: CheckThenActLesson.RunOnce {
+    var flagBetweenSteps: Bool { didExecute.load(ordering: .acquiring) }
+}

@@ -41,6 +41,43 @@ struct CheckThenActExplorerTests {
         }
     }
 
+    @Test("the racy flag between steps: didExecute and how many times the work ran so far")
+    func racyOnceShowsTheFlagAndTheRuns() async throws {
+        // Thread 0 passes the check, thread 1 passes it too before thread 0 sets the flag.
+        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0])
+        let exploration = try Self.exploration(CheckThenActLesson.buggy)
+        let replay = try await Explorer.replay(exploration, schedule: schedule, describingStates: true)
+        #expect(replay.outcome == .invariantBroken("execute() ran 2 times"))
+        #expect(
+            replay.steps.map(\.operation) == [
+                "read didExecute", "saw didExecute false", "read didExecute", "saw didExecute false",
+                "write didExecute", "write didExecute",
+            ]
+        )
+        // After each window the thread runs execute() before its next step: the count grows there.
+        #expect(
+            replay.states == [
+                "didExecute false · work ran 0 times", "didExecute false · work ran 0 times",
+                "didExecute false · work ran 1 time", "didExecute false · work ran 1 time",
+                "didExecute false · work ran 2 times", "didExecute true · work ran 2 times",
+                "didExecute true · work ran 2 times",
+            ]
+        )
+    }
+
+    @Test(
+        "a fixed flag between steps: unset at the start; set, with the work run once, at the end",
+        arguments: [("serial-queue", [0, 1, 2, 3]), ("lock", [0, 1]), ("atomic", [0, 1])]
+    )
+    func fixedOnceShowsTheFlagAndOneRun(name: String, choices: [Int]) async throws {
+        let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
+        let schedule = Schedule(threads: 2, choices: choices)
+        let replay = try await Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        #expect(replay.outcome == .passed)
+        #expect(replay.states.first == "didExecute false · work ran 0 times")
+        #expect(replay.states.last == "didExecute true · work ran 1 time")
+    }
+
     @Test("two safe calls, read then write, lose an increment when both reads come first")
     func readThenWriteLosesAnIncrement() async throws {
         let exploration = try Self.exploration(CheckThenActLesson.protectedReadThenWrite)

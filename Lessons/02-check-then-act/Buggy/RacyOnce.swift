@@ -13,7 +13,7 @@ import RaceLab
 /// `@RaceShared` keeps `didExecute` a plain, unsynchronised `Bool` (ThreadSanitizer still reports
 /// the race); it only lets the schedule explorer see each read and write of it.
 public final class RacyOnce: @unchecked Sendable {
-    @RaceShared("didExecute") private var didExecute = false
+    @RaceShared("didExecute") private(set) var didExecute = false
 
     public init() {}
 

@@ -7,7 +7,7 @@ import Synchronization
 /// not wait: they return at once, possibly before the winner has finished (or even started) the
 /// work. Use it when "exactly once" is all you need, not "done by the time I return".
 public final class AtomicOnce: Sendable {
-    private let didExecute = Atomic<Bool>(false)
+    let didExecute = Atomic<Bool>(false)
 
     public init() {}
 

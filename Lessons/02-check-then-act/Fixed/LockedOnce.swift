@@ -10,8 +10,9 @@ import RaceLab
 public final class LockedOnce: @unchecked Sendable {
     /// A `RaceLock`: an `NSLock` whose waits the schedule explorer sees.
     private let lock = RaceLock("once")
-    /// Guarded by `lock`.
-    private var didExecute = false
+    /// Guarded by `lock`. Read without it only by the schedule explorer's state line, between
+    /// steps, while every thread is paused (one of them may hold the lock).
+    private(set) var didExecute = false
 
     public init() {}
 

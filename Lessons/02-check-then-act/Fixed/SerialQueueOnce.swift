@@ -11,8 +11,9 @@ import RaceLab
 public final class SerialQueueOnce: @unchecked Sendable {
     /// A `RaceQueue`: a `DispatchQueue` whose work items the schedule explorer sees.
     private let queue = RaceQueue(label: "racelab.serial-queue-once")
-    /// Read and written only by work items on `queue`, one at a time.
-    private var didExecute = false
+    /// Written only by work items on `queue`, one at a time. Read elsewhere only by the schedule
+    /// explorer's state line, between steps, while every thread is paused.
+    private(set) var didExecute = false
 
     public init() {}
 
