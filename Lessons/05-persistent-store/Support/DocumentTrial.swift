@@ -233,7 +233,7 @@ final class DocumentTrial: @unchecked Sendable {
         if current < Self.documents {
             kinds.append("older stores won")
         } else if wentBack > 0 {
-            kinds.append("a file held stale data for a while")
+            kinds.append("stale data for a while")
         }
         if outside.torn > 0 { kinds.append("reads torn") }
         let observation = Observation(
