@@ -22,8 +22,8 @@ public enum CoordinatorLockingLesson {
         countMeanings: [
             "lost writes": "increments that ran (mutatingObject returned) but are not in the final value",
             "inconsistencies":
-                "claims the coordinator granted while another claim on the file was held (overlaps), "
-                + "and increments found beyond those made",
+                "increments that began while another was still in its read-modify-write of the file "
+                + "(overlaps), and increments found beyond those made",
         ],
         // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
         mainBug: "same-owner"

@@ -22,9 +22,9 @@ public enum PersistentStoreLesson {
                 "stores that reported success whose version their document's file no longer holds at the end "
                 + "(an older one replaced it), and stores that failed",
             "inconsistencies":
-                "reads (a load's or the outside reader's) that found a torn file, another document or none, "
-                + "outside reads that went back to an older version, stores that found an older version in place "
-                + "when they completed, files left torn or holding a failed store",
+                "times a file went back to an older version (a store found one in place as it completed, "
+                + "or an outside read saw one after a newer), reads (a load's or the outside reader's) that "
+                + "found a torn file, another document or none, files left torn or holding a failed store",
         ]
     )
 

@@ -151,9 +151,9 @@ struct ProjectorOutputTests {
         // Its only evidence is torn reads: reproduced, it counted inconsistencies.
         let legend = """
             what the counts count (mean per trial = total ÷ trials that ran without an error):
-              inconsistencies: reads (a load's or the outside reader's) that found a torn file, another document
-                or none, outside reads that went back to an older version, stores that found an older version in
-                place when they completed, files left torn or holding a failed store
+              inconsistencies: times a file went back to an older version (a store found one in place as it
+                completed, or an outside read saw one after a newer), reads (a load's or the outside reader's)
+                that found a torn file, another document or none, files left torn or holding a failed store
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 5: buggy reproduced 1/1 → PASS
@@ -169,8 +169,8 @@ struct ProjectorOutputTests {
         let legend = """
             what the counts count (mean per trial = total ÷ trials that ran without an error):
               lost writes: increments that ran (mutatingObject returned) but are not in the final value
-              inconsistencies: claims the coordinator granted while another claim on the file was held
-                (overlaps), and increments found beyond those made
+              inconsistencies: increments that began while another was still in its read-modify-write of the
+                file (overlaps), and increments found beyond those made
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 4: buggy reproduced 1/1 → PASS

@@ -227,13 +227,13 @@ final class DocumentTrial: @unchecked Sendable {
                     + (firstEnvironmentFailure ?? "?") + ")"
             )
         }
-        // The outcome names every kind of problem; the meaning says what the first one means (an
+        // The outcome names every kind of problem; the meaning says what the first one costs (an
         // older store left at the end implies a file went back), short enough for one line.
         var kinds: [String] = []
         if current < Self.documents {
             kinds.append("older stores won")
         } else if wentBack > 0 {
-            kinds.append("a file went back")
+            kinds.append("stale data for a while")
         }
         if outside.torn > 0 { kinds.append("reads torn") }
         let observation = Observation(
