@@ -102,6 +102,9 @@ final class PlaySession {
 
     // MARK: - Showing
 
+    /// What the tables and the status lines call a unit of the program: its async bodies run as tasks.
+    private var unit: String { exploration.isAsync ? "task" : "thread" }
+
     private func show(_ decision: PlayDecision) {
         print("")
         var heading = "step \(decision.steps.count + 1)"
@@ -112,7 +115,7 @@ final class PlaySession {
         let hang = String(repeating: " ", count: "step \(decision.steps.count + 1)   state: ".count)
         for part in parts.dropFirst() { print(hang + part) }
         for thread in decision.threads {
-            let name = "  thread \(thread.id)"
+            let name = "  \(unit) \(thread.id)"
             switch (thread.next, thread.canRun) {
             case (let next?, true): print(style.bold(name) + "  next: \(next)")
             case (let next?, false): print(name + "  waits at: \(next) (cannot run now)")
@@ -121,7 +124,7 @@ final class PlaySession {
         }
         if !decision.steps.isEmpty {
             print("  so far:")
-            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  "))
+            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  ", unit: unit))
         }
     }
 
@@ -138,8 +141,8 @@ final class PlaySession {
         default: print(style.red("The execution failed: \(result.outcome.summary)") + ".")
         }
         if let state = result.states.last { print("  state at the end: \(state)") }
-        print(TimelineText.render(result.steps, threads: threadCount, indent: "  "))
-        for thread in result.spawned { print("  \(thread)") }
+        print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit))
+        for thread in result.spawned { print("  " + TimelineText.legend(thread, unit: unit)) }
         // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
         let command = RaceLabTool.replayCommand(
             tool: tool,
