@@ -54,7 +54,7 @@ final class PlaySession {
         print(wrapped("  " + exploration.summary(threads: threads)).joined(separator: "\n"))
         print(
             wrapped(
-                "You are the scheduler. At each step, type the number of the thread to run next; "
+                "You are the scheduler. At each step, type the number of the \(unit) to run next; "
                     + "? lists the other commands."
             ).joined(separator: "\n")
         )
@@ -102,6 +102,9 @@ final class PlaySession {
 
     // MARK: - Showing
 
+    /// What the tables and the status lines call a unit of the program: its async bodies run as tasks.
+    private var unit: String { exploration.isAsync ? "task" : "thread" }
+
     private func show(_ decision: PlayDecision) {
         print("")
         var heading = "step \(decision.steps.count + 1)"
@@ -112,7 +115,7 @@ final class PlaySession {
         let hang = String(repeating: " ", count: "step \(decision.steps.count + 1)   state: ".count)
         for part in parts.dropFirst() { print(hang + part) }
         for thread in decision.threads {
-            let name = "  thread \(thread.id)"
+            let name = "  \(unit) \(thread.id)"
             switch (thread.next, thread.canRun) {
             case (let next?, true): print(style.bold(name) + "  next: \(next)")
             case (let next?, false): print(name + "  waits at: \(next) (cannot run now)")
@@ -121,7 +124,7 @@ final class PlaySession {
         }
         if !decision.steps.isEmpty {
             print("  so far:")
-            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  "))
+            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  ", unit: unit))
         }
     }
 
@@ -133,13 +136,13 @@ final class PlaySession {
         case .invariantBroken(let what):
             print(style.red("The invariant broke: \(what)") + " (" + counted(result.steps.count, "step") + ").")
         case .threw where !result.isFailure:
-            print("A thread threw: \(result.outcome.summary): an error, not the bug the lesson is about.")
+            print("A \(unit) threw: \(result.outcome.summary): an error, not the bug the lesson is about.")
         case .stepBoundExceeded, .stuck: print("The execution did not end: \(result.outcome.summary).")
         default: print(style.red("The execution failed: \(result.outcome.summary)") + ".")
         }
         if let state = result.states.last { print("  state at the end: \(state)") }
-        print(TimelineText.render(result.steps, threads: threadCount, indent: "  "))
-        for thread in result.spawned { print("  \(thread)") }
+        print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit))
+        for thread in result.spawned { print("  " + TimelineText.legend(thread, unit: unit)) }
         // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
         let command = RaceLabTool.replayCommand(
             tool: tool,
@@ -217,7 +220,7 @@ final class PlaySession {
         }
         let next = failure.steps[prefix.count]
         print(
-            "hint: run thread \(next.thread) (\(next.operation)): a shortest failing schedule from here takes "
+            "hint: run \(unit) \(next.thread) (\(next.operation)): a shortest failing schedule from here takes "
                 + counted(failure.steps.count - prefix.count, "more step") + " (\(searched))."
         )
     }
@@ -230,7 +233,7 @@ final class PlaySession {
     private func read(_ decision: PlayDecision) -> Input {
         let runnable = decision.runnable
         let choices = runnable.map(String.init).joined(separator: ", ")
-        prompt("run which thread? (\(choices); u h r q ?)")
+        prompt("run which \(unit)? (\(choices); u h r q ?)")
         guard let line = readLine() else {
             print("")
             print("End of input: the game ends here.")
@@ -242,9 +245,9 @@ final class PlaySession {
             if runnable.contains(thread) { return .thread(thread) }
             if let waiting = decision.threads.first(where: { $0.id == thread }) {
                 let why = waiting.next.map { "it waits at \($0)" } ?? "it has finished"
-                print("Thread \(thread) cannot run now (\(why)); type one of \(choices).")
+                print("\(unit.capitalized) \(thread) cannot run now (\(why)); type one of \(choices).")
             } else {
-                print("There is no thread \(thread); type one of \(choices).")
+                print("There is no \(unit) \(thread); type one of \(choices).")
             }
             return .refused
         }
@@ -256,8 +259,8 @@ final class PlaySession {
         case "r": return .command(.restart)
         case "q": return .command(.quit)
         case "?": printCommands()
-        case "": print("Type a thread number (\(choices)), or ? for the commands.")
-        default: print("Unknown command '\(line)': type a thread number (\(choices)), u, h, r, q or ?.")
+        case "": print("Type a \(unit) number (\(choices)), or ? for the commands.")
+        default: print("Unknown command '\(line)': type a \(unit) number (\(choices)), u, h, r, q or ?.")
         }
         return .refused
     }
@@ -265,7 +268,7 @@ final class PlaySession {
     private func printCommands() {
         print(
             """
-              <number>  run that thread to its next scheduling point
+              <number>  run that \(unit) to its next scheduling point
               u         undo the last step
               h         hint: the next step of a shortest failing schedule from here
               r         restart from the first step

@@ -52,6 +52,9 @@ struct ActorReentrancyExplorerTests {
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
         #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
+        // The columns are the two calls' tasks, not threads.
+        #expect(report.text.contains("    step  task 0 "))
+        #expect(!report.text.contains("thread 0"))
     }
 
     @Test("the UI-actor component: both read the items before either writes them back, one update is undone")

@@ -37,4 +37,22 @@ struct TimelineTextTests {
         #expect(pieces.count > 1)
         #expect(pieces.joined(separator: " ") == label)
     }
+
+    @Test("an async program's columns and started units are tasks; others' are threads")
+    func unitNamesTheColumnsAndTheLegend() {
+        let steps = [
+            ScheduleStep(thread: 0, operation: "call updateItem"), ScheduleStep(thread: 1, operation: "write"),
+        ]
+        #expect(
+            TimelineText.render(steps, threads: 2, indent: "  ", unit: "task") == """
+                  step  task 0           task 1
+                     1  call updateItem
+                     2                   write
+                """
+        )
+        #expect(TimelineText.render(steps, threads: 2).hasPrefix("  step  thread 0         thread 1"))
+        let started = SpawnedThread(thread: 2, parent: 0, name: "load")
+        #expect(TimelineText.legend(started, unit: "task") == "task 2 is 'load', started by task 0")
+        #expect(TimelineText.legend(started) == started.description)
+    }
 }

@@ -20,12 +20,14 @@ public enum TimelineText {
     ///   - threads: the program's own threads; the columns extend to threads it started.
     ///   - indent: the prefix of every line.
     ///   - maxWidth: the widest line wanted, in columns.
+    ///   - unit: what a column is called: `thread`, or `task` when the program's units are Swift tasks.
     /// - Returns: the lines, joined by newlines.
     public static func render(
         _ steps: [ScheduleStep],
         threads: Int,
         indent: String = "  ",
-        maxWidth: Int = reportWidth
+        maxWidth: Int = reportWidth,
+        unit: String = "thread"
     ) -> String {
         let stepWidth = max(4, String(steps.count).count)
         let prefix = indent.count + stepWidth + 2
@@ -39,7 +41,7 @@ public enum TimelineText {
         let width = prefix + natural * max(1, threads) <= maxWidth ? natural : fitting ?? even
         func pad(_ text: String) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         func right(_ text: String) -> String { String(repeating: " ", count: max(0, stepWidth - text.count)) + text }
-        var lines = [indent + right("step") + "  " + (0..<threads).map { pad("thread \($0)") }.joined()]
+        var lines = [indent + right("step") + "  " + (0..<threads).map { pad("\(unit) \($0)") }.joined()]
         for (index, step) in steps.enumerated() {
             let start = indent + right(String(index + 1)) + "  " + String(repeating: " ", count: width * step.thread)
             // A label that would pass maxWidth goes on under itself, in its thread's column.
@@ -50,5 +52,11 @@ public enum TimelineText {
             lines += pieces.dropFirst().map { under + $0 }
         }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
+    }
+
+    /// The legend line of a started thread, naming the columns as the table does (`unit`):
+    /// `task 2 is 'load', started by task 0`.
+    public static func legend(_ spawned: SpawnedThread, unit: String = "thread") -> String {
+        "\(unit) \(spawned.thread) is '\(spawned.name)', started by \(unit) \(spawned.parent)"
     }
 }

@@ -233,6 +233,15 @@ extension VariantExploration {
             + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
     }
 
+    /// What the schedule table calls its columns: `task` when the program's units ran as Swift
+    /// tasks (async bodies), `thread` otherwise. A replay knows it by its jobs having been steps.
+    package var unitName: String {
+        switch run {
+        case .search(let report): report.isAsync || report.jobsWereSteps ? "task" : "thread"
+        case .replay(let result): result.jobsWereSteps ? "task" : "thread"
+        }
+    }
+
     /// What a step was, in a few words (`granularity` says it in full).
     private static func step(of report: ExplorationReport) -> String {
         report.jobsWereSteps ? "one Swift concurrency job" : "code between two scheduling points"
@@ -253,8 +262,10 @@ extension VariantExploration {
                 + (message ? ": \(schedule.message)" : ""),
         ]
         let spawned = schedule.spawned ?? []
-        lines.append(TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    "))
-        for thread in spawned { lines.append("    \(thread)") }
+        lines.append(
+            TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    ", unit: unitName)
+        )
+        for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
         lines += said.once(Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" })
         lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
