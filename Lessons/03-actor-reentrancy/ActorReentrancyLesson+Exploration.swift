@@ -23,9 +23,9 @@ extension ActorReentrancyLesson {
     ) -> Exploration {
         let describe: (@Sendable (SameItemTrial<Source>) async -> String)? = { trial in
             let updates = await trial.source.snapshot().items.first?.updates ?? []
-            // Thread i adds update i + 1: its copy is what it read before the await, plus its update.
+            // Task i adds update i + 1: its copy is what it read before the await, plus its update.
             let copies = trial.copies.inFlight.map { copy in
-                "thread \(copy.update - 1) read \(copy.read) → will write \(copy.read + [copy.update])"
+                "task \(copy.update - 1) read \(copy.read) → will write \(copy.read + [copy.update])"
             }
             return
                 (["item 0 has updates \(updates); calls reported applied \(trial.ledger.entries.keys.sorted())"]

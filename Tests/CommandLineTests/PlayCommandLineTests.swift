@@ -186,9 +186,9 @@ struct PlayCommandLineTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
         // Both calls suspended on the same empty copy: each will write back its own update alone.
-        #expect(output.stdout.contains("thread 0 read [] → will write [1]"))
-        #expect(output.stdout.contains("thread 1 read [] → will write [2]"))
-        // Thread 0 wrote back; thread 1's stale copy is still on its way.
+        #expect(output.stdout.contains("task 0 read [] → will write [1]"))
+        #expect(output.stdout.contains("task 1 read [] → will write [2]"))
+        // Task 0 wrote back; task 1's stale copy is still on its way.
         #expect(output.stdout.contains("item 0 has updates [1]; calls reported applied [1]"))
         #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
         #expect(
