@@ -132,9 +132,7 @@ struct CounterReads: Sendable {
     }
 }
 
-extension RacyOnce: CheckThenActLesson.RunOnce {
-    var flagBetweenSteps: Bool { didExecute }
-}
+extension RacyOnce: CheckThenActLesson.RunOnce {}
 
 extension LockedOnce: CheckThenActLesson.RunOnce {
     var flagBetweenSteps: Bool { didExecute }

@@ -13,7 +13,7 @@ import RaceLab
 /// `@RaceShared` keeps `didExecute` a plain, unsynchronised `Bool` (ThreadSanitizer still reports
 /// the race); it only lets the schedule explorer see each read and write of it.
 public final class RacyOnce: @unchecked Sendable {
-    @RaceShared("didExecute") private(set) var didExecute = false
+    @RaceShared("didExecute") private var didExecute = false
 
     public init() {}
 
@@ -27,4 +27,8 @@ public final class RacyOnce: @unchecked Sendable {
         execute()
         didExecute = true
     }
+
+    /// The flag as it stands, for the explorer's state lines: read between steps only, when every
+    /// thread is paused (a read in `run` goes through the same wrapper).
+    var flagBetweenSteps: Bool { didExecute }
 }
