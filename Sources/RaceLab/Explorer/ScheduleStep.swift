@@ -31,5 +31,5 @@ public struct SpawnedThread: Equatable, Sendable, Codable, CustomStringConvertib
         self.name = name
     }
 
-    public var description: String { "thread \(thread) is '\(name)', started by thread \(parent)" }
+    public var description: String { TimelineText.legend(self) }
 }
