@@ -59,24 +59,25 @@ extension AsyncDataSourceLesson {
     /// What the threads do, for a run of `threads` logical threads: thread 1 does `ui` (with two
     /// threads or more), each other thread publishes the next state `updatesPerWriter` times; then
     /// the invariant. One writer's versions are known (v1, then v2); several writers' interleave.
-    static func roles(_ threads: Int, ui: String, invariant: String) -> String {
+    /// `unit` names what runs each role: `thread`, or `task` for a variant of async bodies.
+    static func roles(_ threads: Int, ui: String, invariant: String, unit: String = "thread") -> String {
         let writers = (0..<max(threads, 1)).filter { $0 != 1 }
         let publish: String
         if writers.count == 1 {
-            publish = "thread 0 publishes " + (1...updatesPerWriter).map { "v\($0)" }.joined(separator: ", then ")
+            publish = "\(unit) 0 publishes " + (1...updatesPerWriter).map { "v\($0)" }.joined(separator: ", then ")
         } else {
             let names =
                 switch writers.count {
-                case 2: "threads 0 and 2"
-                case 3: "threads 0, 2 and 3"
-                default: "threads 0 and 2 to \(threads - 1)"
+                case 2: "\(unit)s 0 and 2"
+                case 3: "\(unit)s 0, 2 and 3"
+                default: "\(unit)s 0 and 2 to \(threads - 1)"
                 }
             publish =
                 "\(names) each publish the next state "
                 + (updatesPerWriter == 2 ? "twice " : "\(updatesPerWriter) times ")
                 + "(v1 to v\(writers.count * updatesPerWriter) between them)"
         }
-        return (threads > 1 ? "thread 1 \(ui); " : "") + publish + "; invariant: " + invariant
+        return (threads > 1 ? "\(unit) 1 \(ui); " : "") + publish + "; invariant: " + invariant
     }
 
     /// The updates made in all: the UI is thread 1, the others are writers (one with `--threads 2`).
@@ -231,7 +232,8 @@ extension AsyncDataSourceLesson {
         roles(
             $0,
             ui: "reads the actor's state twice and renders it",
-            invariant: "one whole state, never older on the second read, no update lost"
+            invariant: "one whole state, never older on the second read, no update lost",
+            unit: "task"
         )
     }
 

@@ -45,11 +45,38 @@ struct HelpText {
     /// The usage line of `command`, or the tool's.
     func usage(_ command: CommandDescriptor?) -> String {
         guard let command else {
-            return "usage: \(tool) <command> [options]   (commands: "
-                + CommandDescriptor.visible.map(\.name).joined(separator: ", ") + ")"
+            let names = CommandDescriptor.visible.map(\.name)
+            let listed = names.enumerated().map { $0.element + ($0.offset == names.count - 1 ? ")" : ",") }
+            return Self.wrapped(
+                "usage: \(tool) ",
+                ["<command>", "[options]", "  (commands:"] + listed,
+                width: Self.usageWidth
+            )
         }
-        let words = [command.name, command.argument?.usage] + command.options.map { "[\($0.usage)]" }
-        return "usage: \(tool) " + words.compactMap { $0 }.joined(separator: " ")
+        let words = [command.argument?.usage].compactMap { $0 } + command.options.map { "[\($0.usage)]" }
+        return Self.wrapped("usage: \(tool) \(command.name) ", words, width: Self.usageWidth)
+    }
+
+    /// The widest usage line.
+    static let usageWidth = 100
+
+    /// `head` then `words` joined by spaces, in lines of at most `width` columns (a word wider than
+    /// that stands alone); each line after the first is indented to where the first word starts,
+    /// under the command's arguments as a manual page sets them.
+    static func wrapped(_ head: String, _ words: [String], width: Int) -> String {
+        let indent = String(repeating: " ", count: head.count)
+        var lines: [String] = []
+        var line = head
+        for word in words {
+            let fresh = line.count == indent.count
+            if !fresh && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = indent
+            }
+            line += (line.count == indent.count ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// `command`'s help: what it does, its usage line, its discussion, ARGUMENTS, OPTIONS (then

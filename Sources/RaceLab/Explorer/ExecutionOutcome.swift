@@ -136,10 +136,19 @@ public struct ExecutionResult: Sendable, Equatable, Codable {
     public internal(set) var errorsAreFailures = false
     /// Whether Swift concurrency jobs were scheduling points: each job ran as one step.
     public internal(set) var jobsWereSteps = false
+    /// Whether the program's threads ran async bodies, as Swift tasks: a replay's text then names
+    /// them tasks, as its search's does.
+    public internal(set) var isAsync: Bool {
+        get { asyncBodies ?? false }
+        set { asyncBodies = newValue ? true : nil }
+    }
+    /// `isAsync`, in the JSON only when true (a replay carried from a child process keeps it).
+    var asyncBodies: Bool?
 
     private enum CodingKeys: String, CodingKey {
         case schedule, steps, outcome, spawned, states, stall, unscheduledThreads, branchingDecisions, timing
         case threadsLeftRunning, errorsAreFailures, jobsWereSteps
+        case asyncBodies = "isAsync"
     }
 
     /// Whether this execution shows the bug: a broken invariant, a deadlock, or an error where the

@@ -85,8 +85,8 @@ extension VariantExploration {
             // A verdict line that says what the search covered leaves the counts only the numbers.
             lines.append(Self.countsLine(report, covered: failure == nil || inconclusive))
             // What bounds a dfs search, in words, once a run.
-            if report.strategy == .dfs { lines += said.once([Self.preemptionMeaning]) }
-        case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, "thread"))
+            if report.strategy == .dfs { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
+        case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, unitName))
         }
         // A clean search says what a step is, once a run: only a search with no schedule shown prints it.
         let quiet =
@@ -130,7 +130,7 @@ extension VariantExploration {
         var lines: [String]
         switch run {
         case .search(let report): lines = Self.searchLines(report, verbose: verbose)
-        case .replay: lines = ["  replayed 1 schedule on " + Self.counted(threads, "thread")]
+        case .replay: lines = ["  replayed 1 schedule on " + Self.counted(threads, unitName)]
         }
         let granularityLines = granularity.map { ["  granularity: \($0)"] } ?? []
         return lines
@@ -185,10 +185,10 @@ extension VariantExploration {
     /// A search's settings and figures: the strategy and its bounds, the counts, the time.
     private static func searchLines(_ report: ExplorationReport, verbose: Bool) -> [String] {
         let strategy = report.strategy
-        var setting = "  strategy \(strategy.rawValue), " + counted(report.threads, "thread") + ", "
+        var setting = "  strategy \(strategy.rawValue), " + counted(report.threads, report.unitName) + ", "
         switch strategy {
         case .pct: setting += "\(report.preemptions) priority change points"
-        case .random: setting += "a random thread at every point"
+        case .random: setting += "a random \(report.unitName) at every point"
         case .dfs:
             setting += "at most \(report.preemptions) preemptions"
             if let reduction = report.reduction { setting += ", reduction \(reduction.rawValue)" }
@@ -220,8 +220,11 @@ extension VariantExploration {
         return lines
     }
 
-    /// What a preemption is, under the first line that bounds a search by them.
-    static let preemptionMeaning = "  a preemption: the explorer switches away from a thread that could go on"
+    /// What a preemption is, under the first line that bounds a search by them, in the search's
+    /// `unit` (`thread` or `task`).
+    static func preemptionMeaning(unit: String) -> String {
+        "  a preemption: the explorer switches away from a \(unit) that could go on"
+    }
 
     /// `198 schedules ran (all with at most 2 preemptions), 121 failed, in 0.079 s`: what ran,
     /// what part of the schedules within the bound that is, how many failed, the time in all.
@@ -234,11 +237,11 @@ extension VariantExploration {
     }
 
     /// What the schedule table calls its columns: `task` when the program's units ran as Swift
-    /// tasks (async bodies), `thread` otherwise. A replay knows it by its jobs having been steps.
+    /// tasks (async bodies), `thread` otherwise, for a search and for a replay alike.
     package var unitName: String {
         switch run {
-        case .search(let report): report.isAsync || report.jobsWereSteps ? "task" : "thread"
-        case .replay(let result): result.jobsWereSteps ? "task" : "thread"
+        case .search(let report): report.unitName
+        case .replay(let result): result.isAsync || result.jobsWereSteps ? "task" : "thread"
         }
     }
 

@@ -297,10 +297,15 @@ extension VariantExploration {
 }
 
 extension ExplorationReport {
-    /// `2 threads and the work they start`: the threads the search ran, counting the queue blocks
-    /// and tasks they start, which the explorer runs as threads of their own.
+    /// `2 threads and the work they start` (`2 tasks …` for async bodies): the threads the search
+    /// ran, counting the queue blocks and tasks they start, which the explorer runs as threads of their own.
     package var threadsAndTheirWork: String {
-        threads == 1 ? "1 thread and the work it starts" : "\(threads) threads and the work they start"
+        threads == 1 ? "1 \(unitName) and the work it starts" : "\(threads) \(unitName)s and the work they start"
+    }
+
+    /// What the search's units were: `task` when they ran as Swift tasks (async bodies), `thread` otherwise.
+    package var unitName: String {
+        isAsync || jobsWereSteps ? "task" : "thread"
     }
 
     /// `at most 2 preemptions`: the bound of a dfs search.

@@ -167,6 +167,7 @@ final class ControlledExecution: @unchecked Sendable {
         if execution.schedulesJobs { AsyncJobs.end(execution) }
         result.states = execution.stateLog?.states ?? []
         result.jobsWereSteps = execution.schedulesJobs
+        result.isAsync = program.isAsync
         // Threads still running (stuck, or looping past the drain) may still use the state.
         if !result.threadsLeftRunning { program.tearDown() }
         return result
