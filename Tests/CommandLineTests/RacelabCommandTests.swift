@@ -109,10 +109,13 @@ struct RacelabCommandTests {
         let output = try Executable.racelab.run(arguments)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
-        // The error's one line (and, for an unknown variant, the lesson's variants), then the usage.
-        let lines = output.stderr.split(separator: "\n")
+        // The error's one line (and, for an unknown variant, the lesson's variants), then the usage,
+        // wrapped: its lines after the first are indented.
+        let all = output.stderr.split(separator: "\n")
+        let lines = all.filter { !$0.hasPrefix("   ") }
         let expected = message.split(separator: "\n")
         #expect(lines.count == expected.count + 1)
+        #expect(all.allSatisfy { $0.count <= 100 }, "got: \(output.stderr)")
         #expect(lines.first?.hasPrefix(expected[0]) == true, "got: \(output.stderr)")
         #expect(
             Array(lines.dropFirst().prefix(expected.count - 1)) == Array(expected.dropFirst()),
