@@ -95,7 +95,6 @@ struct ProjectorOutputTests {
             "    Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own"
         let stepLine =
             "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
-        let preemptionLine = "  a preemption: the explorer switches away from a thread that could go on"
         var said: Set<String> = []
         var lastScope: String?
         for block in blocks {
@@ -112,6 +111,10 @@ struct ProjectorOutputTests {
             }
             if lines[verdict].hasPrefix("  verdict: CLEAN") { legend.append(stepLine) }
             // What a preemption is, under the first block that counts them.
+            // It names the units the block's exploration ran: tasks for async bodies.
+            let unit =
+                block.contains("(actor-reentrancy)") || block.contains("variant actor-state ") ? "task" : "thread"
+            let preemptionLine = "  a preemption: the explorer switches away from a \(unit) that could go on"
             if lines.contains(where: { $0.contains("at most 2 preemptions") }) { legend.append(preemptionLine) }
             for line in legend {
                 #expect(lines.filter { $0 == line }.count == (said.contains(line) ? 0 : 1), "\(line)\n\(block)")

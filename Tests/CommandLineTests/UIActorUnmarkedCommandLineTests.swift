@@ -41,7 +41,7 @@ struct UIActorUnmarkedCommandLineTests {
         #expect(output.status == 0)
         #expect(
             output.stdout.contains(
-                "verdict: CLEAN (every schedule of 2 threads and the work they start, with at most 2 preemptions)"
+                "verdict: CLEAN (every schedule of 2 tasks and the work they start, with at most 2 preemptions)"
             )
         )
         #expect(output.stdout.contains(" schedules ran, 0 failed, in "))

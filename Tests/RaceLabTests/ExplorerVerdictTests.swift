@@ -177,7 +177,7 @@ struct ExplorerVerdictTests {
         let text = entry.text(heading: "")
         #expect(text.contains("a data race inside a step is ThreadSanitizer's to find"))
         #expect(entry.verdict == "CLEAN")
-        #expect(entry.verdictLine.contains("every schedule of 2 threads and the work they start"))
+        #expect(entry.verdictLine.contains("every schedule of 2 tasks and the work they start"))
     }
 
     @Test("a fixed search cut by the schedule limit is CLEAN, NOT EXHAUSTIVE: no verdict on the fix")
