@@ -54,7 +54,7 @@ extension SubscriptRaceLesson {
     /// can only confirm that no order of the calls loses a key, which is the lesson's point: with an
     /// actor, the interleavings that broke the queue-guarded store no longer exist.
     static let actorStoresOneKeyEach = Exploration(
-        summary: "each thread awaits one store on the actor; invariant: every key is present",
+        summary: "each task awaits one store on the actor; invariant: every key is present",
         makeState: { ActorStorage() },
         asyncThread: { storage, index in
             Race.step("call store")

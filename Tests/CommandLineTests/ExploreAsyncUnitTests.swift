@@ -28,6 +28,13 @@ struct ExploreAsyncUnitTests {
         #expect(!again.stdout.contains("thread 0"))
     }
 
+    @Test("lesson 1: the actor variant's summary says tasks")
+    func lessonOneActorSaysTasks() throws {
+        let output = try Executable.racelab.run("explore", "1", "--variant", "actor")
+        #expect(output.unwrappedStdout.contains("each task awaits one store on the actor; invariant: every key is present"))
+        #expect(!output.unwrappedStdout.contains("each thread awaits"))
+    }
+
     @Test("lesson 6: the actor variant's roles are tasks, the Dispatch variants' threads")
     func lessonSixUnits() throws {
         let actor = try Executable.racelab.run("explore", "6", "--variant", "actor-state")

@@ -180,9 +180,12 @@ struct PlayCommandLineTests {
         )
     }
 
-    @Test("lesson 3: the actor's lost update, with the item's updates and each suspended call's copy between steps")
-    func lessonThree() throws {
-        let output = try Self.play(["3", "--variant", "buggy-update"], input: "0\n1\n0\n1\nq\n")
+    @Test(
+        "lesson 3: the lost update, with the item's updates and each suspended call's copy between steps",
+        arguments: ["buggy-update", "main-actor-update"]
+    )
+    func lessonThree(variant: String) throws {
+        let output = try Self.play(["3", "--variant", variant], input: "0\n1\n0\n1\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
         // Both calls suspended on the same empty copy: each will write back its own update alone.
@@ -193,9 +196,20 @@ struct PlayCommandLineTests {
         #expect(output.stdout.contains("The invariant broke: item 0 has updates [2]; lost [1] (4 steps)."))
         #expect(
             output.joinedStdout.contains(
-                "replay: \(Executable.racelab.path) explore 3 --variant buggy-update --replay 2:0.1.0.1"
+                "replay: \(Executable.racelab.path) explore 3 --variant \(variant) --replay 2:0.1.0.1"
             )
         )
+    }
+
+    @Test("lesson 3's fixed variant: every sentence play prints names the async units tasks")
+    func lessonThreeFixedSaysTasks() throws {
+        let output = try Self.play(["3", "--variant", "await-first"], input: "?\n0\n0\nh\n1\n1\nq\n")
+        #expect(output.status == 0)
+        let text = output.joinedStdout
+        #expect(text.contains("the explorer checked all 6 schedules of 2 tasks and the work they start"))
+        #expect(text.contains("run that task to its next scheduling point"))
+        #expect(text.contains("run which task?"))
+        #expect(!text.contains("thread"))
     }
 
     @Test(

@@ -26,7 +26,7 @@ public final class CollectionComponent {
         guard updatedItems.indices.contains(slot) else { return nil }
         // hazard: two awaits, two jobs. `updatedItems` is the list as it was one job ago; a
         // `clear()` or another update can run on the data source before the write below.
-        await Self.betweenTheAwaits()
+        await Self.betweenTheAwaits(holding: updatedItems[slot].updates, update: update)
         updatedItems[slot].updates.append(update)
         let id = updatedItems[slot].id
         await dataSource.writeBack(updatedItems)
@@ -46,8 +46,11 @@ public final class CollectionComponent {
     /// and the data source is free, so the runner's noise and the schedule explorer can place other
     /// jobs there. It adds no suspension the article's code lacks; it widens the one it has. The
     /// mark names what the call does when it goes on from there, as an explored step: it writes back
-    /// the list it read before the gap.
-    nonisolated static func betweenTheAwaits() async {
+    /// the list it read before the gap. For the explorer's state line it records the copy held
+    /// across the gap (`held`, the item's updates as read) while the call waits there.
+    nonisolated static func betweenTheAwaits(holding held: [Int], update: Int) async {
+        ItemLoader.copies?.began(update: update, from: held)
         Race.window("write back the list it read")
+        ItemLoader.copies?.ended(update: update)
     }
 }

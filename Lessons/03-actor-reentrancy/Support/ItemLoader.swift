@@ -13,8 +13,9 @@ public enum ItemLoader {
     /// interleaving, without blocking a thread of the cooperative pool.
     @TaskLocal public static var latency: @Sendable () async -> Void = { await Task.yield() }
 
-    /// Where the copies the loads started from are recorded while they are awaited, for the
-    /// explorer's state line; nil (no record) outside it.
+    /// Where the copies the calls hold across an `await` (a load, or the component's gap between
+    /// its two awaits) are recorded while they wait, for the explorer's state line; nil (no record)
+    /// outside it.
     @TaskLocal static var copies: LoadCopies?
 
     /// The article's `loadUpdates(for:)`: the item as the server now has it, computed from the copy
