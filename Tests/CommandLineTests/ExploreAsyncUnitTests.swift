@@ -31,7 +31,9 @@ struct ExploreAsyncUnitTests {
     @Test("lesson 1: the actor variant's summary says tasks")
     func lessonOneActorSaysTasks() throws {
         let output = try Executable.racelab.run("explore", "1", "--variant", "actor")
-        #expect(output.unwrappedStdout.contains("each task awaits one store on the actor; invariant: every key is present"))
+        #expect(
+            output.unwrappedStdout.contains("each task awaits one store on the actor; invariant: every key is present")
+        )
         #expect(!output.unwrappedStdout.contains("each thread awaits"))
     }
 

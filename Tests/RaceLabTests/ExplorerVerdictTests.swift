@@ -155,6 +155,20 @@ struct ExplorerVerdictTests {
         )
     }
 
+    @Test(
+        "only a preemption-bounded search defines a preemption",
+        arguments: [ExplorationOptions.Strategy.dfs, .pct, .random]
+    )
+    func preemptionDefinedForBoundedSearchOnly(strategy: ExplorationOptions.Strategy) async throws {
+        let report = try await Explorer.explore(
+            ExplorerTests.lockedIncrement,
+            options: .init(strategy: strategy, schedules: 5)
+        )
+        #expect(report.isPreemptionBounded == (strategy == .dfs))
+        let text = VariantExploration(name: "locked", kind: .fixed, report: report).text(heading: "h", verbose: false)
+        #expect(text.contains("  a preemption: the explorer switches away") == (strategy == .dfs))
+    }
+
     @Test("async with marks off: a race inside one job is not seen, and the verdict says each job ran as one step")
     func asyncGranularity() async throws {
         // A real race (the stress runner shows it), but read, sleep and write are one job: one step.

@@ -9,7 +9,7 @@ struct ObservationTests {
     func keptCountsLostWrites() {
         let observation = Observation.kept(517, of: 1_000, unit: "keys")
         #expect(observation.lostWrites == 483)
-        #expect(observation.outcome == "500–599/1000")
+        #expect(observation.outcome == "500–599/1,000")
         #expect(observation.isAnomalous)
     }
 
@@ -18,7 +18,7 @@ struct ObservationTests {
         for observed in [0, 99, 400, 517, 999] {
             let observation = Observation.kept(observed, of: 1_000, unit: "keys")
             let range = try #require(observation.outcome.split(separator: "/").first)
-            #expect(observation.meaning == "\(range) of 1000 keys kept, the others lost")
+            #expect(observation.meaning == "\(range) of 1,000 keys kept, the others lost")
         }
         #expect(Observation.kept(6, of: 8).meaning == "2 writes lost")
     }
@@ -41,7 +41,9 @@ struct ObservationTests {
         }
         histogram.add(outcome: "setup failed", expectation: .error, meaning: "no file", distance: 0)
         let rows = histogram.rows(trials: kept.count + 1)
-        #expect(rows.map(\.outcome) == ["1000/1000", "500–599/1000", "400–499/1000", "100–199/1000", "setup failed"])
+        #expect(
+            rows.map(\.outcome) == ["1,000/1,000", "500–599/1,000", "400–499/1,000", "100–199/1,000", "setup failed"]
+        )
         #expect(rows.map(\.samples) == [1, 1, 7, 2, 1])
     }
 
@@ -71,8 +73,8 @@ struct ObservationTests {
 
     @Test("kept: the complete outcome is never grouped with a loss")
     func completeOutcomeStandsAlone() {
-        #expect(Observation.kept(999, of: 1_000).outcome == "900–999/1000")
-        #expect(Observation.kept(1_000, of: 1_000).outcome == "1000/1000")
+        #expect(Observation.kept(999, of: 1_000).outcome == "900–999/1,000")
+        #expect(Observation.kept(1_000, of: 1_000).outcome == "1,000/1,000")
     }
 
     @Test("executions: each extra execution is a duplicate")

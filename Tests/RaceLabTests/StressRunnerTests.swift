@@ -31,7 +31,7 @@ struct StressRunnerTests {
         #expect(
             report.histogram == [
                 HistogramRow(
-                    outcome: "1000/1000",
+                    outcome: "1,000/1,000",
                     samples: 100,
                     frequency: 1,
                     expectation: .acceptable,

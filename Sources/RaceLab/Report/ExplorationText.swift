@@ -84,8 +84,8 @@ extension VariantExploration {
         case .search(let report):
             // A verdict line that says what the search covered leaves the counts only the numbers.
             lines.append(Self.countsLine(report, covered: failure == nil || inconclusive))
-            // What bounds a dfs search, in words, once a run.
-            if report.strategy == .dfs { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
+            // What bounds a preemption-bounded search, in words, once a run.
+            if report.isPreemptionBounded { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
         case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, unitName))
         }
         // A clean search says what a step is, once a run: only a search with no schedule shown prints it.

@@ -13,7 +13,7 @@ public struct HistogramRow: Sendable, Codable, Equatable {
         case error
     }
 
-    /// The outcome, as the variant's check named it (e.g. `"1000/1000"` or `"2 executions"`).
+    /// The outcome, as the variant's check named it (e.g. `"1,000/1,000"` or `"2 executions"`).
     public var outcome: String
     /// Trials that ended with this outcome.
     public var samples: Int
@@ -56,7 +56,7 @@ struct HistogramBuilder {
 
     /// The rows with frequencies over `trials`, in outcome order, never by how often they occurred:
     /// acceptable outcomes first, then forbidden ones, then errors; within each, from the outcome
-    /// nearest the correct result outwards (`1000/1000`, `900–999/1000`, `800–899/1000`), ties by
+    /// nearest the correct result outwards (`1,000/1,000`, `900–999/1,000`, `800–899/1,000`), ties by
     /// the outcome's name in numeric order.
     func rows(trials: Int) -> [HistogramRow] {
         rows.values

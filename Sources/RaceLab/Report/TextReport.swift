@@ -165,7 +165,7 @@ package struct TextReport {
     }
 
     /// `outcome → meaning`, or the meaning alone when it already says the outcome
-    /// (`500–599/1000` is `500–599 of 1000 keys kept, the others lost`).
+    /// (`500–599/1,000` is `500–599 of 1,000 keys kept, the others lost`).
     func outcomeAndMeaning(_ row: HistogramRow) -> String {
         let spelled = row.outcome.replacingOccurrences(of: "/", with: " of ")
         return row.meaning.hasPrefix(spelled) ? row.meaning : "\(row.outcome) → \(row.meaning)"

@@ -308,6 +308,9 @@ extension ExplorationReport {
         isAsync || jobsWereSteps ? "task" : "thread"
     }
 
+    /// Whether the search was bounded by preemptions, so that `preemptionBound` says what it covered.
+    package var isPreemptionBounded: Bool { strategy.boundsPreemptions }
+
     /// `at most 2 preemptions`: the bound of a dfs search.
     package var preemptionBound: String {
         "at most \(preemptions) " + (preemptions == 1 ? "preemption" : "preemptions")

@@ -27,7 +27,7 @@ public struct Observation: Sendable, Equatable {
     /// The histogram key for this trial, e.g. `"1000"` or `"kept 400–499"`.
     public var outcome: String
     /// What the outcome means, in a few words and in the outcome's own terms, e.g.
-    /// `"400–499 of 1000 writes kept, the others lost"` for the outcome `"400–499/1000"`.
+    /// `"400–499 of 1,000 writes kept, the others lost"` for the outcome `"400–499/1,000"`.
     public var meaning: String
     /// A few of the problems the check found, each in one line (`inconsistency: told v1 twice`),
     /// shown as the report's samples after those the iterations recorded. Empty unless set.
@@ -68,6 +68,7 @@ public struct Observation: Sendable, Equatable {
     /// For small counts each value is its own outcome; above 20 the histogram groups observed values
     /// into tenths of `expected`, so that a run of 200 trials prints a handful of rows, not 200. A
     /// group's meaning names the same range as its outcome, counted the same way (writes kept).
+    /// Numbers from 1,000 up carry thousands separators, as everywhere else in a report.
     /// - Parameters:
     ///   - observed: the writes found in the final state.
     ///   - expected: the writes done.
@@ -77,15 +78,17 @@ public struct Observation: Sendable, Equatable {
         let outcome: String
         let meaning: String
         if lost == 0 {
-            outcome = "\(observed)/\(expected)"
-            meaning = observed == expected ? "all \(unit) kept" : "\(observed - expected) \(unit) more than written"
+            outcome = "\(grouped(observed))/\(grouped(expected))"
+            meaning =
+                observed == expected ? "all \(unit) kept" : "\(grouped(observed - expected)) \(unit) more than written"
         } else if expected <= 20 {
-            outcome = "\(observed)/\(expected)"
-            meaning = "\(lost) \(unit) lost"
+            outcome = "\(grouped(observed))/\(grouped(expected))"
+            meaning = "\(grouped(lost)) \(unit) lost"
         } else {
             let band = Band.containing(observed, of: expected)
-            outcome = "\(band.lower)–\(band.upper)/\(expected)"
-            meaning = "\(band.lower)–\(band.upper) of \(expected) \(unit) kept, the others lost"
+            let range = "\(grouped(band.lower))–\(grouped(band.upper))"
+            outcome = "\(range)/\(grouped(expected))"
+            meaning = "\(range) of \(grouped(expected)) \(unit) kept, the others lost"
         }
         return Observation(
             expected: expected,
@@ -103,15 +106,16 @@ public struct Observation: Sendable, Equatable {
         let meaning: String
         switch observed {
         case expected: meaning = "exactly as intended"
-        case ..<expected: meaning = "\(expected - observed) missing"
-        default: meaning = "\(observed - expected) duplicate \(observed - expected == 1 ? singular(unit) : unit)"
+        case ..<expected: meaning = "\(grouped(expected - observed)) missing"
+        default:
+            meaning = "\(grouped(observed - expected)) duplicate \(observed - expected == 1 ? singular(unit) : unit)"
         }
         return Observation(
             expected: expected,
             observed: observed,
             lostWrites: max(0, expected - observed),
             duplicates: max(0, observed - expected),
-            outcome: "\(observed) \(observed == 1 ? singular(unit) : unit)",
+            outcome: "\(grouped(observed)) \(observed == 1 ? singular(unit) : unit)",
             meaning: meaning
         )
     }
@@ -141,20 +145,22 @@ public struct Observation: Sendable, Equatable {
         let extraHandOuts = duplicated.values.reduce(0) { $0 + $1 - 1 }
         let strangers = counts.filter { !expectedItems.contains($0.key) }.values.reduce(0, +)
         let handOuts = counts.values.reduce(0, +)
-        func count(_ number: Int) -> String { "\(number) \(number == 1 ? singular(unit) : unit)" }
+        func count(_ number: Int) -> String { "\(grouped(number)) \(number == 1 ? singular(unit) : unit)" }
         var parts: [String] = []
         if missing > 0 { parts.append("\(count(missing)) never handed out") }
         if !duplicated.isEmpty {
-            parts.append("\(count(duplicated.count)) handed out more than once (\(extraHandOuts) extra)")
+            parts.append("\(count(duplicated.count)) handed out more than once (\(grouped(extraHandOuts)) extra)")
         }
-        if strangers > 0 { parts.append("\(strangers) hand-out\(strangers == 1 ? "" : "s") of \(unit) never put in") }
+        if strangers > 0 {
+            parts.append("\(grouped(strangers)) hand-out\(strangers == 1 ? "" : "s") of \(unit) never put in")
+        }
         let outcome =
             parts.isEmpty
             ? "each once"
             : [
-                missing > 0 ? "\(missing) missing" : nil,
-                extraHandOuts > 0 ? "\(extraHandOuts) duplicated" : nil,
-                strangers > 0 ? "\(strangers) unknown" : nil,
+                missing > 0 ? "\(grouped(missing)) missing" : nil,
+                extraHandOuts > 0 ? "\(grouped(extraHandOuts)) duplicated" : nil,
+                strangers > 0 ? "\(grouped(strangers)) unknown" : nil,
             ].compactMap { $0 }.joined(separator: ", ")
         return Observation(
             expected: expectedItems.count,

@@ -102,6 +102,15 @@ extension ExplorationOptions.Strategy {
         }
     }
 
+    /// Whether `ExplorationOptions.preemptions` bounds its search by preemptions (dfs); pct reads
+    /// the same number as priority change points, random ignores it.
+    package var boundsPreemptions: Bool {
+        switch self {
+        case .dfs: true
+        case .pct, .random: false
+        }
+    }
+
     /// Whether the schedules it runs depend on `ExplorationOptions.seed`.
     var isSeeded: Bool { !searchesExhaustively }
 
