@@ -12,6 +12,12 @@ public enum ActorReentrancyLesson {
         workload: Workload(trials: 200, iterations: 64),
         variants: [
             buggyUpdate, buggyReload, mainActorUpdate, awaitFirst, revalidate, stateObject, sharedLoad, mainActorOneJob,
+        ],
+        // The verdict's counts and each trial's outcome use the same two words.
+        countMeanings: [
+            "lost writes": "updates a call reported applied that are missing from their item (lost updates), "
+                + "and live items missing from the list",
+            "inconsistencies": "items a clear() removed that are back in the final list (resurrected items)",
         ]
     )
 

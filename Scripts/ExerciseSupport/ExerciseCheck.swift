@@ -86,7 +86,9 @@ public final class ExerciseCheck {
     /// Runs `variant` (the participant's type, which claims to be thread-safe) through the runner
     /// with seeded noise at its race windows, and records a failure with the evidence if any trial
     /// lost a write, duplicated work or broke an invariant.
-    public func stress(_ variant: Variant, workload: Workload, requirement: String) {
+    /// - Parameter lost: the plural noun the exercise counts its lost writes in (`points`), so that
+    ///   the FAIL line uses the starter's word.
+    public func stress(_ variant: Variant, workload: Workload, requirement: String, lost: String = "writes") {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
         stressing = true
@@ -106,7 +108,7 @@ public final class ExerciseCheck {
         var evidence: [String] = [
             "anomalies in \(report.anomalousTrials) of \(trials(report.trials)) (\(operations) operations, seed \(seed))"
         ]
-        if report.lostWrites > 0 { evidence.append("\(report.lostWrites.formatted()) writes lost") }
+        if report.lostWrites > 0 { evidence.append("\(report.lostWrites.formatted()) \(lost) lost") }
         if report.duplicates > 0 { evidence.append("\(report.duplicates.formatted()) duplicate executions") }
         if report.inconsistencies > 0 { evidence.append("\(report.inconsistencies.formatted()) inconsistencies") }
         if report.errors > 0 { evidence.append("\(report.errors.formatted()) errors") }

@@ -21,7 +21,7 @@ struct AuditTests {
         let found = ReentrancyAudit.findings(snapshot, applied: [1: 0, 2: 0])
         #expect(found.lostUpdates == 1)
         #expect(found.resurrectedItems == 0)
-        #expect(ReentrancyAudit.observe(snapshot, applied: [1: 0, 2: 0]).outcome == "lost updates")
+        #expect(ReentrancyAudit.observe(snapshot, applied: [1: 0, 2: 0]).outcome == "lost writes")
     }
 
     @Test("updates to items that a later clear removed are not expected")
@@ -38,7 +38,7 @@ struct AuditTests {
         #expect(found.vanishedItems == 1)
         let observation = ReentrancyAudit.observe(snapshot, applied: [1: 0])
         #expect(observation.inconsistencies == 1 && observation.lostWrites == 1)
-        #expect(observation.outcome == "lost updates + resurrected items")
+        #expect(observation.outcome == "lost writes + inconsistencies")
     }
 
     @Test("after a clear, any item at all is a resurrected one")

@@ -55,7 +55,8 @@ public enum ReentrancyAudit {
 
     /// The observation the runner adds up: lost updates and vanished items as lost writes,
     /// resurrected items and strays as inconsistencies. The outcome names only the kinds of damage,
-    /// so a run's histogram has at most four rows.
+    /// in the verdict's words (the lesson's `countMeanings` says what they are here), so a run's
+    /// histogram has at most four rows.
     public static func observe(_ snapshot: SourceSnapshot, applied: [Int: Int]) -> Observation {
         let found = findings(snapshot, applied: applied)
         let lost = found.lostUpdates > 0 || found.vanishedItems > 0
@@ -63,10 +64,10 @@ public enum ReentrancyAudit {
         let (outcome, meaning) =
             switch (lost, resurrected) {
             case (false, false): ("consistent", "every applied update kept, no removed item back")
-            case (true, false): ("lost updates", "a stale copy overwrote updates applied during an await")
-            case (false, true): ("resurrected items", "a stale copy brought back items a clear() removed")
+            case (true, false): ("lost writes", "a stale copy overwrote updates applied during an await")
+            case (false, true): ("inconsistencies", "a stale copy brought back items a clear() removed")
             case (true, true):
-                ("lost updates + resurrected items", "a stale copy undid a clear() and dropped newer updates")
+                ("lost writes + inconsistencies", "a stale copy undid a clear() and dropped newer updates")
             }
         return Observation(
             expected: found.expectedUpdates,

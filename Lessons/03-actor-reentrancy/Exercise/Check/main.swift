@@ -57,7 +57,8 @@ let asked = Referee.count
 check.stress(
     variant,
     workload: Workload(trials: 40, iterations: 200),
-    requirement: "200 concurrent adds of one point keep all 200 (every trial)"
+    requirement: "200 concurrent adds of one point keep all 200 (every trial)",
+    lost: "points"
 )
 check.require(
     Referee.count - asked == 40 * 200,
