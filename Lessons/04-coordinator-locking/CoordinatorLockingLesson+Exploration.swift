@@ -21,17 +21,20 @@ import RaceLab
 /// file's value, read directly rather than through a claim (a paused thread may hold the lock), and
 /// each increment between its read and its save, which is the time it holds its writing claim: who
 /// holds the claim, who was granted it too and why the lock let them in, what each read, and so what
-/// it will write back.
-/// `cross-process` is not explored: its increments run in worker processes.
+/// it will write back. Under `uncoordinated` there is no claim: it shows who went in too.
+/// `cross-process` is not explored: its increments run in worker processes (`notExplored`).
 extension CoordinatorLockingLesson {
     /// Each thread increments the counter once; afterwards it must equal the thread count.
     ///
     /// - Parameter overlap: what two claims have in common for this lock, shown beside a thread
     ///   granted the claim while another holds it (`same owner`).
+    ///   - claims: whether the coordinator takes a claim at all; without one (`uncoordinated`) the
+    ///     state says who went in, not who holds or was granted a claim.
     static func incrementOnceEach(
         _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
         overlap: String,
-        oneInstance: Bool = false
+        oneInstance: Bool = false,
+        claims: Bool = true
     ) -> Exploration {
         Exploration(
             summary: "each thread increments the counter file once through "
@@ -55,10 +58,15 @@ extension CoordinatorLockingLesson {
             },
             tearDown: { counter in counter.remove() },
             describeState: { counter in
-                // A copy is in flight from the read to the save, both under the thread's claim.
+                // A copy is in flight from the read to the save, both under the thread's claim if it takes one.
                 let copies = (counter.copies?.inFlight ?? []).enumerated().map { index, copy in
-                    let claim = index == 0 ? "holds the claim" : "granted it too (\(overlap))"
-                    return "thread \(copy.thread) \(claim), read \(copy.read) → will write \(copy.read + 1)"
+                    let read = "read \(copy.read) → will write \(copy.read + 1)"
+                    switch (index == 0, claims) {
+                    case (true, true): return "thread \(copy.thread) holds the claim, \(read)"
+                    case (false, true): return "thread \(copy.thread) granted it too (\(overlap)), \(read)"
+                    case (true, false): return "thread \(copy.thread) \(read)"
+                    case (false, false): return "thread \(copy.thread) went in too (\(overlap)), \(read)"
+                    }
                 }
                 return ([counter.describeFile()] + copies).joined(separator: " · ")
             }

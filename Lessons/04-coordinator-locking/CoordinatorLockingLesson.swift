@@ -34,7 +34,8 @@ public enum CoordinatorLockingLesson {
         kind: .buggy,
         summary: "no coordination: every read-modify-write of the file runs at once",
         coordinator: { _ in Uncoordinated() },
-        overlap: "no lock"
+        overlap: "no lock",
+        claims: false
     )
     .expecting(
         tsan: .silent,
@@ -119,6 +120,7 @@ public enum CoordinatorLockingLesson {
         },
         tearDown: { trial in trial.tearDown() }
     )
+    .notExplored(because: "its increments run in worker processes, which the explorer cannot schedule")
     .expecting(
         tsan: .silent,
         compiler: .accepted,
@@ -140,6 +142,8 @@ public enum CoordinatorLockingLesson {
     /// - Parameters:
     ///   - overlap: what the claims have in common in the eyes of this lock (its owner), named in
     ///     a trial's outcome when the lock granted a claim while another was held.
+    ///   - claims: whether its coordinator takes a claim at all (not `uncoordinated`'s), for the
+    ///     explorer's state.
     ///   - explorable: whether the schedule explorer can run it: not when a claim blocks inside a
     ///     system framework, where the explorer cannot see or schedule the waiting thread.
     static func counterVariant(
@@ -150,6 +154,7 @@ public enum CoordinatorLockingLesson {
         overlap: String,
         workload: Workload? = nil,
         oneInstance: Bool = false,
+        claims: Bool = true,
         explorable: Bool = true
     ) -> Variant {
         let variant = Variant(
@@ -172,7 +177,12 @@ public enum CoordinatorLockingLesson {
             tearDown: { counter in counter.remove() }
         )
         return explorable
-            ? variant.exploring(incrementOnceEach(coordinator, overlap: overlap, oneInstance: oneInstance)) : variant
+            ? variant.exploring(
+                incrementOnceEach(coordinator, overlap: overlap, oneInstance: oneInstance, claims: claims)
+            )
+            : variant.notExplored(
+                because: "its claims wait inside a system framework, where the explorer cannot see the waiting thread"
+            )
     }
 
     /// A counter trial's outcome: whether the lock ever granted a claim while another was held

@@ -80,6 +80,18 @@ extension RaceLabTool {
                     if !request.json { print(wrappedText(failure.text(heading: heading))) }
                 }
             }
+            // A whole lesson's exploration says which of its variants it left out, and why.
+            let unexplored = lesson.variants.filter { $0.exploration == nil }
+            if request.variant == nil && !request.json && !unexplored.isEmpty {
+                let reasons = unexplored.map { variant in
+                    variant.notExploredReason.map { "\(variant.name) (\($0))" } ?? variant.name
+                }
+                print(
+                    wrappedText(
+                        "lesson \(lesson.number) (\(lesson.slug)), not explored: \(reasons.joined(separator: "; "))"
+                    ) + "\n"
+                )
+            }
             explored.append(
                 ExploreLesson(number: lesson.number, slug: lesson.slug, title: lesson.title, variants: entries)
             )

@@ -149,6 +149,21 @@ struct ExploreCommandLineTests {
         #expect(lessons.allSatisfy { $0["title"] is String && $0["lesson"] == nil })
     }
 
+    @Test("a whole lesson's exploration names the variants it leaves out, and why; one variant's does not")
+    func exploreNamesUnexploredVariants() throws {
+        let line = "lesson 4 (coordinator-locking), not explored: cross-process (its increments run in worker"
+        let lesson = try Executable.racelab.run("explore", "4")
+        #expect(lesson.status == 0)
+        #expect(lesson.stdout.contains(line))
+        #expect(lesson.stdout.contains("which the explorer cannot schedule)"))
+        let variant = try Executable.racelab.run("explore", "4", "--variant", "same-owner")
+        #expect(variant.status == 0)
+        #expect(!variant.stdout.contains("not explored"))
+        // Lesson 1 explores every variant it has: no such line.
+        let every = try Executable.racelab.run("explore", "1")
+        #expect(!every.stdout.contains("not explored"))
+    }
+
     @Test("an unknown strategy is bad usage: exit 2, nothing runs")
     func badStrategy() throws {
         let output = try Executable.racelab.run("explore", "1", "--strategy", "bfs")

@@ -68,29 +68,34 @@ struct CoordinatorLockingExplorerTests {
 
     /// The state shown between steps: the file's value, who holds the claim, who was granted it
     /// too and why, and what each increment read and will write, so that a failing schedule shows
-    /// both threads let in, both reading 0 and both writing 1.
+    /// both threads let in, both reading 0 and both writing 1. `uncoordinated` takes no claim: its
+    /// states say who read what and who went in too.
     @Test(
-        "a failing schedule's states show both threads granted the claim, both read 0, both will write 1",
+        "a failing schedule's states show both threads let in (granted the claim, or with no lock), both read 0, both will write 1",
         arguments: [
-            (name: "same-owner", overlap: "same owner"), (name: "same-owner-one-instance", overlap: "one storage"),
-            (name: "fcntl-process-lock", overlap: "one process"),
+            (name: "same-owner", first: "holds the claim, ", second: "granted it too (same owner)"),
+            (name: "same-owner-one-instance", first: "holds the claim, ", second: "granted it too (one storage)"),
+            (name: "fcntl-process-lock", first: "holds the claim, ", second: "granted it too (one process)"),
+            (name: "uncoordinated", first: "", second: "went in too (no lock)"),
         ]
     )
-    func failingScheduleShowsBothCopies(variant: (name: String, overlap: String)) async throws {
+    func failingScheduleShowsBothCopies(variant: (name: String, first: String, second: String)) async throws {
         let exploration = try Self.exploration(variant.name)
         let failure = try #require(try await Self.exploreEverySchedule(exploration).failure)
-        #expect(failure.schedule.choices == [0, 0, 1, 1, 1, 0])
+        // A claim is a step of its own; without one, each thread reads at its first step.
+        let claims = variant.name != "uncoordinated"
+        #expect(failure.schedule.choices == (claims ? [0, 0, 1, 1, 1, 0] : [0, 1, 1, 0]))
         let replay = try Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
         let none = "no counter file yet (reads as 0)"
-        let thread0 = "thread 0 holds the claim, read 0 → will write 1"
-        let thread1 = "thread 1 granted it too (\(variant.overlap)), read 0 → will write 1"
-        #expect(
-            replay.states == [
-                none, none, "\(none) · \(thread0)", "\(none) · \(thread0)",
-                "\(none) · \(thread0) · \(thread1)", "counter file holds 1 · \(thread0)",
-                "counter file holds 1",
-            ]
-        )
+        let thread0 = "thread 0 \(variant.first)read 0 → will write 1"
+        let thread1 = "thread 1 \(variant.second), read 0 → will write 1"
+        let changes = [
+            none, "\(none) · \(thread0)", "\(none) · \(thread0) · \(thread1)", "counter file holds 1 · \(thread0)",
+            "counter file holds 1",
+        ]
+        // The claimed variants' first step (`mutatingObject`, before the claim) changes nothing.
+        let expected = claims ? [none, none, changes[1], changes[1], changes[2], changes[3], changes[4]] : changes
+        #expect(replay.states == expected)
     }
 
     @Test("open-file-description locks under the explorer's model: each claim's own open() excludes the other thread")

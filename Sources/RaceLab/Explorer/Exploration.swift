@@ -207,6 +207,14 @@ extension Variant {
         copy.exploration = named
         return copy
     }
+
+    /// This variant, which `racelab explore` does not explore, saying why (`reason`, a clause:
+    /// "its increments run in worker processes, …").
+    public func notExplored(because reason: String) -> Variant {
+        var copy = self
+        copy.notExploredReason = reason
+        return copy
+    }
 }
 
 extension Exploration {

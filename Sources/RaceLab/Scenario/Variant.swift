@@ -28,6 +28,8 @@ public struct Variant: Sendable {
     public var crashMeansReproduced: Bool
     /// A few-thread version of the scenario for the schedule explorer (`racelab explore`), if any.
     public var exploration: Exploration? = nil
+    /// Why a variant without an exploration has none, which `racelab explore` says beside its name.
+    public var notExploredReason: String? = nil
     /// What ThreadSanitizer and the Swift 6 compiler are expected to make of this variant, one entry
     /// per operating system it was measured on (see `ToolExpectation`, `expecting(tsan:compiler:on:because:)`).
     public var toolExpectations: [ToolExpectation] = []
