@@ -109,11 +109,14 @@ final class PlaySession {
         print("")
         var heading = "step \(decision.steps.count + 1)"
         // A state of several parts (`store holds [] · thread 0 read [] → …`) shows one per line.
-        let parts = decision.state?.components(separatedBy: " · ") ?? []
-        if let first = parts.first { heading += "   " + style.dim("state: ") + first }
-        print(style.bold(heading))
         let hang = String(repeating: " ", count: "step \(decision.steps.count + 1)   state: ".count)
-        for part in parts.dropFirst() { print(hang + part) }
+        // Only the first line carries the step's bold heading.
+        var stateLines = Self.stateLines(decision.state ?? "", hang: hang)
+        if !stateLines.isEmpty {
+            heading += "   " + style.dim("state: ") + stateLines.removeFirst().dropFirst(hang.count)
+        }
+        print(style.bold(heading))
+        for line in stateLines { print(line) }
         for thread in decision.threads {
             let name = "  \(unit) \(thread.id)"
             switch (thread.next, thread.canRun) {
@@ -128,19 +131,37 @@ final class PlaySession {
         }
     }
 
+    /// A state (`store holds [] · thread 0 read [] → …`) one part a line, each indented by `hang`; a
+    /// part too wide for a projector breaks at its `; ` first, then at spaces.
+    static func stateLines(_ state: String, hang: String) -> [String] {
+        state.components(separatedBy: " · ").filter { !$0.isEmpty }.flatMap { part -> [String] in
+            let clauses =
+                hang.count + part.count > reportWidth
+                ? part.components(separatedBy: "; ").enumerated().map { index, clause in
+                    clause + (index < part.components(separatedBy: "; ").count - 1 ? ";" : "")
+                } : [part]
+            return clauses.flatMap { wrapped(hang + $0, hang: hang + "  ") }
+        }
+    }
+
     private func showEnd(_ result: ExecutionResult) throws {
         print("")
         let threadCount = result.threadCount
         switch result.outcome {
         case .passed: print(style.green("The invariant held") + " after " + counted(result.steps.count, "step") + ".")
         case .invariantBroken(let what):
-            print(style.red("The invariant broke: \(what)") + " (" + counted(result.steps.count, "step") + ").")
+            let line = "The invariant broke: \(what) (" + counted(result.steps.count, "step") + ")."
+            for part in wrapped(line) { print(style.red(part)) }
         case .threw where !result.isFailure:
             print("A \(unit) threw: \(result.outcome.summary): an error, not the bug the lesson is about.")
         case .stepBoundExceeded, .stuck: print("The execution did not end: \(result.outcome.summary).")
         default: print(style.red("The execution failed: \(result.outcome.summary)") + ".")
         }
-        if let state = result.states.last { print("  state at the end: \(state)") }
+        if let state = result.states.last {
+            let heading = "  state at the end: "
+            let lines = Self.stateLines(state, hang: String(repeating: " ", count: heading.count))
+            print(heading + lines.joined(separator: "\n").dropFirst(heading.count))
+        }
         print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit))
         for thread in result.spawned { print("  " + TimelineText.legend(thread, unit: unit)) }
         // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
@@ -158,7 +179,8 @@ final class PlaySession {
     /// default bound, so that a fixed variant's "you could not break it" is a measured claim.
     private func verdict(after result: ExecutionResult) throws {
         if variant.kind == .buggy && result.isFailure {
-            print(style.green("You broke it.") + " That is the interleaving the lesson is about.")
+            // The invariant's own words say whether this is the lesson's story or another way to break it.
+            print(style.green("You broke it.") + " The timeline above is the interleaving that did it.")
             return
         }
         // Every schedule, not every behaviour: the counts below speak of schedules.
@@ -213,15 +235,21 @@ final class PlaySession {
             ? "the explorer checked all \(report.schedules)" : "the explorer checked \(report.schedules)"
         guard let failure = report.failure, failure.steps.count > prefix.count else {
             print(
-                "hint: no schedule from here breaks it within \(report.preemptions) more preemptions "
-                    + "(\(searched)); u undoes a step."
+                wrappedText(
+                    "hint: no schedule from here breaks it within \(report.preemptions) more preemptions "
+                        + "(\(searched)); u undoes a step."
+                )
             )
             return
         }
         let next = failure.steps[prefix.count]
+        // The move on a line of its own, what it leads to under it: both fit a projector.
+        print("hint: run \(unit) \(next.thread) (\(next.operation))")
         print(
-            "hint: run \(unit) \(next.thread) (\(next.operation)): a shortest failing schedule from here takes "
-                + counted(failure.steps.count - prefix.count, "more step") + " (\(searched))."
+            wrappedText(
+                "  a shortest failing schedule from here takes "
+                    + counted(failure.steps.count - prefix.count, "more step") + "; \(searched)"
+            )
         )
     }
 

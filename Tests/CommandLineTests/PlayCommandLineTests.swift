@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 import Testing
 
 @testable import RaceLabCommandLine
@@ -92,15 +93,19 @@ struct PlayCommandLineTests {
     @Test("following every hint breaks the invariant; where nothing can, the hint says so")
     func hints() throws {
         let output = try Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nh\n2\nh\n3\nq\n")
-        let hints = output.stdout.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
+        // Each hint: the move, then on the next line where it leads.
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let hints = lines.indices.filter { lines[$0].hasPrefix("hint: ") }.map {
+            lines[$0] + "\n" + (lines.indices.contains($0 + 1) ? lines[$0 + 1] : "")
+        }
         #expect(
             hints == [
-                "hint: run thread 0 (sync storage): a shortest failing schedule from here takes 6 more steps (the explorer checked all 10).",
-                "hint: run thread 1 (sync storage): a shortest failing schedule from here takes 5 more steps (the explorer checked all 5).",
-                "hint: run thread 1 (set contents): a shortest failing schedule from here takes 4 more steps (the explorer checked all 4).",
-                "hint: run thread 0 (set contents): a shortest failing schedule from here takes 3 more steps (the explorer checked all 2).",
-                "hint: run thread 2 (storage barrier): a shortest failing schedule from here takes 2 more steps (the explorer checked all 1).",
-                "hint: run thread 3 (storage barrier): a shortest failing schedule from here takes 1 more step (the explorer checked all 1).",
+                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10",
+                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5",
+                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4",
+                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2",
+                "hint: run thread 2 (storage barrier)\n  a shortest failing schedule from here takes 2 more steps; the explorer checked all 1",
+                "hint: run thread 3 (storage barrier)\n  a shortest failing schedule from here takes 1 more step; the explorer checked all 1",
             ]
         )
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
@@ -142,6 +147,22 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasPrefix(heading))
     }
 
+    @Test(
+        "every line a game prints fits a projector: hints, state lines, the end and the timeline",
+        arguments: ["1", "2", "3", "4", "5", "6"]
+    )
+    func fitsAProjector(lesson: String) throws {
+        // A hint before each choice, then every thread number in turn: the choices a thread cannot
+        // take print their one line, the others play the game to its end.
+        let round = "h\n0\n1\n2\n3\n"
+        let output = try Self.play([lesson], input: String(repeating: round, count: 30) + "q\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("hint: run "))
+        #expect(output.stdout.contains("replay: "))
+        let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
+        #expect(wide.isEmpty, "lines over \(reportWidth) columns: \(wide)")
+    }
+
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
     func lessonSix() throws {
         // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
@@ -163,19 +184,20 @@ struct PlayCommandLineTests {
         // What the UI read: the title before the change block, the detail after it.
         #expect(
             output.stdout.contains(
-                "step 13   state: holds header v2, items v2, footer v1; "
-                    + "UI got header v0, items v0, title v0, detail v1\n"
+                "step 13   state: holds header v2, items v2, footer v1;\n"
+                    + "                 UI got header v0, items v0, title v0, detail v1\n"
             )
         )
         #expect(
             output.stdout.contains(
-                "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\" "
-                    + "(not the story's mixed state)"
+                "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\" (not\n"
+                    + "  the story's mixed state) (13 steps).\n"
             )
         )
         #expect(
             output.stdout.contains(
-                "state at the end: holds header v2, items v2, footer v2; UI got header v0, items v0, title v0, detail v1"
+                "  state at the end: holds header v2, items v2, footer v2;\n"
+                    + "                    UI got header v0, items v0, title v0, detail v1\n"
             )
         )
     }

@@ -24,6 +24,16 @@ struct WrappingTests {
         #expect((lines[0].dropFirst(6) + rest.joined()).filter { $0 != " " } == ("frame" + symbol + symbol))
     }
 
+    @Test("a comparison an invariant states stays on one line: no break inside `counter == threads`")
+    func keepsAComparisonWhole() {
+        let line = "  each thread increments the counter once; invariant: counter == threads"
+        for width in 50...line.count - 1 {
+            let lines = wrapped(line, width: width)
+            #expect(lines.contains { $0.contains("counter == threads") }, "width \(width): \(lines)")
+            #expect(lines.allSatisfy { $0.count <= width })
+        }
+    }
+
     @Test("a line that fits is left as it is")
     func leavesAShortLine() {
         #expect(wrapped("  short line", width: 100) == ["  short line"])

@@ -10,15 +10,35 @@ package func wrapped(_ line: String, width: Int = reportWidth, hang: String? = n
     let indentation = String(line.prefix { $0 == " " })
     let continuation = hang ?? indentation + "  "
     let room = max(1, width - max(indentation.count, continuation.count))
-    let words = line.dropFirst(indentation.count).split(separator: " ", omittingEmptySubsequences: false)
-        .flatMap { word -> [Substring] in
-            guard word.count > room else { return [word] }
-            return stride(from: 0, to: word.count, by: room).map { start in
-                let from = word.index(word.startIndex, offsetBy: start)
-                return word[from..<word.index(from, offsetBy: min(room, word.count - start))]
-            }
+    let words = keepingComparisonsWhole(
+        line.dropFirst(indentation.count).split(separator: " ", omittingEmptySubsequences: false)
+    )
+    .flatMap { word -> [Substring] in
+        guard word.count > room else { return [word] }
+        return stride(from: 0, to: word.count, by: room).map { start in
+            let from = word.index(word.startIndex, offsetBy: start)
+            return word[from..<word.index(from, offsetBy: min(room, word.count - start))]
         }
+    }
     return packed(words, first: indentation, continuation: continuation, width: width)
+}
+
+/// `words` with each comparison (`counter == threads`) joined into one word, so that a line never
+/// breaks inside the expression an invariant states.
+private func keepingComparisonsWhole(_ words: [Substring]) -> [Substring] {
+    let operators: Set<Substring> = ["==", "!=", "<=", ">="]
+    var joined: [Substring] = []
+    var index = 0
+    while index < words.count {
+        if operators.contains(words[index]), index + 1 < words.count, let left = joined.popLast() {
+            joined.append(Substring(left + " " + words[index] + " " + words[index + 1]))
+            index += 2
+        } else {
+            joined.append(words[index])
+            index += 1
+        }
+    }
+    return joined
 }
 
 /// `pieces` joined by spaces into lines of at most `width` columns (a piece wider than a line has
