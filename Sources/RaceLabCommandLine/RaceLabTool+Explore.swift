@@ -80,7 +80,8 @@ extension RaceLabTool {
                     if !request.json { print(wrappedText(failure.text(heading: heading))) }
                 }
             }
-            // A whole lesson's exploration says which of its variants it left out, and why.
+            // A whole lesson's exploration says which of its variants it left out, and why (a line
+            // that does not open like a variant's heading: it has no verdict).
             let unexplored = lesson.variants.filter { $0.exploration == nil }
             if request.variant == nil && !request.json && !unexplored.isEmpty {
                 let reasons = unexplored.map { variant in
@@ -88,7 +89,7 @@ extension RaceLabTool {
                 }
                 print(
                     wrappedText(
-                        "lesson \(lesson.number) (\(lesson.slug)), not explored: \(reasons.joined(separator: "; "))"
+                        "not explored in lesson \(lesson.number): \(reasons.joined(separator: "; "))"
                     ) + "\n"
                 )
             }
