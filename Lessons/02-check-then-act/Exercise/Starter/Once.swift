@@ -1,9 +1,10 @@
 // Exercise 2: make `Once` run its work exactly once.
 //
 // `Once.run(_:)` promises: however many threads call it, `execute` runs exactly once. It checks a
-// flag, runs the work, and sets the flag. Called from ten threads at once, the work runs two,
-// three, sometimes ten times. Fix `Once` so that the work runs exactly once, and so that a call
-// returns only after the work has run (by this call or by another one).
+// flag, runs the work, and sets the flag. Called from ten threads at once, the work runs more than
+// once: as many times as threads got past the check together (two on two cores, more on more).
+// Fix `Once` so that the work runs exactly once, and so that a call returns only after the work
+// has run (by this call or by another one).
 //
 // Rules:
 // - Keep the API: `init()` and `run(_ execute: () -> Void)`. No `async`.
