@@ -67,7 +67,9 @@ do {
 // check puts a plain work item on the store's own queue (found by reflection: it is private) and
 // holds it there, the way an earlier store of the same document would still be writing; then it
 // makes a store and gives it `patience` to return. A store that returns while the item is held runs
-// beside earlier work, so an older store can land after a newer one and win. A store that waits is
+// beside earlier work: it breaks the lesson's rule (a store runs alone), the rule that keeps an
+// asynchronous store's order. For this synchronous `store`, two overlapping calls have no order to
+// keep, so this checks the rule, not a lost order, and says so. A store that waits is
 // never failed: the wait only decides how slow a store may be and still be caught (a second, for a
 // 16 KiB write that takes milliseconds).
 enum Ordering {
@@ -142,10 +144,10 @@ do {
     } else {
         check.require(
             !beside,
-            "a store waits for earlier work on the store's queue (the barrier orders stores)",
+            "a store runs alone: it waits for earlier work on the store's queue (the lesson's barrier rule)",
             kind: "unordered-stores",
-            evidence: "a store returned while earlier work on its queue still ran, so an older store"
-                + " still writing there lands after it: an older store wins"
+            evidence: "a store returned while earlier work on its queue still ran: stores are not one at a"
+                + " time, which is what orders them once they are submitted asynchronously"
         )
     }
 } catch {

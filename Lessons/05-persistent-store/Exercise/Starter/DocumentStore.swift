@@ -3,11 +3,14 @@
 // `DocumentStore` keeps each document as a file in a folder: `store(_:as:)` writes the file,
 // `load(_:)` reads it. Work runs on a concurrent queue. Yet under concurrent stores and loads,
 // readers find files that are neither the old version nor the new (torn), and stores of one
-// document mix into each other. It has two bugs, and the checker reports both: writing in place
-// tears files (the lesson's `non-atomic-write`), and a store does not wait for earlier ones, so an
-// older one can land last (`no-barrier`). Fix `DocumentStore` so that every reader, including one that reads
-// the file directly without the store's queue (another process, the next launch after a crash),
-// sees either a whole old version or a whole new one, and every store lands whole.
+// document mix into each other. Fix `DocumentStore` so that every reader, including one that
+// reads the file directly without the store's queue (another process, the next launch after a
+// crash), sees either a whole old version or a whole new one, and every store lands whole.
+//
+// One more rule, the lesson's: a store runs alone on the store's queue. Two overlapping calls of
+// this synchronous `store` have no order to keep, so the checker checks the rule itself (it holds
+// a work item on the queue and sees whether a store waits); the rule is what keeps order once a
+// store is submitted asynchronously, as the lesson's store is.
 //
 // Rules:
 // - Keep the API: `init(folder:)`, `store(_:as:)`, `load(_:)`.

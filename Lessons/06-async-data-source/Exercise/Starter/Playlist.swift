@@ -9,7 +9,8 @@
 // Rules:
 // - Keep the API: `init()`, `replace(with:)`, `snapshot() -> PlaylistSnapshot` (the harness
 //   defines `PlaylistSnapshot(count:items:)`). No `async`.
-// - A snapshot after `replace(with: xs)` (and no other write) must have `items == xs` and `count == xs.count`.
+// - A snapshot after `replace(with: xs)` (and no other write) must have `items == xs` and
+//   `count == xs.count`.
 //
 // `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
 // the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
