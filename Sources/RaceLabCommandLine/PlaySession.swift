@@ -135,11 +135,10 @@ final class PlaySession {
     /// part too wide for a projector breaks at its `; ` first, then at spaces.
     static func stateLines(_ state: String, hang: String) -> [String] {
         state.components(separatedBy: " · ").filter { !$0.isEmpty }.flatMap { part -> [String] in
+            // Too wide: one clause a line, each but the last keeping its `;`.
             let clauses =
                 hang.count + part.count > reportWidth
-                ? part.components(separatedBy: "; ").enumerated().map { index, clause in
-                    clause + (index < part.components(separatedBy: "; ").count - 1 ? ";" : "")
-                } : [part]
+                ? part.replacingOccurrences(of: "; ", with: ";\n").components(separatedBy: "\n") : [part]
             return clauses.flatMap { wrapped(hang + $0, hang: hang + "  ") }
         }
     }
