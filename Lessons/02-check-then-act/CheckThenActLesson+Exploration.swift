@@ -6,7 +6,7 @@ import RaceLab
 /// The scheduling points are the types' own: the reads and writes of the `@RaceShared` flag and
 /// error count (`read didExecute`, `write errors.count`), `lock once` (a `RaceLock`), the
 /// `RaceQueue` operations of `SerialQueueOnce` and `ReadWriteLock` (`sync`, work items, and with
-/// marks off each `async` submission), and the marks (`saw didExecute false`, `chose slot`,
+/// marks off each `async` submission), and the marks (`saw false → execute()`, `chose slot`,
 /// `compare-exchange didExecute`, `async check-and-set`, `Protected`'s `read` and `mutate`). A
 /// fetch's callback is a thread of its own (the `fetch callback` hand-off), so the explorer chooses
 /// when each callback runs.
@@ -50,9 +50,10 @@ extension CheckThenActLesson {
 
     /// Every thread increments the counter once; afterwards it must equal the thread count.
     ///
-    /// Between steps it shows the counter and the value each thread read and so will write plus
-    /// one (`thread 0 read 0, writes 1`), read inside a `sync` item from the controller's thread
-    /// while every logical thread is paused.
+    /// Between steps it shows the counter and what each thread read and will write (`thread 0 read
+    /// 0, writes 1`) until its write's barrier has run (`thread 0 wrote 1`): a write that changes
+    /// nothing is where an increment is lost. The counter is read inside a `sync` item from the
+    /// controller's thread while every logical thread is paused.
     static func counterExploration(_ increment: @escaping @Sendable (Protected<Int>) -> Void) -> Exploration {
         Exploration(
             summary: "each thread increments a Protected counter once; invariant: counter == threads",
@@ -65,7 +66,11 @@ extension CheckThenActLesson {
                 return value == threads ? nil : "counter is \(value) after \(threads) increments"
             },
             describeState: { trial in
-                let reads = trial.reads.values.map { "thread \($0.thread) read \($0.value), writes \($0.value + 1)" }
+                let reads = trial.reads.values.map {
+                    $0.wrote
+                        ? "thread \($0.thread) wrote \($0.value + 1)"
+                        : "thread \($0.thread) read \($0.value), writes \($0.value + 1)"
+                }
                 return (["counter holds \(trial.counter.read())"] + reads).joined(separator: " · ")
             }
         ).markingEveryWindow()
@@ -80,12 +85,12 @@ extension CheckThenActLesson {
             summary:
                 "each thread starts a failing fetch whose callback records its error; invariant: the completion sees every error once",
             makeState: { FetchBatch(collectingInto: makeErrors()) },
-            asyncThread: { batch, index in
+            thread: { batch, index in
                 Race.step("start fetch")
                 batch.fetch(3 * index)
             },
             invariant: { batch, threads in
-                let errors = await batch.completion()
+                let errors = batch.waitForCompletion()
                 let recorded = errors.compactMap { ($0 as? FetchError)?.index }.sorted()
                 let expected = (0..<threads).map { 3 * $0 }
                 return recorded == expected
@@ -105,22 +110,31 @@ struct CounterTrial: Sendable {
     let reads = CounterReadLog()
 }
 
-/// The values the threads read before writing the counter back, in the order they read them.
+/// The values the threads read before writing the counter back, in the order they read them, and
+/// whether each thread's write has landed.
 final class CounterReadLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var reads: [(thread: Int, value: Int)] = []
+    private var reads: [(thread: Int, value: Int, wrote: Bool)] = []
 
     func add(thread: Int, value: Int) {
-        lock.withLock { reads.append((thread, value)) }
+        lock.withLock { reads.append((thread, value, false)) }
     }
 
-    var values: [(thread: Int, value: Int)] {
+    /// `thread`'s write ran (in its barrier item).
+    func wrote(thread: Int) {
+        lock.withLock {
+            if let index = reads.firstIndex(where: { $0.thread == thread && !$0.wrote }) { reads[index].wrote = true }
+        }
+    }
+
+    var values: [(thread: Int, value: Int, wrote: Bool)] {
         lock.withLock { reads }
     }
 }
 
-/// Where `incrementByReadingThenWriting` records the value it read, for the explorer's state line:
-/// the log and the logical thread; nil (no record) outside the explorer.
+/// Where `incrementByReadingThenWriting` records the value it read, and `Protected.write` that the
+/// write landed, for the explorer's state line: the log and the logical thread; nil (no record)
+/// outside the explorer.
 struct CounterReads: Sendable {
     @TaskLocal static var current: CounterReads?
 
@@ -129,6 +143,11 @@ struct CounterReads: Sendable {
 
     func record(_ value: Int) {
         log.add(thread: thread, value: value)
+    }
+
+    /// This thread's write landed.
+    func wrote() {
+        log.wrote(thread: thread)
     }
 }
 

@@ -13,7 +13,7 @@ struct RunOnceTests {
     func plainFlagRunsTwice() async {
         let once = RacyOnce()
         let work = ImportantWork()
-        let meeting = Rendezvous(at: "saw didExecute false", parties: 2)
+        let meeting = Rendezvous(at: "saw false → execute()", parties: 2)
         await onThreads(2, hook: meeting) { _ in once.run { work.execute() } }
         #expect(meeting.isComplete)
         #expect(work.executions == 2)

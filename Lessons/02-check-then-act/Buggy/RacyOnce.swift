@@ -23,7 +23,7 @@ public final class RacyOnce: @unchecked Sendable {
         guard !didExecute else { return }
         // hazard: check-then-act. This thread saw `false`; until it stores `true` below, every other
         // thread that reaches the guard sees `false` too and runs `execute()` as well.
-        Race.window("saw didExecute false")
+        Race.window("saw false → execute()")
         execute()
         didExecute = true
     }

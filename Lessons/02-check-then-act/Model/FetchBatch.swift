@@ -48,4 +48,11 @@ public final class FetchBatch: Sendable {
             }
         }
     }
+
+    /// What `completion()` returns, for a caller that may block (the explorer's invariant): it
+    /// waits for the group with `wait()` where `completion()` registers a `notify`.
+    public func waitForCompletion() -> [any Error] {
+        group.wait()
+        return errors.recorded()
+    }
 }

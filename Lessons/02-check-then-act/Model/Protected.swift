@@ -35,6 +35,11 @@ public final class Protected<Resource: Sendable>: @unchecked Sendable {
 
     /// Replaces the value with `newValue`. Safe alone; racy when `newValue` came from an earlier `read()`.
     public func write(_ newValue: Resource) {
-        lock.write { self.resource = newValue }
+        // The explorer's record of whose write this is (nil outside it), taken on the caller's thread.
+        let reads = CounterReads.current
+        lock.write {
+            self.resource = newValue
+            reads?.wrote()
+        }
     }
 }
