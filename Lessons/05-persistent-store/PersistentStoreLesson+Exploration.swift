@@ -16,8 +16,9 @@ import RaceLab
 /// logical thread reads, so their timing cannot change the outcome; the invariant waits for them
 /// after every thread finished, when all have been submitted.
 ///
-/// Between steps it shows the version document-0's file holds and the versions the stores encoded,
-/// so that a store overwritten by an older version can be seen in the schedule.
+/// Between steps it shows the version document-0's file holds, its staging files by name (one
+/// shared name, or a name of its own for each store) and the versions the stores encoded, so that
+/// a store overwritten by an older version, or two stores writing one staging file, can be seen.
 extension PersistentStoreLesson {
     /// Each thread stores document 0 once, then reads its file; afterwards no read may have been
     /// torn and every store must have been applied, in order. With two `stores`, thread `t` stores

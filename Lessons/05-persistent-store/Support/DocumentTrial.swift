@@ -408,7 +408,27 @@ final class DocumentTrial: @unchecked Sendable {
                 Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
-        return "\(Self.identifier(document))'s file \(file) · stores encoded \(encoded)"
+        return
+            "\(Self.identifier(document))'s file \(file) · \(describeStaging(of: document)) · stores encoded \(encoded)"
+    }
+
+    /// The staging files of `document` and what each holds, so that a schedule shows whether two
+    /// stores write one staging file (`staging file document-0: 4096 of 12028 bytes`) or files of
+    /// their own (`staging files document-0.<UUID>: holds v1, 4096 of 12028 bytes`). A unique name's
+    /// UUID is shown as `<UUID>`: it differs from run to run, and a replay must print the same text.
+    private func describeStaging(of document: Int) -> String {
+        let name = Self.identifier(document)
+        let staging = store.stagingDirectory
+        let names = ((try? staging.names()) ?? []).filter { $0 == name || $0.hasPrefix(name + ".") }
+        guard !names.isEmpty else { return "no staging file" }
+        let whole = Payload.headerLength + Self.bodyLength
+        let contents = names.map { staged -> String in
+            guard let data = try? DataFile.contents(of: staged, in: staging) else { return "gone" }
+            return Payload(validating: data).map { "holds v\($0.version)" } ?? "\(data.count) of \(whole) bytes"
+        }
+        let shown = Set(names.map { $0 == name ? name : name + ".<UUID>" }).sorted().joined(separator: ", ")
+        let files = names.count == 1 ? "staging file" : "\(names.count) staging files"
+        return "\(files) \(shown): \(contents.sorted().joined(separator: ", "))"
     }
 
     private func takeVersion(of document: Int) -> Int {
