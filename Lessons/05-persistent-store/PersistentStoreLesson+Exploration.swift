@@ -6,8 +6,8 @@ import RaceLab
 ///
 /// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (first step
 /// `documents item` or `documents barrier`; with two stores, `store A barrier` and `store B barrier`,
-/// one queue each), its scheduling points the chunk windows (`write staged file`,
-/// `write in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
+/// one queue each), its scheduling points the chunk windows (`write staged chunk` and
+/// `finish staged file`, or `write chunk in place` and `finish file in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
 /// would. The steps `storeData` and `outside read` let the explorer place the submissions and the
 /// direct reads among them. A read is one `read` call, so its result depends only on where it falls.
 ///
