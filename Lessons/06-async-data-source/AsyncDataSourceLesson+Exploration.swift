@@ -187,10 +187,10 @@ extension AsyncDataSourceLesson {
                 let problems = trial.observers.problems(finalVersion: version)
                 return verdict(Findings(), problems, version: version, updates: updates(among: threads))
             },
-            // What each observer heard: the UI's first observer, then the one thread 1 adds.
+            // What each observer heard: the UI's first observer (old), then the one thread 1 adds (new).
             describeState: { trial in
                 "data source v\(trial.dataSource.stateWhileEveryThreadIsPaused.version); "
-                    + "observers told \(trial.observers.toldVersions)"
+                    + trial.observers.toldVersionsLabelled
             }
         )
         .markingEveryWindow()

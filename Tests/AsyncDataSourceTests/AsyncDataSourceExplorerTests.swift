@@ -124,8 +124,8 @@ struct AsyncDataSourceExplorerTests {
                 "data source v2; UI got state v0, title v0, detail v1"
             ),
             (
-                "observer-on-main-queue", "data source v0; observers told nothing",
-                "data source v2; observers told v1, v2 | v1, v1, v2"
+                "observer-on-main-queue", "data source v0; old observer told nothing; no new observer yet",
+                "data source v2; old observer told v1, v2; new observer told v1, v1, v2"
             ),
             (
                 "mutable-inside-state", "data source v0 (footer v0); UI copy v0 (footer v0)",
