@@ -38,16 +38,18 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
+    /// Both submit and read; store 2 encodes v1 and writes it, store 3 encodes v2, writes and
+    /// renames; store 2's rename of v1 comes last.
+    static let secondStoreInside = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
+
+    /// `secondStoreInside` replayed on `variant`, with the state after each step.
+    static func statesOfSecondStoreInside(_ variant: String) async throws -> ExecutionResult {
+        try await Explorer.replay(try exploration(variant), schedule: secondStoreInside, describingStates: true)
+    }
+
     @Test("between steps: the version the file holds and the versions encoded, so the older rename shows")
     func statesShowTheOlderVersionWinning() async throws {
-        // Both submit and read; store 2 encodes v1 and writes, store 3 encodes v2, writes and
-        // renames; store 2's rename of v1 comes last.
-        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
-        let replay = try await Explorer.replay(
-            try Self.exploration("no-barrier"),
-            schedule: schedule,
-            describingStates: true
-        )
+        let replay = try await Self.statesOfSecondStoreInside("no-barrier")
         #expect(replay.outcome == .invariantBroken("1 store overwritten by an older one"))
         #expect(replay.states.count == 13)
         #expect(replay.states.first == "document-0's file holds v0 · no staging file · stores encoded none yet")
@@ -124,12 +126,7 @@ struct PersistentStoreExplorerTests {
     @Test("between steps: one staging file shared by both stores, or a file of its own for each")
     func statesShowTheStagingFileName() async throws {
         // Store 2 writes all of v1, then store 3 opens the staging file and writes its first chunk.
-        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
-        let shared = try await Explorer.replay(
-            try Self.exploration("shared-staging-name"),
-            schedule: schedule,
-            describingStates: true
-        )
+        let shared = try await Self.statesOfSecondStoreInside("shared-staging-name")
         // Store 3 truncated the file holding v1: one name, one file.
         #expect(
             shared.states[7] == "document-0's file holds v0 · staging file document-0: holds v1 · stores encoded v1"
@@ -138,11 +135,7 @@ struct PersistentStoreExplorerTests {
             shared.states[8]
                 == "document-0's file holds v0 · staging file document-0: 4096 of 12028 bytes · stores encoded v1 then v2"
         )
-        let unique = try await Explorer.replay(
-            try Self.exploration("no-barrier"),
-            schedule: schedule,
-            describingStates: true
-        )
+        let unique = try await Self.statesOfSecondStoreInside("no-barrier")
         #expect(
             unique.states[8]
                 == "document-0's file holds v0 · 2 staging files document-0.<UUID>: 4096 of 12028 bytes, holds v1 "
