@@ -259,10 +259,10 @@ extension AsyncDataSourceLesson {
 }
 
 extension AsyncDataSourceLesson {
-    /// Between steps: the version each property holds, and what the UI has read so far (on a line
-    /// of its own: it grows to five reads). Each
-    /// property is read under its own lock, which no paused thread holds (a `change` block pauses
-    /// between its assignments, not inside one).
+    /// Between steps: the version each property holds and, beside it, the one the UI read
+    /// (`header v2 (UI v0)`), then the cell's reads (`UI got title v0, detail v1`). Each property is
+    /// read under its own lock, which no paused thread holds (a `change` block pauses between its
+    /// assignments, not inside one).
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial(logsReads: true) },
         writerStep: "change",
@@ -271,8 +271,18 @@ extension AsyncDataSourceLesson {
         describe: { trial in
             let source = trial.dataSource
             let items = Set(source.items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/")
-            return "holds header v\(source.header.version), items \(items), "
-                + "footer v\(source.footer.version) · UI got \(trial.uiReads?.described ?? "")"
+            let reads = trial.uiReads?.all ?? []
+            let held = [
+                ("header", "v\(source.header.version)"), ("items", items), ("footer", "v\(source.footer.version)"),
+            ]
+            let properties = held.map { name, version in
+                let got = reads.first { $0.hasPrefix(name + " ") }.map { " (UI \($0.dropFirst(name.count + 1)))" }
+                return "\(name) \(version)\(got ?? "")"
+            }
+            let cell = reads.filter { read in !held.contains { read.hasPrefix($0.0 + " ") } }
+            let ui =
+                reads.isEmpty ? "; UI got nothing yet" : cell.isEmpty ? "" : "; UI got " + cell.joined(separator: ", ")
+            return properties.joined(separator: ", ") + ui
         }
     )
 

@@ -52,16 +52,13 @@ struct PersistentStoreExplorerTests {
         let replay = try await Self.statesOfSecondStoreInside("no-barrier")
         #expect(replay.outcome == .invariantBroken("1 store overwritten by an older one"))
         #expect(replay.states.count == 13)
-        #expect(replay.states.first == "document-0's file holds v0 · no staging file · stores encoded none yet")
-        #expect(
-            replay.states[5]
-                == "document-0's file holds v0 · staging file document-0.<UUID>: 4096 of 12028 bytes · stores encoded v1"
-        )
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
+        #expect(replay.states[5] == "document-0's file holds v0, staging file document-0.<UUID> · stores encoded v1")
         #expect(
             replay.states[11]
-                == "document-0's file holds v2 · staging file document-0.<UUID>: holds v1 · stores encoded v1 then v2"
+                == "document-0's file holds v2, staging file document-0.<UUID> · stores encoded v1 then v2"
         )
-        #expect(replay.states.last == "document-0's file holds v1 · no staging file · stores encoded v1 then v2")
+        #expect(replay.states.last == "document-0's file holds v1 · stores encoded v1 then v2")
     }
 
     @Test("writing in place: between the chunks of a write, the state says the file is torn, and how much is there")
@@ -70,13 +67,13 @@ struct PersistentStoreExplorerTests {
         let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
         let failure = try #require(report.failure)
         let replay = try await Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
-        #expect(replay.states.first == "document-0's file holds v0 · no staging file · stores encoded none yet")
+        #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
         // The outside read fell between two chunks: the file was torn when it read.
         let whole = Payload.headerLength + DocumentTrial.bodyLength
         let torn = replay.states.filter { $0.hasPrefix("document-0's file is torn (") }
         #expect(
             !torn.isEmpty
-                && torn.allSatisfy { $0.contains(" of \(whole) bytes) · no staging file · stores encoded v1") }
+                && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") }
         )
     }
 
@@ -125,21 +122,17 @@ struct PersistentStoreExplorerTests {
 
     @Test("between steps: one staging file shared by both stores, or a file of its own for each")
     func statesShowTheStagingFileName() async throws {
-        // Store 2 writes all of v1, then store 3 opens the staging file and writes its first chunk.
+        // Store 2 writes all of v1, then store 3 opens its staging file and writes its first chunk:
+        // with one name, store 3 opened (and truncated) store 2's file; with unique names, a second.
         let shared = try await Self.statesOfSecondStoreInside("shared-staging-name")
-        // Store 3 truncated the file holding v1: one name, one file.
+        #expect(shared.states[7] == "document-0's file holds v0, staging file document-0 · stores encoded v1")
         #expect(
-            shared.states[7] == "document-0's file holds v0 · staging file document-0: holds v1 · stores encoded v1"
-        )
-        #expect(
-            shared.states[8]
-                == "document-0's file holds v0 · staging file document-0: 4096 of 12028 bytes · stores encoded v1 then v2"
+            shared.states[8] == "document-0's file holds v0, staging file document-0 · stores encoded v1 then v2"
         )
         let unique = try await Self.statesOfSecondStoreInside("no-barrier")
         #expect(
             unique.states[8]
-                == "document-0's file holds v0 · 2 staging files document-0.<UUID>: 4096 of 12028 bytes, holds v1 "
-                + "· stores encoded v1 then v2"
+                == "document-0's file holds v0, 2 staging files document-0.<UUID> · stores encoded v1 then v2"
         )
     }
 

@@ -408,27 +408,21 @@ final class DocumentTrial: @unchecked Sendable {
                 Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
-        return
-            "\(Self.identifier(document))'s file \(file) · \(describeStaging(of: document)) · stores encoded \(encoded)"
+        let staging = describeStaging(of: document)
+        return "\(Self.identifier(document))'s file \(file)\(staging) · stores encoded \(encoded)"
     }
 
-    /// The staging files of `document` and what each holds, so that a schedule shows whether two
-    /// stores write one staging file (`staging file document-0: 4096 of 12028 bytes`) or files of
-    /// their own (`staging files document-0.<UUID>: holds v1, 4096 of 12028 bytes`). A unique name's
-    /// UUID is shown as `<UUID>`: it differs from run to run, and a replay must print the same text.
+    /// The staging files of `document` by name, so that a schedule shows whether two stores write
+    /// one staging file (`, staging file document-0`) or files of their own (`, 2 staging files
+    /// document-0.<UUID>`); empty when there is none. A unique name's UUID is shown as `<UUID>`: it
+    /// differs from run to run, and a replay must print the same text. Names only, not sizes, so the
+    /// state changes when a file comes or goes, not at every chunk.
     private func describeStaging(of document: Int) -> String {
         let name = Self.identifier(document)
-        let staging = store.stagingDirectory
-        let names = ((try? staging.names()) ?? []).filter { $0 == name || $0.hasPrefix(name + ".") }
-        guard !names.isEmpty else { return "no staging file" }
-        let whole = Payload.headerLength + Self.bodyLength
-        let contents = names.map { staged -> String in
-            guard let data = try? DataFile.contents(of: staged, in: staging) else { return "gone" }
-            return Payload(validating: data).map { "holds v\($0.version)" } ?? "\(data.count) of \(whole) bytes"
-        }
+        let names = ((try? store.stagingDirectory.names()) ?? []).filter { $0 == name || $0.hasPrefix(name + ".") }
+        guard !names.isEmpty else { return "" }
         let shown = Set(names.map { $0 == name ? name : name + ".<UUID>" }).sorted().joined(separator: ", ")
-        let files = names.count == 1 ? "staging file" : "\(names.count) staging files"
-        return "\(files) \(shown): \(contents.sorted().joined(separator: ", "))"
+        return names.count == 1 ? ", staging file \(shown)" : ", \(names.count) staging files \(shown)"
     }
 
     private func takeVersion(of document: Int) -> Int {
