@@ -6,8 +6,8 @@ import RaceLab
 ///
 /// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (first step
 /// `documents item` or `documents barrier`; with two stores, `store A barrier` and `store B barrier`,
-/// one queue each), its scheduling points the chunk windows (`write staged file`,
-/// `write in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
+/// one queue each), its scheduling points the chunk windows (`write staged chunk` and
+/// `finish staged file`, or `write chunk in place` and `finish file in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
 /// would. The steps `storeData` and `outside read` let the explorer place the submissions and the
 /// direct reads among them. A read is one `read` call, so its result depends only on where it falls.
 ///
@@ -16,8 +16,9 @@ import RaceLab
 /// logical thread reads, so their timing cannot change the outcome; the invariant waits for them
 /// after every thread finished, when all have been submitted.
 ///
-/// Between steps it shows the version document-0's file holds and the versions the stores encoded,
-/// so that a store overwritten by an older version can be seen in the schedule.
+/// Between steps it shows the version document-0's file holds, its staging files by name (one
+/// shared name, or a name of its own for each store) and the versions the stores encoded, so that
+/// a store overwritten by an older version, or two stores writing one staging file, can be seen.
 extension PersistentStoreLesson {
     /// Each thread stores document 0 once, then reads its file; afterwards no read may have been
     /// torn and every store must have been applied, in order. With two `stores`, thread `t` stores

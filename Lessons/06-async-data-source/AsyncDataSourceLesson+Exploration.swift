@@ -15,9 +15,10 @@ import RaceLab
 /// writer that waits for real (`sync-operations`' synchronous update, `safe-reading-queue`'s
 /// assignment inside the UI queue) waits for the queue's model, not for a paused thread.
 ///
-/// Scheduling points, besides the queue operations: `update` and `render` (marked here, so that
-/// each thread's first move is a step of the schedule and not set-up) and the windows of the
-/// variant's code: `read items`, `read footer`, `read detailedTitle`, `read state again`,
+/// Scheduling points, besides the queue operations: `update` (`change` in `public-properties`, after
+/// its API) and `render` (marked here, so that each thread's first move is a step of the schedule
+/// and not set-up) and the windows of the variant's code: `read items`, `read footer` (`read footer,
+/// title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
 /// `set items`, `notify observers`. The set-up's own work items (observers added in `init`) run
 /// before the threads start, on the real queues. The invariant is checked once every thread and
 /// every work item has finished, so the final state needs no waiting. The order of the steps
@@ -100,9 +101,12 @@ extension AsyncDataSourceLesson {
     ///     schedule), for a design that can be read without waiting for a paused thread.
     ///   - story: the inconsistency the lesson's story tells for this design; a failure that shows
     ///     another kind says so, so the room does not look for the story in it.
+    ///   - writerStep: a writer's step before each state it publishes, named after the design's
+    ///     API (`change` for the public properties, `update` for the others).
     static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
         _ makeTrial: @escaping @Sendable () -> Trial,
         readOnlySteps: Bool = false,
+        writerStep: StaticString = "update",
         story: Inconsistency.Kind? = nil,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency]),
         describe: (@Sendable (Trial) -> String)? = nil
@@ -123,7 +127,7 @@ extension AsyncDataSourceLesson {
                     }
                     explored.findings.add(explored.trial.render(cell: 0))
                 } else {
-                    publish(explored.trial, readOnly: readOnlySteps)
+                    publish(explored.trial, step: writerStep, readOnly: readOnlySteps)
                 }
             },
             invariant: { explored, threads in
@@ -147,9 +151,13 @@ extension AsyncDataSourceLesson {
 
     /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where
     /// the design can), not for the second.
-    private static func publish(_ trial: some DataSourceTrial & AnyObject, readOnly: Bool = false) {
+    private static func publish(
+        _ trial: some DataSourceTrial & AnyObject,
+        step: StaticString = "update",
+        readOnly: Bool = false
+    ) {
         for round in 0..<updatesPerWriter {
-            if readOnly { Race.step("update", reading: trial) } else { Race.step("update", on: trial) }
+            if readOnly { Race.step(step, reading: trial) } else { Race.step(step, on: trial) }
             trial.write(waiting: round == 0)
         }
     }
@@ -179,10 +187,10 @@ extension AsyncDataSourceLesson {
                 let problems = trial.observers.problems(finalVersion: version)
                 return verdict(Findings(), problems, version: version, updates: updates(among: threads))
             },
-            // What each observer heard: the UI's first observer, then the one thread 1 adds.
+            // What each observer heard: the UI's first observer (old), then the one thread 1 adds (new).
             describeState: { trial in
                 "data source v\(trial.dataSource.stateWhileEveryThreadIsPaused.version); "
-                    + "observers told \(trial.observers.toldVersions)"
+                    + trial.observers.toldVersionsLabelled
             }
         )
         .markingEveryWindow()
@@ -251,18 +259,30 @@ extension AsyncDataSourceLesson {
 }
 
 extension AsyncDataSourceLesson {
-    /// Between steps: the version each property holds, and what the UI has read so far. Each
-    /// property is read under its own lock, which no paused thread holds (a `change` block pauses
-    /// between its assignments, not inside one).
+    /// Between steps: the version each property holds and, beside it, the one the UI read
+    /// (`header v2 (UI v0)`), then the cell's reads (`UI got title v0, detail v1`). Each property is
+    /// read under its own lock, which no paused thread holds (a `change` block pauses between its
+    /// assignments, not inside one).
     static let publicPropertiesExploration = uiAgainstWriters(
         { PublicPropertiesVariant.Trial(logsReads: true) },
+        writerStep: "change",
         story: .mixedState,
         settle: { trial in (trial.dataSource.header.version, []) },
         describe: { trial in
             let source = trial.dataSource
             let items = Set(source.items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/")
-            return "holds header v\(source.header.version), items \(items), "
-                + "footer v\(source.footer.version); UI got \(trial.uiReads?.described ?? "")"
+            let reads = trial.uiReads?.all ?? []
+            let held = [
+                ("header", "v\(source.header.version)"), ("items", items), ("footer", "v\(source.footer.version)"),
+            ]
+            let properties = held.map { name, version in
+                let got = reads.first { $0.hasPrefix(name + " ") }.map { " (UI \($0.dropFirst(name.count + 1)))" }
+                return "\(name) \(version)\(got ?? "")"
+            }
+            let cell = reads.filter { read in !held.contains { read.hasPrefix($0.0 + " ") } }
+            let ui =
+                reads.isEmpty ? "; UI got nothing yet" : cell.isEmpty ? "" : "; UI got " + cell.joined(separator: ", ")
+            return properties.joined(separator: ", ") + ui
         }
     )
 

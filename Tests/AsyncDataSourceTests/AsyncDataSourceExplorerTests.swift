@@ -115,8 +115,8 @@ struct AsyncDataSourceExplorerTests {
         "each buggy variant's failing schedule shows its state between steps: what the data source holds, what the UI got",
         arguments: [
             (
-                "public-properties", "holds header v0, items v0, footer v0; UI got nothing yet",
-                "holds header v2, items v2, footer v2; UI got header v0, items v0, title v0, detail v1"
+                "public-properties", "header v0, items v0, footer v0; UI got nothing yet",
+                "header v2 (UI v0), items v2 (UI v0), footer v2 (UI v0); UI got title v0, detail v1"
             ),
             ("update-without-barrier", "data source v0; observer told nothing", "data source v1; observer told v1, v1"),
             (
@@ -124,8 +124,8 @@ struct AsyncDataSourceExplorerTests {
                 "data source v2; UI got state v0, title v0, detail v1"
             ),
             (
-                "observer-on-main-queue", "data source v0; observers told nothing",
-                "data source v2; observers told v1, v2 | v1, v1, v2"
+                "observer-on-main-queue", "data source v0; old observer told nothing; no new observer yet",
+                "data source v2; old observer told v1, v2; new observer told v1, v1, v2"
             ),
             (
                 "mutable-inside-state", "data source v0 (footer v0); UI copy v0 (footer v0)",

@@ -174,18 +174,23 @@ struct PlayCommandLineTests {
                 "  thread 1 renders the UI once; thread 0 publishes v1, then v2; invariant: the UI saw one whole\n"
             )
         )
-        #expect(output.stdout.contains("step 1   state: holds header v0, items v0, footer v0; UI got nothing yet\n"))
+        // The writer's steps are named after the API it calls, `change`; the UI's step that reads the
+        // footer and the title says so, and both reads show: the footer beside the one the data
+        // source holds, the title under "UI got".
+        #expect(output.stdout.contains("  thread 0  next: change\n"))
+        #expect(!output.stdout.contains("next: update"))
+        #expect(output.stdout.contains("  thread 1  next: read footer, title\n"))
+        #expect(output.stdout.contains("step 1   state: header v0, items v0, footer v0; UI got nothing yet\n"))
         // The first change block between its assignments: a header that names a state its items are not.
         #expect(
             output.stdout.contains(
-                "step 8   state: holds header v1, items v0, footer v0; UI got header v0, items v0, title v0\n"
+                "step 8   state: header v1 (UI v0), items v0 (UI v0), footer v0 (UI v0); UI got title v0\n"
             )
         )
         // What the UI read: the title before the change block, the detail after it.
         #expect(
             output.stdout.contains(
-                "step 13   state: holds header v2, items v2, footer v1;\n"
-                    + "                 UI got header v0, items v0, title v0, detail v1\n"
+                "step 13   state: header v2 (UI v0), items v2 (UI v0), footer v1 (UI v0); UI got title v0, detail v1\n"
             )
         )
         #expect(
@@ -196,8 +201,8 @@ struct PlayCommandLineTests {
         )
         #expect(
             output.stdout.contains(
-                "  state at the end: holds header v2, items v2, footer v2;\n"
-                    + "                    UI got header v0, items v0, title v0, detail v1\n"
+                "  state at the end: header v2 (UI v0), items v2 (UI v0), footer v2 (UI v0);\n"
+                    + "                    UI got title v0, detail v1\n"
             )
         )
     }

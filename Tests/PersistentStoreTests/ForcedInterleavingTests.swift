@@ -63,7 +63,7 @@ struct ForcedInterleavingTests {
 
     @Test("with a shared staging name, B truncates A's staging file and A's last chunks land in the renamed file")
     func sharedStagingNameTearsTheFile() async throws {
-        let outcome = try await Self.overlappingStores(discipline: .sharedStagingName, window: "write staged file")
+        let outcome = try await Self.overlappingStores(discipline: .sharedStagingName, window: "write staged chunk")
         // A: staging ← chunk 1 of v1 … (window)
         // B: staging ← (truncated) all of v2; rename staging → document      (B succeeds)
         // A: chunks 2… of v1 written through its descriptor, into what is now "document";
@@ -77,7 +77,7 @@ struct ForcedInterleavingTests {
 
     @Test(
         "with the barrier, B waits for A and the file ends as B wrote it",
-        arguments: ["write staged file", "rename staged file"]
+        arguments: ["write staged chunk", "rename staged file"]
     )
     func barrierKeepsWritesApart(window: String) async throws {
         let outcome = try await Self.overlappingStores(discipline: .fixed, window: window)
@@ -121,7 +121,7 @@ struct ForcedInterleavingTests {
 
     @Test("writing in place, a reader outside the queue sees the file half written")
     func inPlaceWriteIsSeenHalfDone() async throws {
-        let seen = try await Self.readsDuringWrite(discipline: .nonAtomicWrite, window: "write in place")
+        let seen = try await Self.readsDuringWrite(discipline: .nonAtomicWrite, window: "write chunk in place")
         #expect(seen.fired)
         #expect(seen.outside?.count == DataFile.chunkSize, "truncated, then one chunk written")
         #expect(seen.outside.flatMap(Payload.init(validating:)) == nil)
@@ -130,7 +130,7 @@ struct ForcedInterleavingTests {
 
     @Test("writing to a staging file, the same outside reader sees the old version whole")
     func stagedWriteIsInvisibleUntilRenamed() async throws {
-        let seen = try await Self.readsDuringWrite(discipline: .fixed, window: "write staged file")
+        let seen = try await Self.readsDuringWrite(discipline: .fixed, window: "write staged chunk")
         #expect(seen.fired)
         #expect(seen.outside.flatMap(Payload.init(validating:))?.version == 0)
         #expect(seen.throughStore?.version == 1)

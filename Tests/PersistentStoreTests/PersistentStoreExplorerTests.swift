@@ -38,21 +38,26 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
+    /// Both submit and read; store 2 encodes v1 and writes it, store 3 encodes v2, writes and
+    /// renames; store 2's rename of v1 comes last.
+    static let secondStoreInside = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
+
+    /// `secondStoreInside` replayed on `variant`, with the state after each step.
+    static func statesOfSecondStoreInside(_ variant: String) async throws -> ExecutionResult {
+        try await Explorer.replay(try exploration(variant), schedule: secondStoreInside, describingStates: true)
+    }
+
     @Test("between steps: the version the file holds and the versions encoded, so the older rename shows")
     func statesShowTheOlderVersionWinning() async throws {
-        // Both submit and read; store 2 encodes v1 and writes, store 3 encodes v2, writes and
-        // renames; store 2's rename of v1 comes last.
-        let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])
-        let replay = try await Explorer.replay(
-            try Self.exploration("no-barrier"),
-            schedule: schedule,
-            describingStates: true
-        )
+        let replay = try await Self.statesOfSecondStoreInside("no-barrier")
         #expect(replay.outcome == .invariantBroken("1 store overwritten by an older one"))
         #expect(replay.states.count == 13)
         #expect(replay.states.first == "document-0's file holds v0 · stores encoded none yet")
-        #expect(replay.states[5] == "document-0's file holds v0 · stores encoded v1")
-        #expect(replay.states[11] == "document-0's file holds v2 · stores encoded v1 then v2")
+        #expect(replay.states[5] == "document-0's file holds v0, staging file document-0.<UUID> · stores encoded v1")
+        #expect(
+            replay.states[11]
+                == "document-0's file holds v2, staging file document-0.<UUID> · stores encoded v1 then v2"
+        )
         #expect(replay.states.last == "document-0's file holds v1 · stores encoded v1 then v2")
     }
 
@@ -66,7 +71,10 @@ struct PersistentStoreExplorerTests {
         // The outside read fell between two chunks: the file was torn when it read.
         let whole = Payload.headerLength + DocumentTrial.bodyLength
         let torn = replay.states.filter { $0.hasPrefix("document-0's file is torn (") }
-        #expect(!torn.isEmpty && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") })
+        #expect(
+            !torn.isEmpty
+                && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") }
+        )
     }
 
     @Test("with a shared staging name, overlapping stores of the document break it, and it replays")
@@ -93,6 +101,39 @@ struct PersistentStoreExplorerTests {
         // and the replay is refused rather than run as another schedule.
         let fixed = try Self.exploration("fixed")
         await #expect(throws: ReplayRefusal.self) { try await Explorer.replay(fixed, schedule: schedule) }
+    }
+
+    @Test(
+        "each step of a write says what it does: a middle chunk, the last chunk and close, the rename",
+        arguments: [
+            ("no-barrier", [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2], "write staged chunk", "finish staged file"),
+            ("non-atomic-write", [0, 0, 1, 2, 2, 2, 3, 3, 1, 3], "write chunk in place", "finish file in place"),
+        ]
+    )
+    func writeStepsAreNamedApart(variant: String, choices: [Int], middle: String, last: String) async throws {
+        // Thread 2 is the first store's work item: its first step encodes, opens, truncates and
+        // writes chunk 1; then chunk 2; then chunk 3 (the last) and the close; then, staged, the rename.
+        let schedule = Schedule(threads: 2, choices: choices)
+        let replay = try await Explorer.replay(try Self.exploration(variant), schedule: schedule)
+        let operations = replay.steps.filter { $0.thread == 2 }.map(\.operation)
+        #expect(Array(operations.dropFirst().prefix(2)) == [middle, last])
+        if variant == "no-barrier" { #expect(operations.last == "rename staged file") }
+    }
+
+    @Test("between steps: one staging file shared by both stores, or a file of its own for each")
+    func statesShowTheStagingFileName() async throws {
+        // Store 2 writes all of v1, then store 3 opens its staging file and writes its first chunk:
+        // with one name, store 3 opened (and truncated) store 2's file; with unique names, a second.
+        let shared = try await Self.statesOfSecondStoreInside("shared-staging-name")
+        #expect(shared.states[7] == "document-0's file holds v0, staging file document-0 · stores encoded v1")
+        #expect(
+            shared.states[8] == "document-0's file holds v0, staging file document-0 · stores encoded v1 then v2"
+        )
+        let unique = try await Self.statesOfSecondStoreInside("no-barrier")
+        #expect(
+            unique.states[8]
+                == "document-0's file holds v0, 2 staging files document-0.<UUID> · stores encoded v1 then v2"
+        )
     }
 
     @Test("barrier writes renamed into place: every schedule within two preemptions is clean")

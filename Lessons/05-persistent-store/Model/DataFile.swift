@@ -52,7 +52,13 @@ enum DataFile {
         staging: StoreDirectory,
         stagingName: String
     ) throws {
-        try writeChunks(data, to: stagingName, in: staging, window: "write staged file")
+        try writeChunks(
+            data,
+            to: stagingName,
+            in: staging,
+            window: "write staged chunk",
+            lastWindow: "finish staged file"
+        )
         // hazard (without the barrier): another write of this identifier may be running too. With a
         // shared staging name it may have truncated and be refilling this very file, and the rename
         // puts a file still being written in place; with unique names, whichever write renames
@@ -66,16 +72,19 @@ enum DataFile {
         // hazard: from the truncation until the last chunk, the data file holds neither the old
         // contents nor the new, and a reader that does not wait for this write (another process, or
         // this one after a crash) reads exactly that.
-        try writeChunks(data, to: name, in: folder, window: "write in place")
+        try writeChunks(data, to: name, in: folder, window: "write chunk in place", lastWindow: "finish file in place")
     }
 
-    /// Creates or truncates the file `name` in `folder` and writes `data` in chunks, passing the
-    /// race window `window` between chunks.
+    /// Creates or truncates the file `name` in `folder` and writes `data` in chunks, passing a race
+    /// window before each chunk after the first: `lastWindow` before the last chunk (whose step also
+    /// closes the file), `window` before the others. The open, the truncation and the first chunk
+    /// belong to the step before.
     private static func writeChunks(
         _ data: Data,
         to name: String,
         in folder: StoreDirectory,
-        window: StaticString
+        window: StaticString,
+        lastWindow: StaticString
     ) throws {
         guard let descriptor = try folder.openFile(name, O_WRONLY | O_CREAT | O_TRUNC) else {
             throw StoreError.system(operation: "open", path: folder.path(of: name), errno: ENOENT)
@@ -84,8 +93,8 @@ enum DataFile {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < bytes.count {
-                if offset > 0 { Race.window(window) }
                 let length = min(chunkSize, bytes.count - offset)
+                if offset > 0 { Race.window(offset + length == bytes.count ? lastWindow : window) }
                 let written = write(descriptor, bytes.baseAddress! + offset, length)
                 if written < 0 {
                     if errno == EINTR { continue }

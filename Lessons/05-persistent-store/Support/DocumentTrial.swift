@@ -408,7 +408,21 @@ final class DocumentTrial: @unchecked Sendable {
                 Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
-        return "\(Self.identifier(document))'s file \(file) · stores encoded \(encoded)"
+        let staging = describeStaging(of: document)
+        return "\(Self.identifier(document))'s file \(file)\(staging) · stores encoded \(encoded)"
+    }
+
+    /// The staging files of `document` by name, so that a schedule shows whether two stores write
+    /// one staging file (`, staging file document-0`) or files of their own (`, 2 staging files
+    /// document-0.<UUID>`); empty when there is none. A unique name's UUID is shown as `<UUID>`: it
+    /// differs from run to run, and a replay must print the same text. Names only, not sizes, so the
+    /// state changes when a file comes or goes, not at every chunk.
+    private func describeStaging(of document: Int) -> String {
+        let name = Self.identifier(document)
+        let names = ((try? store.stagingDirectory.names()) ?? []).filter { $0 == name || $0.hasPrefix(name + ".") }
+        guard !names.isEmpty else { return "" }
+        let shown = Set(names.map { $0 == name ? name : name + ".<UUID>" }).sorted().joined(separator: ", ")
+        return names.count == 1 ? ", staging file \(shown)" : ", \(names.count) staging files \(shown)"
     }
 
     private func takeVersion(of document: Int) -> Int {

@@ -74,7 +74,8 @@ extension PublicPropertiesDataSource {
     }
 
     /// The UI reader, as the collection view's callbacks read a data source with public properties:
-    /// header, items and footer one by one, then one cell's title and detailed title in two reads.
+    /// header, items and footer one by one, then one cell's title and detailed title in two reads
+    /// (the footer and the title in one step, `read footer, title`).
     /// `log` (the schedule explorer's) is told each value read.
     @inline(never)
     public func render(cell index: Int, log: ReadLog? = nil) -> [Inconsistency] {
@@ -84,8 +85,9 @@ extension PublicPropertiesDataSource {
         Race.window("read items")
         let items = self.items
         log?.note("items " + Set(items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/"))
-        Race.window("read footer")
+        Race.window("read footer, title")
         let footer = self.footer
+        log?.note("footer v\(footer.version)")
         var found = [Audit.mixedState(header: header, items: items, footer: footer)]
         let title = self.items[index].title
         log?.note("title " + title.prefix { $0 != " " })  // the version it names

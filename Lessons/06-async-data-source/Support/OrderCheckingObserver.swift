@@ -88,6 +88,22 @@ final class ObserverRegistry: @unchecked Sendable {
         return told.joined(separator: " | ")
     }
 
+    /// What each observer has been told, oldest first, labelled: the first observer (added before
+    /// the threads start) is `old`, any later one `new`, as in
+    /// `old observer told v1; new observer told v1, v1`. Before a later one is added: `no new
+    /// observer yet`.
+    var toldVersionsLabelled: String {
+        lock.lock()
+        let all = observers
+        lock.unlock()
+        let told = all.enumerated().map { index, observer in
+            let versions = observer.toldVersions
+            let list = versions.isEmpty ? "nothing" : versions.map { "v\($0)" }.joined(separator: ", ")
+            return "\(index == 0 ? "old" : "new") observer told \(list)"
+        }
+        return (told + (all.count < 2 ? ["no new observer yet"] : [])).joined(separator: "; ")
+    }
+
     func problems(finalVersion: Int) -> [Inconsistency] {
         lock.lock()
         let all = observers

@@ -15,6 +15,13 @@ public final class ReadLog: @unchecked Sendable {
         reads.append(read)
     }
 
+    /// The reads so far, in order.
+    public var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return reads
+    }
+
     /// The reads so far, comma-separated; "nothing yet" before the first.
     public var described: String {
         lock.lock()
