@@ -79,11 +79,14 @@ extension CheckThenActLesson {
     /// Every thread starts one failing fetch; afterwards the completion must see each error once.
     ///
     /// The callbacks are the racing threads: the fetching threads only start them. Fetch `3 * index`
-    /// fails (every third fetch does), so each callback records one error.
+    /// fails (every third fetch does), so each callback records one error. Between steps the plain
+    /// array shows its count and slots (`UnprotectedErrors.stateBetweenSteps`), the protected one
+    /// the errors recorded, read through `read()` while every logical thread is paused.
     static func errorsExploration(_ makeErrors: @escaping @Sendable () -> any ErrorCollector) -> Exploration {
         Exploration(
             summary:
-                "each thread starts a failing fetch whose callback records its error; invariant: the completion sees every error once",
+                "thread i starts fetch 3 × i, which fails (every third fetch does), and its callback records the "
+                + "error; invariant: the completion sees every error once",
             makeState: { FetchBatch(collectingInto: makeErrors()) },
             thread: { batch, index in
                 Race.step("start fetch")
@@ -95,6 +98,12 @@ extension CheckThenActLesson {
                 let expected = (0..<threads).map { 3 * $0 }
                 return recorded == expected
                     ? nil : "the completion saw errors of fetches \(recorded), expected \(expected)"
+            },
+            describeState: { batch in
+                if let unprotected = batch.errors as? UnprotectedErrors { return unprotected.stateBetweenSteps }
+                let recorded = batch.errors.recorded().compactMap { ($0 as? FetchError)?.index }
+                return "errors recorded: "
+                    + (recorded.isEmpty ? "none" : recorded.map { "fetch \($0)" }.joined(separator: ", "))
             }
         ).markingEveryWindow()
     }

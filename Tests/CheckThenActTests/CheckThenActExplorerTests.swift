@@ -33,7 +33,7 @@ struct CheckThenActExplorerTests {
         #expect(failure.steps.map(\.operation).filter { $0 == "read didExecute" }.count == 2)
         #expect(failure.outcome == .invariantBroken("execute() ran 2 times"))
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(
+            let replay = try Explorer.replay(
                 Self.exploration(CheckThenActLesson.buggy),
                 schedule: failure.schedule
             )
@@ -46,7 +46,7 @@ struct CheckThenActExplorerTests {
         // Thread 0 passes the check, thread 1 passes it too before thread 0 sets the flag.
         let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0])
         let exploration = try Self.exploration(CheckThenActLesson.buggy)
-        let replay = try await Explorer.replay(exploration, schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(exploration, schedule: schedule, describingStates: true)
         #expect(replay.outcome == .invariantBroken("execute() ran 2 times"))
         #expect(
             replay.steps.map(\.operation) == [
@@ -72,7 +72,7 @@ struct CheckThenActExplorerTests {
     func fixedOnceShowsTheFlagAndOneRun(name: String, choices: [Int]) async throws {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
         let schedule = Schedule(threads: 2, choices: choices)
-        let replay = try await Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
         #expect(replay.outcome == .passed)
         #expect(replay.states.first == "didExecute false · work ran 0 times")
         #expect(replay.states.last == "didExecute true · work ran 1 time")
@@ -85,7 +85,7 @@ struct CheckThenActExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try Explorer.replay(exploration, schedule: failure.schedule)
             #expect(replay.outcome == failure.outcome)
         }
     }
@@ -122,9 +122,22 @@ struct CheckThenActExplorerTests {
         // GCD callbacks, started by plain threads: the timeline calls them threads, not tasks.
         #expect(!exploration.isAsync && !report.isAsync)
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try Explorer.replay(exploration, schedule: failure.schedule)
             #expect(replay.outcome == failure.outcome)
         }
+    }
+
+    @Test("the plain array between steps: the count, and the slot the second callback overwrites")
+    func unprotectedErrorsShowTheOverwrittenSlot() async throws {
+        let exploration = try Self.exploration(CheckThenActLesson.errorsUnprotected)
+        // Both callbacks read count 0 and store into slot 0; fetch 3's error replaces fetch 0's.
+        let schedule = Schedule(threads: 2, choices: [0, 1, 2, 2, 2, 3, 3, 3, 3, 2])
+        let replay = try Explorer.replay(exploration, schedule: schedule, describingStates: true)
+        #expect(replay.outcome == .invariantBroken("the completion saw errors of fetches [3], expected [0, 3]"))
+        #expect(replay.states.first == "errors.count 0")
+        #expect(replay.states[5] == "errors.count 0 · slot 0 holds fetch 0's error")
+        #expect(replay.states[8] == "errors.count 0 · slot 0 holds fetch 3's error")
+        #expect(replay.states.last == "errors.count 1 · slot 0 holds fetch 3's error")
     }
 
     @Test("callbacks appending through Protected.mutate lose nothing in any schedule", arguments: [2, 3])
@@ -142,7 +155,7 @@ struct CheckThenActExplorerTests {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: "protected-read-then-write"))
         // Both read 0, both submit their write of 1, then the two barriers store 1 twice.
         let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0, 2, 3])
-        let replay = try await Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
         #expect(replay.outcome == .invariantBroken("counter is 1 after 2 increments"))
         #expect(
             replay.steps.map(\.operation) == [
@@ -174,7 +187,7 @@ struct CheckThenActExplorerTests {
         #expect(report.abandoned == nil)
         let failure = try #require(report.failure)
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
+            let replay = try Explorer.replay(exploration, schedule: failure.schedule, options: options)
             #expect(replay.outcome == failure.outcome)
         }
     }

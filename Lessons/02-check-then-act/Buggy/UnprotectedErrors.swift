@@ -45,6 +45,16 @@ public final class UnprotectedErrors: ErrorCollector, @unchecked Sendable {
         count = next + 1
     }
 
+    /// The count and every slot written so far, for the explorer's state line
+    /// (`errors.count 0 · slot 0 holds fetch 3's error`): a store into a slot lands before the count
+    /// is written, so an overwritten slot shows. Read between steps only, when every thread is
+    /// paused (a read in `record` goes through the same wrapper).
+    var stateBetweenSteps: String {
+        let written = slots.enumerated().filter { $0.element.index >= 0 }
+            .map { "slot \($0.offset) holds fetch \($0.element.index)'s error" }
+        return (["errors.count \(count)"] + written).joined(separator: " · ")
+    }
+
     /// The errors recorded, in slot order. Only meaningful once every callback has finished.
     public func recorded() -> [any Error] {
         slots.prefix(count).map { $0 }

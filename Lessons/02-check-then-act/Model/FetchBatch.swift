@@ -11,7 +11,8 @@ import RaceLab
 public final class FetchBatch: Sendable {
     private let group = DispatchGroup()
     private let fetcher = SimulatedFetcher()
-    private let errors: any ErrorCollector
+    /// Internal, so that the schedule explorer can show what the callbacks recorded between steps.
+    let errors: any ErrorCollector
 
     /// - Parameter errors: where the callbacks record failures (plain array or `Protected`).
     public init(collectingInto errors: any ErrorCollector) {
