@@ -33,7 +33,7 @@ struct CheckThenActExplorerTests {
         #expect(failure.steps.map(\.operation).filter { $0 == "read didExecute" }.count == 2)
         #expect(failure.outcome == .invariantBroken("execute() ran 2 times"))
         for _ in 0..<100 {
-            let replay = try Explorer.replay(
+            let replay = try await Explorer.replay(
                 Self.exploration(CheckThenActLesson.buggy),
                 schedule: failure.schedule
             )
@@ -85,7 +85,7 @@ struct CheckThenActExplorerTests {
         let failure = try #require(report.failure)
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         for _ in 0..<100 {
-            let replay = try Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
             #expect(replay.outcome == failure.outcome)
         }
     }
@@ -122,7 +122,7 @@ struct CheckThenActExplorerTests {
         // GCD callbacks, started by plain threads: the timeline calls them threads, not tasks.
         #expect(!exploration.isAsync && !report.isAsync)
         for _ in 0..<100 {
-            let replay = try Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
             #expect(replay.outcome == failure.outcome)
         }
     }
@@ -187,7 +187,7 @@ struct CheckThenActExplorerTests {
         #expect(report.abandoned == nil)
         let failure = try #require(report.failure)
         for _ in 0..<100 {
-            let replay = try Explorer.replay(exploration, schedule: failure.schedule, options: options)
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: options)
             #expect(replay.outcome == failure.outcome)
         }
     }
