@@ -49,6 +49,8 @@ final class DocumentTrial: @unchecked Sendable {
     private var outside: (reads: Int, torn: Int, firstTorn: String?, backInTime: Int) = (0, 0, nil, 0)
     /// Successful stores whose file already held an older version when their completion read it.
     private var overtaken = 0
+    /// The first store found overtaken, in words: the run's example of a file going back.
+    private var firstOvertaken: String?
     /// Whether completions read their file back (`checkNotOvertaken`): not under the schedule
     /// explorer, which does not schedule the completion queue, so the read would make a replay
     /// differ from the schedule it replays.
@@ -236,7 +238,7 @@ final class DocumentTrial: @unchecked Sendable {
             kinds.append("stale data for a while")
         }
         if outside.torn > 0 { kinds.append("reads torn") }
-        let observation = Observation(
+        var observation = Observation(
             expected: Self.documents,
             observed: current,
             lostWrites: lost,
@@ -251,6 +253,7 @@ final class DocumentTrial: @unchecked Sendable {
             meaning: kinds.isEmpty
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
         )
+        if let firstOvertaken { observation.samples = ["went back: " + firstOvertaken] }
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
@@ -390,7 +393,14 @@ final class DocumentTrial: @unchecked Sendable {
     private func checkNotOvertaken(_ version: Int, of document: Int) {
         let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
         guard let payload = data.flatMap({ Payload(validating: $0) }), payload.version < version else { return }
-        lock.withLock { overtaken += 1 }
+        lock.withLock {
+            overtaken += 1
+            if firstOvertaken == nil {
+                firstOvertaken =
+                    "\(Self.identifier(document)): the store of v\(version) reported success, "
+                    + "then its file held the older v\(payload.version)"
+            }
+        }
     }
 
     /// `document` between two steps (`racelab play 5`, `explore 5`'s failing schedule): the version
