@@ -82,4 +82,23 @@ struct ActorReentrancyUnmarkedTests {
         #expect(report.schedules > 1)
         #expect(report.failingSchedules == 0)
     }
+
+    @Test("a search of 1,000 schedules or more prints its counts grouped by thousands, as run does")
+    func countsAreGrouped() async throws {
+        // in-flight-task has 4,168 schedules within 0 preemptions: a limit of 1,200 stops it there.
+        var options = Self.options
+        options.preemptions = 0
+        options.schedules = 1_200
+        let report = try await Explorer.explore(
+            ActorReentrancyLesson.lesson.exploration(ofVariant: "in-flight-task"),
+            options: options
+        )
+        #expect(report.schedules == 1_200 && !report.exhaustive)
+        let entry = VariantExploration(name: "in-flight-task", kind: .fixed, report: report)
+        #expect(entry.verdictLine.contains("stopped the search after 1,200 schedules of 2 tasks"))
+        let text = entry.text(heading: "", verbose: true)
+        #expect(text.contains("  1,200 schedules ran (schedule limit reached, not exhaustive), 0 failed, in "))
+        #expect(text.contains("  1,200 distinct traces: "))
+        #expect(!text.contains("1200"))
+    }
 }

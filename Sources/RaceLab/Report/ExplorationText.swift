@@ -204,7 +204,7 @@ extension VariantExploration {
         if let statesSearched = report.statesSearched, let redundantSchedules = report.redundantSchedules {
             lines.append(
                 "  states: " + counted(statesSearched, "distinct state") + " decided at; "
-                    + "\(redundantSchedules) of the schedules ran on from one already searched"
+                    + "\(grouped(redundantSchedules)) of the schedules ran on from one already searched"
             )
         }
         if verbose, strategy.searchesExhaustively { lines.append("  " + report.timing.perSchedule(report.schedules)) }
@@ -313,9 +313,9 @@ extension VariantExploration {
         return legend
     }
 
-    /// `1 schedule`, `6 schedules`.
+    /// `1 schedule`, `6 schedules`, `1,336 schedules`.
     private static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)" + (count == 1 ? "" : "s")
+        "\(grouped(count)) \(noun)" + (count == 1 ? "" : "s")
     }
 
     private static func percent(_ value: Double) -> String {

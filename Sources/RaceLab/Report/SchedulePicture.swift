@@ -47,7 +47,7 @@ public struct SchedulePicture: Sendable, Equatable {
         var figures: String
         switch entry.run {
         case .search(let report):
-            figures = report.ranAndFailed(grouped)
+            figures = report.ranAndFailed()
         case .replay:
             figures = "replayed 1 schedule, \(grouped(entry.failingSchedules)) failed"
         }

@@ -120,7 +120,7 @@ public struct VariantExploration: Sendable, Equatable {
                     report.stepBoundGiven
                     ? "--steps raises the bound" : "the bound was measured from the first schedule; --steps sets it"
                 let line =
-                    "\(report.unfinishedSchedules) of the schedules did not finish within \(report.stepBound) "
+                    "\(grouped(report.unfinishedSchedules)) of the schedules did not finish within \(grouped(report.stepBound)) "
                     + (report.stepBound == 1 ? "step" : "steps")
                     + " (a livelock, or a program that runs longer under them: \(remedy))"
                 warning = warning.map { "\($0)\n\(line)" } ?? line
@@ -162,8 +162,8 @@ public struct VariantExploration: Sendable, Equatable {
         var what = what
         if report.failure == nil && report.abandoned == nil && report.unfinishedSchedules > 0 {
             what =
-                "\(report.unfinishedSchedules) of \(report.schedules) schedules did not finish within "
-                + "\(report.stepBound) steps"
+                "\(grouped(report.unfinishedSchedules)) of \(grouped(report.schedules)) schedules did not finish within "
+                + "\(grouped(report.stepBound)) steps"
         }
         if report.notInterleaved != nil {
             what += "; some threads were never interleaved: no proof, see the warning"
@@ -194,7 +194,7 @@ public struct VariantExploration: Sendable, Equatable {
             }
             return searched(report, every: "schedule", of: bound)
         case .pct, .random:
-            return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
+            return "\(grouped(report.schedules)) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
         }
     }
 
@@ -202,9 +202,10 @@ public struct VariantExploration: Sendable, Equatable {
     private static func searched(_ report: ExplorationReport, every: String, of bound: String) -> String {
         if report.exhaustive { return "every \(every) of \(bound)" }
         if report.abandoned != nil {
-            return "the search stopped after \(report.schedules) of the schedules of \(bound)"
+            return "the search stopped after \(grouped(report.schedules)) of the schedules of \(bound)"
         }
-        return "the schedule limit (--schedules) stopped the search after \(report.schedules) schedules of \(bound)"
+        return
+            "the schedule limit (--schedules) stopped the search after \(grouped(report.schedules)) schedules of \(bound)"
     }
 
     /// What a search covered, in plain words, for the verdict line.
@@ -215,7 +216,7 @@ public struct VariantExploration: Sendable, Equatable {
             let bound = "\(threads), with " + report.preemptionBound + (report.reductionInWords.map { "; \($0)" } ?? "")
             return searched(report, every: report.reduced ? "behaviour" : "schedule", of: bound)
         case .pct, .random:
-            return "\(report.schedules) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
+            return "\(grouped(report.schedules)) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
         }
     }
 
@@ -333,9 +334,9 @@ extension ExplorationReport {
     }
 
     /// `6 schedules ran (all with at most 2 preemptions), 4 failed`: what ran, what part of the
-    /// schedules within the bound that is, how many failed; `count` writes a number. With
+    /// schedules within the bound that is, how many failed, numbers grouped by thousands. With
     /// `coverageSaid` (a line nearby says what an exhaustive search covered) that part is left out.
-    package func ranAndFailed(coverageSaid: Bool = false, _ count: (Int) -> String = { "\($0)" }) -> String {
+    package func ranAndFailed(coverageSaid: Bool = false) -> String {
         let scope =
             exhaustive
             ? coverageSaid
@@ -345,11 +346,11 @@ extension ExplorationReport {
                 : stoppedAfterFailure.map {
                     $0 == 0
                         ? " (stopped at the first failing schedule)"
-                        : " (stopped \(count($0)) " + ($0 == 1 ? "schedule" : "schedules")
+                        : " (stopped \(grouped($0)) " + ($0 == 1 ? "schedule" : "schedules")
                             + " after the first failing one, the shortest kept)"
                 }
                     ?? (strategy.searchesExhaustively ? " (schedule limit reached, not exhaustive)" : "")
-        return "\(count(schedules)) " + (schedules == 1 ? "schedule" : "schedules") + " ran\(scope), "
-            + "\(count(failingSchedules)) failed"
+        return "\(grouped(schedules)) " + (schedules == 1 ? "schedule" : "schedules") + " ran\(scope), "
+            + "\(grouped(failingSchedules)) failed"
     }
 }
