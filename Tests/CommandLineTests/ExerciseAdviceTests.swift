@@ -102,6 +102,74 @@ struct ExerciseAdviceTests {
         #expect(hints.contains("## Hint 2: the barrier\n<!-- diagnosis: unordered-stores lost-writes -->"))
     }
 
+    static let exercise2 = "Lessons/02-check-then-act/Exercise"
+
+    @Test(
+        "exercise 2: a call that returns before the work ran fails its own requirement, hint 4",
+        .timeLimit(.minutes(20))
+    )
+    func atomicReturnsEarly() throws {
+        let lines = try Self.check(
+            exercise: 2,
+            .patch("\(Self.exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
+            diagnosis: "inconsistencies"
+        )
+        // The work ran once in every trial: that line holds; the early returns fail a line of their own.
+        #expect(lines.contains { $0.hasPrefix("  ok    ten concurrent calls run the work exactly once") })
+        let failure = try #require(lines.first { $0.hasPrefix("  FAIL  ") }, "\(lines)")
+        #expect(failure.hasPrefix("  FAIL  every call returns only after the work has run: "))
+        // The wrapped FAIL line as one sentence.
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        #expect(text.firstMatch(of: /: [0-9,]+ of 15,000 calls returned before the work had run/) != nil)
+        #expect(text.contains("The lesson's `atomic` variant returns early the same way"))
+        #expect(!text.contains("inconsistent reads"))
+        let samples = lines.filter { $0.hasPrefix("        e.g. ") }
+        #expect(samples == ["        e.g. a call returned before the work had run"], "\(lines)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 4 of 4 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+    }
+
+    @Test(
+        "exercise 2: duplicate executions fail the exactly-once line, grouped, and get hint 1",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            ("\(exercise2)/Starter/Once.swift", false),
+            ("\(exercise2)/WrongFixes/FlagFirst.patch", true),
+        ]
+    )
+    func duplicates(_ path: String, isPatch: Bool) throws {
+        let lines = try Self.check(
+            exercise: 2,
+            isPatch ? .patch(path) : .file(path),
+            diagnosis: "duplicates"
+        )
+        let failure = try #require(
+            lines.first { $0.hasPrefix("  FAIL  ten concurrent calls run the work exactly once") },
+            "\(lines)"
+        )
+        // Every count is grouped: `1,487 of 1,500`, never `1487 of 1,500`.
+        let anomalous = try #require(failure.firstMatch(of: /anomalies in ([0-9,]+) of 1,500/)?.1)
+        #expect(anomalous.wholeMatch(of: /[0-9]{1,3}(,[0-9]{3})*/) != nil, "\(failure)")
+        let samples = lines.filter { $0.hasPrefix("        e.g. ") }
+        #expect(Set(samples).count == samples.count, "\(lines)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 1 of 4 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+    }
+
+    @Test("exercise 2's hints are marked: duplicates get hints 1-3, an early return hint 4")
+    func exercise2HintsAreMarked() throws {
+        let hints = try String(
+            contentsOf: Self.root.appendingPathComponent("\(Self.exercise2)/hints.md"),
+            encoding: .utf8
+        )
+        let markers = hints.split(separator: "\n").filter { $0.hasPrefix("<!-- diagnosis: ") }
+        #expect(
+            markers == Array(repeating: "<!-- diagnosis: duplicates inconsistencies -->", count: 3)
+                + ["<!-- diagnosis: inconsistencies -->"]
+        )
+        #expect(hints.contains("## Hint 4: the second promise\n<!-- diagnosis: inconsistencies -->"))
+    }
+
     @Test(
         "the starter's lost points list every outcome, or the most frequent and a count of the rest",
         .timeLimit(.minutes(20))
