@@ -83,12 +83,37 @@ public final class ExerciseCheck {
         )
     }
 
+    /// A requirement the stress run checks beside its main one, broken by every operation that
+    /// recorded an inconsistency: it gets a line of its own, so that a FAIL names what broke.
+    public struct EachOperation {
+        /// The requirement, as its `ok`/`FAIL` line names it.
+        public var requirement: String
+        /// What an operation that broke it did, counted (`calls returned before the work had run`).
+        public var broken: String
+        /// A line printed under its FAIL line when the main requirement held, if any.
+        public var aside: String?
+
+        public init(_ requirement: String, broken: String, aside: String? = nil) {
+            self.requirement = requirement
+            self.broken = broken
+            self.aside = aside
+        }
+    }
+
     /// Runs `variant` (the participant's type, which claims to be thread-safe) through the runner
     /// with seeded noise at its race windows, and records a failure with the evidence if any trial
     /// lost a write, duplicated work or broke an invariant.
-    /// - Parameter lost: the plural noun the exercise counts its lost writes in (`points`), so that
-    ///   the FAIL line uses the starter's word.
-    public func stress(_ variant: Variant, workload: Workload, requirement: String, lost: String = "writes") {
+    /// - Parameters:
+    ///   - lost: the plural noun the exercise counts its lost writes in (`points`), so that the
+    ///     FAIL line uses the starter's word.
+    ///   - eachOperation: the requirement inconsistencies break, when it is not `requirement`.
+    public func stress(
+        _ variant: Variant,
+        workload: Workload,
+        requirement: String,
+        lost: String = "writes",
+        eachOperation: EachOperation? = nil
+    ) {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
         stressing = true
@@ -98,32 +123,58 @@ public final class ExerciseCheck {
         }
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
         let operations = report.operations.formatted()
-        guard report.anomalousTrials > 0 else {
-            require(
-                true,
-                "\(requirement) (\(trials(report.trials)) × \(report.iterations.formatted()) operations, noise on)"
-            )
+        let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, noise on"
+        let samples = distinct(report.samples)
+        // With `eachOperation`, inconsistencies (and the trials that saw nothing else) are its
+        // line's: each FAIL line then names what broke.
+        let inconsistent = eachOperation == nil ? report.inconsistencies : 0
+        let rows = report.histogram.filter {
+            $0.expectation == .forbidden
+                && (eachOperation == nil || $0.outcome != "inconsistent reads")
+        }
+        let anomalous =
+            eachOperation == nil ? report.anomalousTrials : rows.reduce(0) { $0 + $1.samples }
+        if anomalous > 0 {
+            var evidence: [String] = [
+                "anomalies in \(anomalous.formatted()) of \(trials(report.trials)) "
+                    + "(\(operations) operations, seed \(seed))"
+            ]
+            // Each kind seen: its name for the checker's hint, its count, what the count counts.
+            let found = [
+                ("lost-writes", report.lostWrites, lost + " lost"),
+                ("duplicates", report.duplicates, "duplicate executions"),
+                ("inconsistencies", inconsistent, "inconsistencies"),
+                ("errors", report.errors, "errors"),
+            ].filter { $0.1 > 0 }
+            evidence += found.map { "\($0.1.formatted()) \($0.2)" }
+            kinds += found.map(\.0)
+            require(false, requirement, evidence: evidence.joined(separator: "; "))
+            for line in outcomeLines(rows) {
+                say("        " + line)
+            }
+            let shown = samples.filter { eachOperation == nil || !$0.hasPrefix("inconsistency: ") }
+            for sample in shown.prefix(3) {
+                say("        e.g. \(sample)")
+            }
+        } else {
+            require(true, "\(requirement) (\(ran))")
+        }
+        guard let eachOperation else { return }
+        guard report.inconsistencies > 0 else {
+            require(true, "\(eachOperation.requirement) (\(ran))")
             return
         }
-        var evidence: [String] = [
-            "anomalies in \(report.anomalousTrials) of \(trials(report.trials)) (\(operations) operations, seed \(seed))"
-        ]
-        if report.lostWrites > 0 { evidence.append("\(report.lostWrites.formatted()) \(lost) lost") }
-        if report.duplicates > 0 { evidence.append("\(report.duplicates.formatted()) duplicate executions") }
-        if report.inconsistencies > 0 { evidence.append("\(report.inconsistencies.formatted()) inconsistencies") }
-        if report.errors > 0 { evidence.append("\(report.errors.formatted()) errors") }
-        let counts = [
-            ("lost-writes", report.lostWrites), ("duplicates", report.duplicates),
-            ("inconsistencies", report.inconsistencies), ("errors", report.errors),
-        ]
-        kinds += counts.filter { $0.1 > 0 }.map(\.0)
-        require(false, requirement, evidence: evidence.joined(separator: "; "))
-        for line in outcomeLines(report.histogram.filter { $0.expectation == .forbidden }) {
-            say("        " + line)
+        require(
+            false,
+            eachOperation.requirement,
+            evidence: "\(report.inconsistencies.formatted()) of \(operations) "
+                + "\(eachOperation.broken) (\(ran), seed \(seed))"
+        )
+        kinds.append("inconsistencies")
+        for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(3) {
+            say("        e.g. \(sample.dropFirst("inconsistency: ".count))")
         }
-        for sample in report.samples.prefix(3) {
-            say("        e.g. \(sample)")
-        }
+        if anomalous == 0, let aside = eachOperation.aside { say("        " + aside) }
     }
 
     /// Prints the verdict, hands it to the checker script (when this check owns the channel) and
@@ -156,6 +207,12 @@ func outcomeLines(_ rows: [HistogramRow], limit: Int = 6) -> [String] {
     let restTrials = rest.reduce(0) { $0 + rows[$1].samples }
     return rows.indices.filter(kept.contains).map { line(rows[$0]) }
         + ["and \(rest.count.formatted()) other outcomes in \(trials(restTrials))"]
+}
+
+/// `samples` without repeats, in their order: three identical `e.g.` lines tell no more than one.
+private func distinct(_ samples: [String]) -> [String] {
+    var seen = Set<String>()
+    return samples.filter { seen.insert($0).inserted }
 }
 
 /// `1 trial`, `2 trials`.

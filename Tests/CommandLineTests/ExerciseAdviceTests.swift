@@ -57,12 +57,15 @@ struct ExerciseAdviceTests {
         #expect(!lines.contains { $0.contains("functional checks run") })
     }
 
-    /// A planted file of exercise 5 and the hint its failure must send the participant to.
+    /// A planted file and the hint its failure must send the participant to; for exercise 2, also
+    /// the requirements its check must fail and hold.
     struct HintCase: Sendable, CustomTestStringConvertible {
         var testDescription: String
         var planted: Planted
         var diagnosis: String
         var hint: Int
+        var failing: [String] = []
+        var holding: [String] = []
     }
 
     @Test(
@@ -100,6 +103,88 @@ struct ExerciseAdviceTests {
             encoding: .utf8
         )
         #expect(hints.contains("## Hint 2: the barrier\n<!-- diagnosis: unordered-stores lost-writes -->"))
+    }
+
+    static let exercise2 = "Lessons/02-check-then-act/Exercise"
+    static let exactlyOnce = "ten concurrent calls run the work exactly once"
+    static let waits = "every call returns only after the work has run"
+
+    static let onceCases = [
+        HintCase(
+            testDescription: "the starter: duplicates, hint 1",
+            planted: .file("\(exercise2)/Starter/Once.swift"),
+            diagnosis: "duplicates",
+            hint: 1,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
+            testDescription: "the flag set first: duplicates and early returns, hint 1",
+            planted: .patch("\(exercise2)/WrongFixes/FlagFirst.patch"),
+            diagnosis: "duplicates",
+            hint: 1,
+            failing: [exactlyOnce, waits]
+        ),
+        HintCase(
+            testDescription: "a compare-exchange: early returns only, the hint on waiting",
+            planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
+            diagnosis: "inconsistencies",
+            hint: 4,
+            failing: [waits],
+            holding: [exactlyOnce]
+        ),
+    ]
+
+    @Test(
+        "exercise 2's FAIL lines name the requirement that broke, and Next the hint it calls for",
+        .timeLimit(.minutes(20)),
+        arguments: onceCases
+    )
+    func onceRequirements(_ planted: HintCase) throws {
+        let lines = try Self.check(exercise: 2, planted.planted, diagnosis: planted.diagnosis)
+        for requirement in planted.failing {
+            #expect(lines.contains { $0.hasPrefix("  FAIL  \(requirement)") }, "\(lines)")
+        }
+        for requirement in planted.holding {
+            #expect(lines.contains { $0.hasPrefix("  ok    \(requirement)") }, "\(lines)")
+        }
+        // The wrapped lines as sentences. Every count is grouped (`1,487 of 1,500`, not `1487`).
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        let grouped = #/[0-9]{1,3}(,[0-9]{3})*/#
+        for match in text.matches(of: /anomalies in ([0-9,]+) of 1,500 trials/) {
+            #expect(match.1.wholeMatch(of: grouped) != nil, "\(text)")
+        }
+        let early = text.firstMatch(of: /: ([0-9,]+) of 15,000 calls returned before the work/)
+        #expect((early != nil) == planted.failing.contains(Self.waits), "\(text)")
+        if let early { #expect(early.1.wholeMatch(of: grouped) != nil, "\(text)") }
+        // What was seen, not the runner's jargon; each sample once; why the lesson's variant is
+        // CLEAN only where it looks like a contradiction (the work ran once, calls returned early).
+        #expect(!text.contains("inconsistent reads"))
+        let samples = lines.filter { $0.hasPrefix("        e.g. ") }
+        #expect(Set(samples).count == samples.count, "\(lines)")
+        #expect(
+            text.contains("The lesson's `atomic` variant returns early the same way")
+                == (planted.failing == [Self.waits]),
+            "\(text)"
+        )
+        let next = lines.first { $0.hasPrefix("Next:") }
+        let hint = "Next: read hint \(planted.hint) of 4 in \(Self.exercise2)/hints.md"
+        #expect(next?.hasPrefix(hint) == true, "\(lines)")
+    }
+
+    @Test("exercise 2's hints are marked: duplicates get hints 1-3, an early return hint 4")
+    func exercise2HintsAreMarked() throws {
+        let hints = try String(
+            contentsOf: Self.root.appendingPathComponent("\(Self.exercise2)/hints.md"),
+            encoding: .utf8
+        )
+        let markers = hints.split(separator: "\n").filter { $0.hasPrefix("<!-- diagnosis: ") }
+        #expect(
+            markers == Array(repeating: "<!-- diagnosis: duplicates inconsistencies -->", count: 3)
+                + ["<!-- diagnosis: inconsistencies -->"]
+        )
+        let waiting = "## Hint 4: the second promise\n<!-- diagnosis: inconsistencies -->"
+        #expect(hints.contains(waiting))
     }
 
     @Test(

@@ -14,7 +14,7 @@
 // the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
 // is already there. Deleting it does not fix anything; it only makes the bug harder to see.
 //
-// Check your fix:   make exercise-2        (PASS, or FAIL with how many duplicate executions)
+// Check your fix:   make exercise-2        (PASS, or FAIL with what broke, and how often)
 // Hints, one at a time: Lessons/02-check-then-act/Exercise/hints.md
 // Start over:       make exercise-2-reset
 import Foundation
