@@ -3,8 +3,8 @@
 // `Playlist` keeps its items and their count as two properties, each behind the lock (each one
 // "atomic"). A writer replaces the list with `replace(with:)`; a reader takes a `snapshot()` to
 // draw its screen. Every single read and write is thread-safe, yet readers sometimes get a
-// snapshot whose count does not match its items, or items from two different versions. Fix
-// `Playlist` so that every snapshot is exactly one version some writer stored.
+// snapshot whose count does not match its items: the count of one version beside the items of
+// another. Fix `Playlist` so that every snapshot is exactly one version some writer stored.
 //
 // Rules:
 // - Keep the API: `init()`, `replace(with:)`, `snapshot() -> PlaylistSnapshot` (the harness
