@@ -30,11 +30,14 @@ extension CoordinatorLockingLesson {
     ///   granted the claim while another holds it (`same owner`).
     ///   - claims: whether the coordinator takes a claim at all; without one (`uncoordinated`) the
     ///     state says who went in, not who holds or was granted a claim.
+    ///   - held: the word for what a thread holds: `claim` (a coordinator's), or `lock`
+    ///     (`fcntl-process-lock`'s record lock).
     static func incrementOnceEach(
         _ coordinator: @escaping @Sendable (ClaimOwner) -> any FileAccessCoordinator,
         overlap: String,
         oneInstance: Bool = false,
-        claims: Bool = true
+        claims: Bool = true,
+        held: String = "claim"
     ) -> Exploration {
         Exploration(
             summary: "each thread increments the counter file once through "
@@ -62,7 +65,7 @@ extension CoordinatorLockingLesson {
                 let copies = (counter.copies?.inFlight ?? []).enumerated().map { index, copy in
                     let read = "read \(copy.read) → will write \(copy.read + 1)"
                     switch (index == 0, claims) {
-                    case (true, true): return "thread \(copy.thread) holds the claim, \(read)"
+                    case (true, true): return "thread \(copy.thread) holds the \(held), \(read)"
                     case (false, true): return "thread \(copy.thread) granted it too (\(overlap)), \(read)"
                     case (true, false): return "thread \(copy.thread) \(read)"
                     case (false, false): return "thread \(copy.thread) went in too (\(overlap)), \(read)"

@@ -78,7 +78,8 @@ public enum CoordinatorLockingLesson {
         kind: .buggy,
         summary: "fcntl(F_SETLKW) record locks: owned by the process, not the thread",
         coordinator: { _ in ProcessRecordLock() },
-        overlap: "one process"
+        overlap: "one process",
+        held: "lock"
     )
     .expecting(
         tsan: .silent,
@@ -144,6 +145,8 @@ public enum CoordinatorLockingLesson {
     ///     a trial's outcome when the lock granted a claim while another was held.
     ///   - claims: whether its coordinator takes a claim at all (not `uncoordinated`'s), for the
     ///     explorer's state.
+    ///   - held: what the explorer's state calls what a thread holds: `claim` for a coordinator's
+    ///     claim, `lock` for a lock.
     ///   - explorable: whether the schedule explorer can run it: not when a claim blocks inside a
     ///     system framework, where the explorer cannot see or schedule the waiting thread.
     static func counterVariant(
@@ -155,6 +158,7 @@ public enum CoordinatorLockingLesson {
         workload: Workload? = nil,
         oneInstance: Bool = false,
         claims: Bool = true,
+        held: String = "claim",
         explorable: Bool = true
     ) -> Variant {
         let variant = Variant(
@@ -178,7 +182,13 @@ public enum CoordinatorLockingLesson {
         )
         return explorable
             ? variant.exploring(
-                incrementOnceEach(coordinator, overlap: overlap, oneInstance: oneInstance, claims: claims)
+                incrementOnceEach(
+                    coordinator,
+                    overlap: overlap,
+                    oneInstance: oneInstance,
+                    claims: claims,
+                    held: held
+                )
             )
             : variant.notExplored(
                 because: "its claims wait inside a system framework, where the explorer cannot see the waiting thread"

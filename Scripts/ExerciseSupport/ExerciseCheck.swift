@@ -48,6 +48,16 @@ public final class ExerciseCheck {
         }
     }
 
+    /// Whether a requirement has failed so far.
+    public var hasFailed: Bool { !failures.isEmpty }
+
+    /// What a failed run showed, for the hint: one line under the FAIL, and `kind` added to the
+    /// diagnosis (a hint marked with it in hints.md is the one the checker names).
+    public func diagnose(_ kind: String, _ line: String) {
+        say("        \(line)")
+        kinds.append(kind)
+    }
+
     /// A line that is neither ok nor FAIL: what was not checked, and why.
     public func note(_ line: String) {
         say("  --    \(line)")

@@ -66,16 +66,16 @@ struct CoordinatorLockingExplorerTests {
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    /// The state shown between steps: the file's value, who holds the claim, who was granted it
-    /// too and why, and what each increment read and will write, so that a failing schedule shows
-    /// both threads let in, both reading 0 and both writing 1. `uncoordinated` takes no claim: its
-    /// states say who read what and who went in too.
+    /// The state shown between steps: the file's value, who holds the claim (the lock, for the
+    /// `fcntl` record lock), who was granted it too and why, and what each increment read and will
+    /// write, so that a failing schedule shows both threads let in, both reading 0 and both
+    /// writing 1. `uncoordinated` takes no claim: its states say who read what and who went in too.
     @Test(
         "a failing schedule's states show both threads let in (granted the claim, or with no lock), both read 0, both will write 1",
         arguments: [
             (name: "same-owner", first: "holds the claim, ", second: "granted it too (same owner)"),
             (name: "same-owner-one-instance", first: "holds the claim, ", second: "granted it too (one storage)"),
-            (name: "fcntl-process-lock", first: "holds the claim, ", second: "granted it too (one process)"),
+            (name: "fcntl-process-lock", first: "holds the lock, ", second: "granted it too (one process)"),
             (name: "uncoordinated", first: "", second: "went in too (no lock)"),
         ]
     )

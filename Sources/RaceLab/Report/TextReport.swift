@@ -50,7 +50,7 @@ package struct TextReport {
             let counted = report.trials - report.errorTrials
             let perTrial = { (total: Int) in counted > 0 ? perTrialFigure(total, trials: counted) : "–" }
             lines.append(
-                "  \(grouped(report.trials)) trials × \(grouped(report.iterations)) iterations = "
+                "  \(trialCount(report.trials)) × \(grouped(report.iterations)) iterations = "
                     + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
                     + "(\(grouped(Int(report.operationsPerSecond.rounded()))) operations/s)"
             )
@@ -124,7 +124,7 @@ package struct TextReport {
             ? ": " + report.verdictReason
             : anomalous
                 ? " in \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) trials"
-                : ": no anomaly in \(grouped(report.trials)) trials"
+                : ": no anomaly in \(trialCount(report.trials))"
         var verdict = "  \(report.decides ? "✓" : "·") \(report.verdict.label)\(reason)"
         if !amounts.isEmpty {
             verdict +=
@@ -306,6 +306,11 @@ package func grouped(_ value: Int) -> String {
         result.append(digit)
     }
     return value < 0 ? "-" + result : result
+}
+
+/// A number of trials with its noun, singular for one: `1 trial`, `1,000 trials`.
+package func trialCount(_ trials: Int) -> String {
+    "\(grouped(trials)) trial\(trials == 1 ? "" : "s")"
 }
 
 /// A fraction from 0 to 1 as a percentage with one decimal, `"49.1%"`.

@@ -195,8 +195,10 @@ public enum StressRunner {
             ? "; \(grouped(errorTrials)) other trial\(errorTrials == 1 ? "" : "s") had errors and did not count" : ""
         switch verdict {
         case .reproduced: return "the bug showed in \(share)" + besides
-        case .notReproduced: return "the bug did not show in any of \(grouped(trials)) trials"
-        case .clean: return "no anomaly in any of \(grouped(trials)) trials"
+        case .notReproduced:
+            return trials == 1
+                ? "the bug did not show in its 1 trial" : "the bug did not show in any of \(grouped(trials)) trials"
+        case .clean: return trials == 1 ? "no anomaly in its 1 trial" : "no anomaly in any of \(grouped(trials)) trials"
         case .failed: return "anomalies in \(share) of a fixed variant" + besides
         case .error:
             let what = firstError.map { ", first: \($0)" } ?? ""

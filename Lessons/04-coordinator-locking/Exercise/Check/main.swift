@@ -60,7 +60,13 @@ struct Trial: Sendable {
 let variant = ExerciseCheck.variant(
     of: "FileCounter",
     makeState: { Trial(folder: try makeFolder()) },
-    operation: { trial, _ in try FileCounter(url: trial.url).increment() },
+    operation: { trial, _ in
+        // Watches the participant's `Race.window` (between the read and the write), then lets the
+        // runner's noise pause there as usual.
+        try Race.$hook.withValue(OverlapWatch(noise: Race.hook)) {
+            try FileCounter(url: trial.url).increment()
+        }
+    },
     check: { trial, info in .kept(onDisk(trial.url) ?? 0, of: info.iterations, unit: "increments") },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
@@ -69,4 +75,101 @@ check.stress(
     workload: Workload(trials: 5, iterations: 200),
     requirement: "200 concurrent increments of one file end at exactly 200 (every trial)"
 )
+// What the run saw, for the hint: which lock let two increments in together.
+if check.hasFailed, let folder = try? makeFolder() {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    if let overlap = OverlapWatch.diagnosis(of: FileCounter(url: folder.appendingPathComponent("counter.txt"))) {
+        check.diagnose(overlap.kind, overlap.line)
+    }
+}
 check.finish()
+
+/// The race window mark as a meter: counts increments that reached it while another increment
+/// was paused at it, so that both were between their read and their write at once.
+private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
+    let noise: (any RaceWindowHook)?
+
+    init(noise: (any RaceWindowHook)?) {
+        self.noise = noise
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var inside = 0
+    nonisolated(unsafe) private static var overlaps = 0
+
+    func windowReached(_ name: StaticString) {
+        Self.lock.withLock {
+            if Self.inside > 0 { Self.overlaps += 1 }
+            Self.inside += 1
+        }
+        noise?.windowReached(name)
+        Self.lock.withLock { Self.inside -= 1 }
+    }
+
+    func stepReached(_ name: StaticString) {
+        noise?.stepReached(name)
+    }
+
+    /// The kind of mistake an overlap points to, and one line saying what was seen; nil when no two
+    /// increments were ever at the window together (the lost increments have another cause).
+    ///
+    /// The lock is read from the code: a lock stored in the instance (a new `FileCounter` per
+    /// increment has a new one), else the `RaceLockFile` call the file makes.
+    static func diagnosis(of counter: FileCounter) -> (kind: String, line: String)? {
+        let count = lock.withLock { overlaps }
+        guard count > 0 else { return nil }
+        let overlapped =
+            "\(count.formatted()) increment\(count == 1 ? "" : "s") overlapped in the "
+            + "read-modify-write (seen at its `Race.window`)"
+        let lockTypes = [
+            "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
+            "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
+        ]
+        let stored = Mirror(reflecting: counter).children.first { child in
+            let type = String(describing: Swift.type(of: child.value))
+            return lockTypes.contains { type == $0 || type.hasPrefix($0 + "<") }
+        }
+        if let stored {
+            let name = stored.label ?? "a lock"
+            return (
+                "instance-lock",
+                "\(overlapped), each holding the lock stored in its own FileCounter "
+                    + "(`\(name)`): a new FileCounter has a new lock, so it keeps no other increment out"
+            )
+        }
+        let code = participantCode()
+        if code.contains("lockRecord(") {
+            return (
+                "process-owner",
+                "\(overlapped), each holding `lockRecord`'s lock: its owner is the "
+                    + "process, so it does not keep the other thread out"
+            )
+        }
+        if code.contains("lockDescription(") {
+            return (
+                "shared-owner",
+                "\(overlapped), each holding `lockDescription`'s lock: it did not keep "
+                    + "the other out, so both asked as one owner (one open file description)"
+            )
+        }
+        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore"].contains { code.contains($0) }
+        return locks
+            ? (
+                "overlap",
+                "\(overlapped): one increment read while another had read and not "
+                    + "yet written, so the code's lock does not cover the whole of it"
+            )
+            : nil
+    }
+
+    /// The participant's file as compiled beside this one, without its comments; empty if unreadable.
+    private static func participantCode() -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "FileCounter.swift"
+        )
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+            .joined(separator: "\n")
+    }
+}

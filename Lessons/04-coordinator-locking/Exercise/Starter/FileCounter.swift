@@ -1,25 +1,26 @@
 // Exercise 4: make `FileCounter` keep every increment.
 //
-// `FileCounter` keeps a number in a file: `increment()` reads the file, adds one and writes the file
-// back (atomically: a temporary file, then a rename, so a read never sees half a file). Code makes a
-// new `FileCounter` wherever it needs one, so many instances increment the same file at once. Each
-// increment takes an exclusive lock first: a POSIX record lock (`fcntl(F_SETLKW)`) on the lock file
-// next to the counter, held around the whole read-modify-write. And still increments vanish. Fix
-// `FileCounter` so that concurrent increments of one file never lose one. Ask first: whom does
-// this lock exclude?
+// `FileCounter` keeps a number in a file: `increment()` reads the file, adds one and writes the
+// file back (atomically: a temporary file, then a rename, so a read never sees half a file). Code
+// makes a new `FileCounter` wherever it needs one, so many instances increment one file at once.
+// Each increment takes an exclusive lock first: a POSIX record lock (`fcntl(F_SETLKW)`) on the
+// lock file next to the counter, held around the whole read-modify-write. And still increments
+// vanish. Fix `FileCounter` so that concurrent increments of one file never lose one. Ask first:
+// whom does this lock exclude?
 //
 // Rules:
 // - Keep the API: `init(url:)`, `increment()`, `value()`.
 // - The count lives in the file at `url` (a decimal number); a missing file counts as 0.
+// - Two increments of one file, from any two threads of the process, must never be inside the
+//   read-modify-write at the same time.
 // - The checker makes a NEW `FileCounter(url:)` for every single increment: whatever protects the
 //   file must be shared by every instance that uses the same URL.
 // - Stay synchronous (no `async` methods).
 //
-// `RaceLockFile` is RaceLab's handle on a lock file: one `open()` of it, with the kernel's two kinds
-// of lock (`lockRecord`: `fcntl(F_SETLKW)`; `lockDescription`: `F_OFD_SETLKW` on Linux, `flock` on
-// Darwin), which the schedule explorer also sees. `Race.window("...")` is a RaceLab mark: under the
-// checker a thread may pause there for a moment, the way a busy machine would pause it. A mark never
-// creates a bug, it only widens a window that is already there. Deleting it does not fix anything.
+// `RaceLockFile` is RaceLab's handle on a lock file (one `open()` of it) with the kernel's file
+// locks, which the schedule explorer also sees. `Race.window("...")` is a RaceLab mark: under the
+// checker a thread may pause there for a moment, the way a busy machine would pause it. A mark
+// never creates a bug, it only widens a window that is already there. Deleting it fixes nothing.
 //
 // Check your fix:   make exercise-4        (PASS, or FAIL with how many increments were lost)
 // Hints, one at a time: Lessons/04-coordinator-locking/Exercise/hints.md
@@ -36,7 +37,7 @@ final class FileCounter: @unchecked Sendable {
 
     @inline(never)
     func increment() throws {
-        // The lock file sits next to the counter: the counter file itself is replaced by each write.
+        // The lock file sits next to the counter: each write replaces the counter file itself.
         let lockFile = try RaceLockFile(path: url.path + ".lock")
         defer { lockFile.close() }
         try lockFile.lockRecord()

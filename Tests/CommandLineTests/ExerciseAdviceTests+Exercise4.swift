@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Exercise 4's hint follows which lock let two increments into the read-modify-write together:
+/// the harness watches the window between the read and the write, names the lock the code holds
+/// there in one line, and adds its kind to the diagnosis; the hint marked with that kind is the
+/// one the checker names. In `ExerciseAdviceTests`, whose checks run one at a time.
+extension ExerciseAdviceTests {
+    /// Per planted file of exercise 4 (from its Exercise folder): the kind of lock its failure is
+    /// diagnosed with, the hint that kind is sent to, and what the overlap line says of the lock.
+    @Test(
+        "exercise 4's failures are sent to the hint for the lock that let two increments in",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            ("Starter/FileCounter.swift", "process-owner", 1, "each holding `lockRecord`'s lock"),
+            ("WrongFixes/LockInTheInstance.patch", "instance-lock", 3, "stored in its own FileCounter (`lock`)"),
+            ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 3, "each holding `lockDescription`'s lock"),
+            ("WrongFixes/LockReadAndWrite.patch", "overlap", 4, "does not cover the whole of it"),
+        ]
+    )
+    func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) throws {
+        let exercise = "Lessons/04-coordinator-locking/Exercise/"
+        let planted: Planted = file.hasSuffix(".patch") ? .patch(exercise + file) : .file(exercise + file)
+        let lines = try Self.check(exercise: 4, planted, diagnosis: kind)
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint \(hint) of 4 in \(exercise)hints.md") == true, "\(lines)")
+        // The overlap line is wrapped: its words are checked in the joined text.
+        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.firstMatch(of: /[0-9,]+ increments? overlapped in the read-modify-write/) != nil, "\(lines)")
+        #expect(text.contains(lock), "\(lines)")
+    }
+
+    @Test("exercise 4's hints are marked with the kinds of lock that send a participant to them")
+    func exercise4HintsAreMarked() throws {
+        let hints = try String(
+            contentsOf: Self.root.appendingPathComponent("Lessons/04-coordinator-locking/Exercise/hints.md"),
+            encoding: .utf8
+        )
+        #expect(hints.contains("## Hint 1: whom does the lock exclude?\n<!-- diagnosis: lost-writes process-owner -->"))
+        #expect(hints.contains("<!-- diagnosis: lost-writes instance-lock shared-owner -->"))
+        #expect(hints.contains("<!-- diagnosis: lost-writes overlap -->"))
+    }
+}
