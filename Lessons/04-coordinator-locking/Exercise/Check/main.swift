@@ -118,9 +118,10 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     static func diagnosis(of counter: FileCounter) -> (kind: String, line: String)? {
         let count = lock.withLock { overlaps }
         guard count > 0 else { return nil }
+        // Only overlaps that met at the mark are counted: a lower bound, next to the writes lost.
         let overlapped =
-            "\(count.formatted()) increment\(count == 1 ? "" : "s") overlapped in the "
-            + "read-modify-write (seen at its `Race.window`)"
+            "at least \(count.formatted()) increment\(count == 1 ? "" : "s") overlapped in the "
+            + "read-modify-write (those seen at its `Race.window`)"
         let lockTypes = [
             "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
             "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",

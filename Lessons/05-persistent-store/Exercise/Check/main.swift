@@ -140,7 +140,14 @@ do {
         }
     }
     if queues.isEmpty && locks.isEmpty {
-        check.note("store order not checked: DocumentStore has no DispatchQueue or NSLock property to hold")
+        // Nothing to hold, so nothing keeps two stores apart either: the rule names the store's queue.
+        check.require(
+            false,
+            "a store runs alone: it waits for earlier work on the store's queue (the lesson's barrier rule)",
+            kind: "unordered-stores",
+            evidence: "DocumentStore has no DispatchQueue or NSLock property, so nothing keeps two stores"
+                + " apart: keep the store's queue and make each store run alone on it"
+        )
     } else {
         check.require(
             !beside,
