@@ -26,7 +26,8 @@ extension ExerciseAdviceTests {
         #expect(next?.hasPrefix("Next: read hint \(hint) of 4 in \(exercise)hints.md") == true, "\(lines)")
         // The overlap line is wrapped: its words are checked in the joined text.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        #expect(text.firstMatch(of: /at least [0-9,]+ increments? overlapped in the read-modify-write/) != nil, "\(lines)")
+        let overlap = /at least [0-9,]+ increments? overlapped in the read-modify-write/
+        #expect(text.firstMatch(of: overlap) != nil, "\(lines)")
         #expect(text.contains(lock), "\(lines)")
     }
 
