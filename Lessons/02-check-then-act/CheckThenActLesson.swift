@@ -64,7 +64,7 @@ public enum CheckThenActLesson {
     static let atomic = runOnce(
         "atomic",
         .fixed,
-        summary: "one compare-and-exchange of an Atomic<Bool> decides who executes",
+        summary: "one compare-and-exchange of an Atomic<Bool> decides who executes; losers return at once",
         once: { AtomicOnce() }
     )
     .expecting(

@@ -105,7 +105,8 @@ public enum ActorReentrancyLesson {
     static let sharedLoad = variant(
         name: "in-flight-task",
         kind: .fixed,
-        summary: "one stored Task per item: a reload joins the load in flight; store only if the item still exists",
+        summary: "one stored Task per item: a reload joins the load in flight (its own update is not applied); "
+            + "store only if the item still exists",
         explored: "call reloadItem",
         because: everyAccessIsolated,
         showsState: false,

@@ -67,7 +67,7 @@ public enum ReentrancyAudit {
             case (true, false): ("lost writes", "a stale copy overwrote updates applied during an await")
             case (false, true): ("inconsistencies", "a stale copy brought back items a clear() removed")
             case (true, true):
-                ("lost writes + inconsistencies", "a stale copy undid a clear() and dropped newer updates")
+                ("lost writes + inconsistencies", "a stale copy brought back removed items and dropped newer updates")
             }
         return Observation(
             expected: found.expectedUpdates,
