@@ -74,18 +74,18 @@ extension ChildProcess {
         timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Answer {
-        let folder = try scratchFolder(label: "channel")
-        defer { ScratchSpace.remove(folder) }
-        let channel = folder.appendingPathComponent("messages").path
-        let request = ChildRequest(lesson: lesson, variant: variant, job: job, channel: channel)
-        let command = launcher + [executable] + (try request.commandLine())
-        let result = try run(
-            command[0],
-            arguments: Array(command.dropFirst()),
-            environment: childEnvironment.merging(environment) { _, new in new },
-            timeout: timeout,
-            whileWaiting: whileWaiting
-        )
-        return Answer(result: result, messages: ChildChannel.messages(at: channel))
+        try withScratchFolder(label: "channel") { folder in
+            let channel = folder.appendingPathComponent("messages").path
+            let request = ChildRequest(lesson: lesson, variant: variant, job: job, channel: channel)
+            let command = launcher + [executable] + (try request.commandLine())
+            let result = try run(
+                command[0],
+                arguments: Array(command.dropFirst()),
+                environment: childEnvironment.merging(environment) { _, new in new },
+                timeout: timeout,
+                whileWaiting: whileWaiting
+            )
+            return Answer(result: result, messages: ChildChannel.messages(at: channel))
+        }
     }
 }

@@ -81,16 +81,19 @@ package struct ChildProcess {
         }
     }
 
-    /// A new folder for a child's files, inside this process's scratch folder, so that a parent
-    /// killed mid-run leaves nothing behind for long: the next RaceLab process to start sweeps the
-    /// folder away. The caller removes it.
-    /// - Throws: `LaunchError.tempFile` when it cannot be made.
-    static func scratchFolder(label: String) throws -> URL {
+    /// Runs `body` with a new folder for a child's files, and removes the folder when `body` returns.
+    /// The folder is inside this process's scratch folder, so that a parent killed mid-run leaves
+    /// nothing behind for long: the next RaceLab process to start sweeps it away.
+    /// - Throws: `LaunchError.tempFile` when the folder cannot be made, or what `body` throws.
+    static func withScratchFolder<T>(label: String, _ body: (URL) throws -> T) throws -> T {
+        let folder: URL
         do {
-            return try ScratchSpace.makeFolder(label: label)
+            folder = try ScratchSpace.makeFolder(label: label)
         } catch {
             throw LaunchError.tempFile("\(error)")
         }
+        defer { ScratchSpace.remove(folder) }
+        return try body(folder)
     }
 
     /// Runs `executable` with `arguments`, waits at most `timeout` seconds, and returns how it ended.
@@ -105,47 +108,53 @@ package struct ChildProcess {
         timeout: Double,
         whileWaiting: (Double) -> Void = { _ in }
     ) throws -> Result {
-        let folder = try scratchFolder(label: "child")
-        defer { ScratchSpace.remove(folder) }
-        let stdoutPath = folder.appendingPathComponent("stdout").path
-        let stderrPath = folder.appendingPathComponent("stderr").path
+        try withScratchFolder(label: "child") { folder in
+            let stdoutPath = folder.appendingPathComponent("stdout").path
+            let stderrPath = folder.appendingPathComponent("stderr").path
 
-        let clock = ContinuousClock()
-        let started = clock.now
-        let pid: pid_t
-        do {
-            pid = try ProcessSpawn.spawn(
-                executable,
-                arguments: arguments,
-                environment: ProcessSpawn.environment(adding: environment),
-                stdout: .file(stdoutPath),
-                stderr: .file(stderrPath),
-                newProcessGroup: true,
-                newSession: true
+            let clock = ContinuousClock()
+            let started = clock.now
+            let pid: pid_t
+            do {
+                pid = try ProcessSpawn.spawn(
+                    executable,
+                    arguments: arguments,
+                    environment: ProcessSpawn.environment(adding: environment),
+                    stdout: .file(stdoutPath),
+                    stderr: .file(stderrPath),
+                    newProcessGroup: true,
+                    newSession: true
+                )
+            } catch let failure as ProcessSpawn.Failure {
+                throw LaunchError.spawnFailed(path: executable, errno: failure.code)
+            }
+            let slot = runningGroups.register(pid)
+            defer { slot?.group.store(0, ordering: .relaxed) }
+
+            let termination = waitForExit(
+                pid,
+                timeout: timeout,
+                clock: clock,
+                started: started,
+                whileWaiting: whileWaiting
             )
-        } catch let failure as ProcessSpawn.Failure {
-            throw LaunchError.spawnFailed(path: executable, errno: failure.code)
+            let wall = (clock.now - started).seconds
+            // What the child started and left running (a helper process, possibly in a group of its
+            // own) ends with it.
+            ProcessSession.killAll(pid)
+            if case .exited = termination {
+            } else {
+                // A child killed by a signal (the watchdog's, or its own trap) ran no exit handler, so
+                // its scratch folder is still there; it is gone now (reaped), and the sweep removes it.
+                ScratchSpace.sweepStaleFolders(in: FileManager.default.temporaryDirectory)
+            }
+            return Result(
+                termination: termination,
+                stdout: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
+                stderr: FileManager.default.contents(atPath: stderrPath) ?? Data(),
+                wallSeconds: wall
+            )
         }
-        let slot = runningGroups.register(pid)
-        defer { slot?.group.store(0, ordering: .relaxed) }
-
-        let termination = waitForExit(pid, timeout: timeout, clock: clock, started: started, whileWaiting: whileWaiting)
-        let wall = (clock.now - started).seconds
-        // What the child started and left running (a helper process, possibly in a group of its
-        // own) ends with it.
-        ProcessSession.killAll(pid)
-        if case .exited = termination {
-        } else {
-            // A child killed by a signal (the watchdog's, or its own trap) ran no exit handler, so its
-            // scratch folder is still there; it is gone now (reaped), and the sweep removes it.
-            ScratchSpace.sweepStaleFolders(in: FileManager.default.temporaryDirectory)
-        }
-        return Result(
-            termination: termination,
-            stdout: FileManager.default.contents(atPath: stdoutPath) ?? Data(),
-            stderr: FileManager.default.contents(atPath: stderrPath) ?? Data(),
-            wallSeconds: wall
-        )
     }
 
     private static func waitForExit(
