@@ -7,9 +7,9 @@ extension RaceLabTool {
     /// timed out.
     func power(_ request: PowerRequest) -> ExitCode {
         ChildProcess.installInterruptHandler()
-        let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed = request.selection.seedOrNew
         var measured: [PowerReport.LessonPower] = []
-        for number in request.lessons {
+        for number in request.selection.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
             if !request.json {
                 print("RaceLab power · lesson \(lesson.number): \(lesson.title)")
@@ -20,11 +20,11 @@ extension RaceLabTool {
             }
             let power = PowerMeasurement.measure(
                 lesson,
-                variant: request.variant,
-                trials: request.trials,
-                iterations: request.iterations,
+                variant: request.selection.variant,
+                trials: request.selection.trials,
+                iterations: request.selection.iterations,
                 seed: seed,
-                timeout: request.timeout
+                timeout: request.selection.timeout
             )
             measured.append(power)
             if !request.json {

@@ -138,7 +138,7 @@ public struct RaceLabTool: Sendable {
             let signal = ChildProcess.interruption.load(ordering: .relaxed)
             return signal == 0 ? nil : signal
         }
-        let seed = request.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed = request.selection.seedOrNew
         let executable = ChildProcess.currentExecutable
         let text = TextReport(lessonVariants: true, verbose: request.verbose)
         let progress = Progress()
@@ -150,12 +150,13 @@ public struct RaceLabTool: Sendable {
             var request: IsolatedRun.Request
         }
         var planned: [Planned] = []
-        for number in request.lessons {
+        for number in request.selection.lessons {
             guard let lesson = lessons.first(where: { $0.number == number }) else { continue }
-            for variant in lesson.variants where request.variant == nil || request.variant == variant.name {
+            for variant in lesson.variants
+            where request.selection.variant == nil || request.selection.variant == variant.name {
                 var workload = lesson.workload(for: variant)
-                if let trials = request.trials { workload.trials = trials }
-                if let iterations = request.iterations { workload.iterations = iterations }
+                if let trials = request.selection.trials { workload.trials = trials }
+                if let iterations = request.selection.iterations { workload.iterations = iterations }
                 let options = StressRunner.Options(workload: workload, seed: seed, noise: request.noise)
                 planned.append(
                     Planned(
@@ -165,7 +166,7 @@ public struct RaceLabTool: Sendable {
                             lesson: lesson,
                             variant: variant,
                             options: options,
-                            timeout: request.timeout
+                            timeout: request.selection.timeout
                         )
                     )
                 )
@@ -186,7 +187,7 @@ public struct RaceLabTool: Sendable {
                         title: lesson.title,
                         seed: seed,
                         noise: request.noise,
-                        timeout: request.timeout
+                        timeout: request.selection.timeout
                     )
                 )
             }

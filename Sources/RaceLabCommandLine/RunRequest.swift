@@ -1,15 +1,30 @@
 import RaceLab
 
-/// What `run` was asked to do.
-struct RunRequest: Equatable {
+/// What `run` and `power` both read: the variants to run, their workload, the seed and the
+/// watchdog's timeout. Each variant runs in its own process with these.
+struct StressSelection: Equatable {
     /// Lesson numbers to run, in order.
     var lessons: [Int] = []
+    /// Only this variant; nil for every variant of the lesson the command runs.
     var variant: String?
     var trials: Int?
     var iterations: Int?
     var seed: UInt64?
-    var noise: Bool = true
     var timeout: Double = RunRequest.defaultTimeout
+
+    /// The seed asked for, or a new one (which the report prints, so that a run can be repeated).
+    var seedOrNew: UInt64 { seed ?? UInt64.random(in: 1...UInt64(UInt32.max)) }
+
+    /// Checks the lesson argument and `--variant` against each other (see `lessonsToRun`).
+    mutating func resolveLessons(_ check: CommandValidation) throws(UsageError) {
+        lessons = try check.lessonsToRun(variant: variant)
+    }
+}
+
+/// What `run` was asked to do.
+struct RunRequest: Equatable {
+    var selection = StressSelection()
+    var noise: Bool = true
     var json: Bool = false
     /// Every variant's whole block (counts, outcome table, samples), not only its verdict (`--verbose`).
     var verbose: Bool = false
@@ -46,8 +61,9 @@ extension RunRequest: CommandRequest {
         keepsScratchFiles: true,
         defaults: RunRequest(),
         options: [
-            .variant(\.variant, default: "every variant of the lesson"), .trials(\.trials), .iterations(\.iterations),
-            .noiseSeed(\.seed), .noise(\.noise), .timeout(\.timeout),
+            .variant(\.selection.variant, default: "every variant of the lesson"), .trials(\.selection.trials),
+            .iterations(\.selection.iterations), .noiseSeed(\.selection.seed), .noise(\.noise),
+            .timeout(\.selection.timeout),
             CommandOption(
                 "--verbose",
                 .flag,
@@ -68,7 +84,7 @@ extension RunRequest: CommandRequest {
             },
         ]
     ) { request, check throws(UsageError) in
-        request.lessons = try check.lessonsToRun(variant: request.variant)
+        try request.selection.resolveLessons(check)
     }
 
     func run(in tool: RaceLabTool) -> ExitCode {
@@ -76,16 +92,9 @@ extension RunRequest: CommandRequest {
     }
 }
 
-/// What `power` was asked to do.
+/// What `power` was asked to do: its selection's variant is a buggy one (nil: every buggy variant).
 struct PowerRequest: Equatable {
-    /// Lesson numbers to measure, in order.
-    var lessons: [Int] = []
-    /// Only this buggy variant; nil for every buggy variant of the lesson.
-    var variant: String?
-    var trials: Int?
-    var iterations: Int?
-    var seed: UInt64?
-    var timeout: Double = RunRequest.defaultTimeout
+    var selection = StressSelection()
     var json: Bool = false
 }
 
@@ -110,13 +119,13 @@ extension PowerRequest: CommandRequest {
         keepsScratchFiles: true,
         defaults: PowerRequest(),
         options: [
-            .variant(\.variant, default: "every buggy variant"), .trials(\.trials), .iterations(\.iterations),
-            .noiseSeed(\.seed),
+            .variant(\.selection.variant, default: "every buggy variant"), .trials(\.selection.trials),
+            .iterations(\.selection.iterations), .noiseSeed(\.selection.seed),
             .refused("--noise", because: "power measures with noise off and with noise on; it takes no --noise"),
-            .timeout(\.timeout), .json(\.json, replacing: "the tables"),
+            .timeout(\.selection.timeout), .json(\.json, replacing: "the tables"),
         ]
     ) { request, check throws(UsageError) in
-        request.lessons = try check.lessonsToRun(variant: request.variant)
+        try request.selection.resolveLessons(check)
     }
 
     func run(in tool: RaceLabTool) -> ExitCode {

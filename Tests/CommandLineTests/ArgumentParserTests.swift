@@ -11,21 +11,25 @@ struct ArgumentParserTests {
 
     @Test("a lesson is named by number or by slug")
     func lessonIdentifiers() throws {
-        #expect(try parser.parse(["run", "1"]) == .request(RunRequest(lessons: [1])))
-        #expect(try parser.parse(["run", "synthetic"]) == .request(RunRequest(lessons: [1])))
-        #expect(try parser.parse(["run", "all"]) == .request(RunRequest(lessons: [1])))
+        #expect(try parser.parse(["run", "1"]) == .request(RunRequest(selection: StressSelection(lessons: [1]))))
+        #expect(
+            try parser.parse(["run", "synthetic"]) == .request(RunRequest(selection: StressSelection(lessons: [1])))
+        )
+        #expect(try parser.parse(["run", "all"]) == .request(RunRequest(selection: StressSelection(lessons: [1]))))
     }
 
     @Test("options take values with a space or an equals sign")
     func optionForms() throws {
         let expected = RunRequest(
-            lessons: [1],
-            variant: "clean",
-            trials: 5,
-            iterations: 9,
-            seed: 255,
+            selection: StressSelection(
+                lessons: [1],
+                variant: "clean",
+                trials: 5,
+                iterations: 9,
+                seed: 255,
+                timeout: 2.5
+            ),
             noise: false,
-            timeout: 2.5,
             json: true
         )
         #expect(

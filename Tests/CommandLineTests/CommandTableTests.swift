@@ -48,9 +48,12 @@ struct CommandTableTests {
     @Test("help prints the default the command's request holds, not a copy of it")
     func defaultsFromRequests() throws {
         var run = RunRequest()
-        run.timeout = 7
+        run.selection.timeout = 7
         run.noise = false
-        #expect(CommandOption<RunRequest>.timeout(\.timeout).help(run)?.lines.joined().contains("(default: 7)") == true)
+        #expect(
+            CommandOption<RunRequest>.timeout(\.selection.timeout).help(run)?.lines.joined().contains("(default: 7)")
+                == true
+        )
         #expect(CommandOption<RunRequest>.noise(\.noise).help(run)?.lines.joined().contains("(default: off)") == true)
         // explore's defaults are the explorer's own.
         #expect(ExploreRequest().options == ExplorationOptions())
@@ -77,9 +80,12 @@ struct CommandTableTests {
             try parser.parse(["play", "1", "--threads", "3"])
                 == .request(PlayRequest(lesson: 1, variant: "drops-every-2", threads: 3))
         )
-        var power = PowerRequest(lessons: [1])
-        power.trials = 4
+        var power = PowerRequest(selection: StressSelection(lessons: [1]))
+        power.selection.trials = 4
         #expect(try parser.parse(["power", "1", "--trials", "4"]) == .request(power))
-        #expect(try parser.parse(["power", "1", "--trials", "4"]) != .request(RunRequest(lessons: [1], trials: 4)))
+        #expect(
+            try parser.parse(["power", "1", "--trials", "4"])
+                != .request(RunRequest(selection: StressSelection(lessons: [1], trials: 4)))
+        )
     }
 }

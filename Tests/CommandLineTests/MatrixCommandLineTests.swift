@@ -61,7 +61,7 @@ struct MatrixCommandLineTests {
 
     @Test("run takes --junit FILE; power does not")
     func junitOnRun() throws {
-        var request = RunRequest(lessons: [1])
+        var request = RunRequest(selection: StressSelection(lessons: [1]))
         request.junit = "report.xml"
         #expect(try parser.parse(["run", "1", "--junit", "report.xml"]) == .request(request))
         #expect(throws: UsageError.self) { try parser.parse(["power", "1", "--junit", "report.xml"]) }
