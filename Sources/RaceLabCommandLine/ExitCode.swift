@@ -17,3 +17,10 @@ public enum ExitCode: Int32, Sendable {
     /// Stopped by `SIGTERM`, 128 + 15: `run` reported the variants that finished.
     case terminated = 143
 }
+
+extension ExitCode {
+    /// The status of a run stopped by `signal`: the shell's 128 + signal (`interrupted`, `terminated`).
+    init(interruptedBy signal: Int32) {
+        self = ExitCode(rawValue: 128 + signal) ?? .error
+    }
+}

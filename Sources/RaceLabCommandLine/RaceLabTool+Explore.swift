@@ -35,8 +35,7 @@ extension RaceLabTool {
                     executable: executable
                 )
                 // The variant stopped by the interruption has no verdict: nothing more is printed.
-                let signal = ChildProcess.interruption.load(ordering: .relaxed)
-                if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
+                if let signal = ChildProcess.interruptingSignal { return ExitCode(interruptedBy: signal) }
                 // What the variant explores is said once for a run of variants that explore the same.
                 // Said for the run's thread count: a role of "every other thread" names its threads.
                 let threads = request.replay?.threads ?? request.options.threads

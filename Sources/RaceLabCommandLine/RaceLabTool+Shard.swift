@@ -19,8 +19,7 @@ extension RaceLabTool {
             of: shard.count,
             executable: ChildProcess.currentExecutable
         )
-        let signal = ChildProcess.interruption.load(ordering: .relaxed)
-        if signal != 0 { return ExitCode(rawValue: 128 + signal) ?? .error }
+        if let signal = ChildProcess.interruptingSignal { return ExitCode(interruptedBy: signal) }
         let what = "shard \(shard.index)/\(shard.count) of variant \(variant.name)"
         let result: ShardResult
         switch outcome {

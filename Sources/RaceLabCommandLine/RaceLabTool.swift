@@ -134,10 +134,6 @@ public struct RaceLabTool: Sendable {
     func run(_ request: RunRequest) -> ExitCode {
         // On SIGINT or SIGTERM the variant running is stopped and what finished is still reported.
         ChildProcess.installInterruptHandler(finishing: true)
-        let interruption = { () -> Int32? in
-            let signal = ChildProcess.interruption.load(ordering: .relaxed)
-            return signal == 0 ? nil : signal
-        }
         let seed = request.selection.seedOrNew
         let executable = ChildProcess.currentExecutable
         let text = TextReport(lessonVariants: true, verbose: request.verbose)
@@ -194,7 +190,7 @@ public struct RaceLabTool: Sendable {
         }
         // A lesson's header shows before its variants run; once interrupted, only above a variant
         // that finished.
-        if let first = planned.first, interruption() == nil { showHeader(first.lesson) }
+        if let first = planned.first, ChildProcess.interruptingSignal == nil { showHeader(first.lesson) }
         // Each variant's report in the order planned, whatever order they ran in; a lesson's summary
         // after its last variant.
         func deliver(_ index: Int, _ finished: VariantReport?) {
@@ -227,13 +223,15 @@ public struct RaceLabTool: Sendable {
             }
             reports = []
             headerShown = false
-            if index + 1 < planned.count, interruption() == nil { showHeader(planned[index + 1].lesson) }
+            if index + 1 < planned.count, ChildProcess.interruptingSignal == nil {
+                showHeader(planned[index + 1].lesson)
+            }
         }
         IsolatedRun.run(
             planned.map(\.request),
             width: width,
             executable: executable,
-            stopped: { ChildProcess.interruption.load(ordering: .relaxed) != 0 },
+            stopped: { ChildProcess.interruptingSignal != nil },
             whileWaiting: { running, elapsed in
                 let names = running.map { "lesson \(planned[$0].lesson.number) · \(planned[$0].variant.name)" }
                 progress.show("running \(names.joined(separator: " + ")) … \(String(format: "%.1f", elapsed)) s")
@@ -241,7 +239,7 @@ public struct RaceLabTool: Sendable {
             deliver: deliver
         )
 
-        let signal = interruption()
+        let signal = ChildProcess.interruptingSignal
         let report = RunReport(
             tool: name,
             seed: seed,
@@ -270,7 +268,7 @@ public struct RaceLabTool: Sendable {
             written = writeFile(html, what: "the HTML report", { RunHTML.render(report) }) && written
         }
         if !written { return .error }
-        if let signal { return ExitCode(rawValue: 128 + signal) ?? .error }
+        if let signal { return ExitCode(interruptedBy: signal) }
         return Self.exitCode(for: report)
     }
 }

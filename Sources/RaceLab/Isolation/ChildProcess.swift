@@ -206,6 +206,12 @@ package struct ChildProcess {
     /// The signal (`SIGINT`, `SIGTERM`) that interrupted the run; 0 while none did.
     package static let interruption = Atomic<Int32>(0)
 
+    /// The signal that interrupted the run, nil while none did.
+    package static var interruptingSignal: Int32? {
+        let signal = interruption.load(ordering: .relaxed)
+        return signal == 0 ? nil : signal
+    }
+
     /// On Ctrl-C (`SIGINT`) or `SIGTERM`, kill the running child's process group too.
     ///
     /// - Parameter finishing: whether the caller finishes by itself: then the handler only records
