@@ -92,7 +92,7 @@ struct ProjectorOutputTests {
         // What a run says once: the queue legend's lines, what a step is, a clean verdict's scope.
         let syncLegend = "    sync Q: the thread waits until queue Q has run its block"
         let spawnedLegend =
-            "    Q item, Q barrier: a block run by queue Q (a barrier runs alone), in a column of its own"
+            "    Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q"
         let stepLine =
             "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
         var said: Set<String> = []
@@ -177,6 +177,20 @@ struct ProjectorOutputTests {
             let match = try #require(try shape.wholeMatch(in: String(sample)), "\(sample)")
             #expect(Int(match.2)! < Int(match.1)!, "\(sample)")
         }
+    }
+
+    @Test("explore 5 --replay: the header counts the table's columns, the started queue blocks included")
+    func lessonFiveReplayCountsColumns() throws {
+        let search = try Executable.racelab.run("explore", "5", "--variant", "no-barrier")
+        let replayLine = try #require(search.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
+        let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
+        let output = try Executable.racelab.run("explore", "5", "--variant", "no-barrier", "--replay", replay)
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        // Each store runs as a block of the queue, started by the thread that submitted it.
+        #expect(lines.contains("  replayed 1 schedule on 4 threads (the program's 2 and 2 started during the replay)"))
+        let header = try #require(lines.first { $0.hasPrefix("    step  ") }, "\(output.stdout)")
+        #expect(header.split(separator: " ").filter { $0 == "thread" }.count == 4, "\(header)")
     }
 
     @Test("run 4: the overlaps are counted as inconsistencies, said in the legend; --verbose shows only its counts")

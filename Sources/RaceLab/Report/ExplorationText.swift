@@ -236,12 +236,14 @@ extension VariantExploration {
             + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
     }
 
-    /// `  replayed 1 schedule on 2 threads and the 2 they started`: what a replay ran, counting every
-    /// column of the schedule table below it (a started queue block or task is a column of its own).
+    /// `  replayed 1 schedule on 4 threads (the program's 2 and 2 started during the replay)`: what a
+    /// replay ran, one thread per column of the schedule table below it (a started queue block or
+    /// task has one).
     private var replayedLine: String {
         let started = (failure ?? error)?.spawned?.count ?? 0
-        return "  replayed 1 schedule on " + Self.counted(threads, unitName)
-            + (started > 0 ? " and the \(grouped(started)) they started" : "")
+        return "  replayed 1 schedule on " + Self.counted(threads + started, unitName)
+            + (started > 0
+                ? " (the program's \(grouped(threads)) and \(grouped(started)) started during the replay)" : "")
     }
 
     /// What the schedule table calls its columns: `task` when the program's units ran as Swift
@@ -316,7 +318,7 @@ extension VariantExploration {
             legend.append("async Q: the thread hands a block to queue Q and goes on")
         }
         if spawned.contains(where: { $0.name.hasSuffix(" barrier") || $0.name.hasSuffix(" item") }) {
-            legend.append("Q item, Q barrier: a block run by queue Q (a barrier runs alone), in a column of its own")
+            legend.append("Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q")
         }
         return legend
     }

@@ -38,12 +38,9 @@ final class DocumentStore: @unchecked Sendable {
         do {
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }
-            var offset = 0
-            while offset < data.count {
-                let end = min(offset + 4_096, data.count)
-                try handle.write(contentsOf: data[offset..<end])
+            for start in stride(from: 0, to: data.count, by: 4_096) {
+                try handle.write(contentsOf: data[start..<min(start + 4_096, data.count)])
                 Race.window("write chunk")
-                offset = end
             }
             try handle.synchronize()
         } catch {
