@@ -79,7 +79,7 @@ struct ExerciseAdviceTests {
                 hint: 2
             ),
             HintCase(
-                testDescription: "the starter, unordered and torn: the first hint",
+                testDescription: "the starter, torn: the first hint",
                 planted: .file("Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"),
                 diagnosis: "inconsistencies",
                 hint: 1

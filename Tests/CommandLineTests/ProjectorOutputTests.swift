@@ -92,7 +92,7 @@ struct ProjectorOutputTests {
         // What a run says once: the queue legend's lines, what a step is, a clean verdict's scope.
         let syncLegend = "    sync Q: the thread waits until queue Q has run its block"
         let spawnedLegend =
-            "    Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own"
+            "    Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q"
         let stepLine =
             "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
         var said: Set<String> = []
@@ -162,6 +162,35 @@ struct ProjectorOutputTests {
             lesson 5: buggy reproduced 1/1 → PASS
             """
         #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
+    }
+
+    @Test("run 5 --verbose: a went-back sample names the document, the store that completed and the older version")
+    func lessonFiveWentBackSample() throws {
+        let output = try Executable.racelab.run("run", "5", "--variant", "no-barrier", "--verbose")
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let samples = output.stdout.split(separator: "\n").filter { $0.hasPrefix("  e.g. went back: ") }
+        // no-barrier goes back in most of its 20 trials of 400 stores: a run shows at least one.
+        #expect(!samples.isEmpty, "\(output.stdout)")
+        let shape =
+            #/  e\.g\. went back: document-[0-3]: the store of v(\d+) reported success, then its file held the older v(\d+)/#
+        for sample in samples {
+            let match = try #require(try shape.wholeMatch(in: String(sample)), "\(sample)")
+            #expect(Int(match.2)! < Int(match.1)!, "\(sample)")
+        }
+    }
+
+    @Test("explore 5 --replay: the header counts the table's columns, the started queue blocks included")
+    func lessonFiveReplayCountsColumns() throws {
+        let search = try Executable.racelab.run("explore", "5", "--variant", "no-barrier")
+        let replayLine = try #require(search.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
+        let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
+        let output = try Executable.racelab.run("explore", "5", "--variant", "no-barrier", "--replay", replay)
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        // Each store runs as a block of the queue, started by the thread that submitted it.
+        #expect(lines.contains("  replayed 1 schedule on 4 threads (the program's 2 and 2 started during the replay)"))
+        let header = try #require(lines.first { $0.hasPrefix("    step  ") }, "\(output.stdout)")
+        #expect(header.split(separator: " ").filter { $0 == "thread" }.count == 4, "\(header)")
     }
 
     @Test("run 4: the overlaps are counted as inconsistencies, said in the legend; --verbose shows only its counts")

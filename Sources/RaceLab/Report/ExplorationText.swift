@@ -86,7 +86,7 @@ extension VariantExploration {
             lines.append(Self.countsLine(report, covered: failure == nil || inconclusive))
             // What bounds a preemption-bounded search, in words, once a run.
             if report.isPreemptionBounded { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
-        case .replay: lines.append("  replayed 1 schedule on " + Self.counted(threads, unitName))
+        case .replay: lines.append(replayedLine)
         }
         // A clean search says what a step is, once a run: only a search with no schedule shown prints it.
         let quiet =
@@ -130,7 +130,7 @@ extension VariantExploration {
         var lines: [String]
         switch run {
         case .search(let report): lines = Self.searchLines(report, verbose: verbose)
-        case .replay: lines = ["  replayed 1 schedule on " + Self.counted(threads, unitName)]
+        case .replay: lines = [replayedLine]
         }
         let granularityLines = granularity.map { ["  granularity: \($0)"] } ?? []
         return lines
@@ -236,6 +236,16 @@ extension VariantExploration {
             + (report.mergedShards.map { " (the sum of the wall times of " + counted($0, "shard") + ")" } ?? "")
     }
 
+    /// `  replayed 1 schedule on 4 threads (the program's 2 and 2 started during the replay)`: what a
+    /// replay ran, one thread per column of the schedule table below it (a started queue block or
+    /// task has one).
+    private var replayedLine: String {
+        let started = (failure ?? error)?.spawned?.count ?? 0
+        return "  replayed 1 schedule on " + Self.counted(threads + started, unitName)
+            + (started > 0
+                ? " (the program's \(grouped(threads)) and \(grouped(started)) started during the replay)" : "")
+    }
+
     /// What the schedule table calls its columns: `task` when the program's units ran as Swift
     /// tasks (async bodies), `thread` otherwise, for a search and for a replay alike.
     package var unitName: String {
@@ -308,7 +318,7 @@ extension VariantExploration {
             legend.append("async Q: the thread hands a block to queue Q and goes on")
         }
         if spawned.contains(where: { $0.name.hasSuffix(" barrier") || $0.name.hasSuffix(" item") }) {
-            legend.append("Q barrier, Q item: a block queue Q runs (a barrier or not), shown as a thread of its own")
+            legend.append("Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q")
         }
         return legend
     }

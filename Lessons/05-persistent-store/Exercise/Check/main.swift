@@ -5,7 +5,7 @@ import RaceLab
 
 // The first statement that runs, before any of the participant's code: this check owns the verdict channel.
 // `private`, so that the participant's file cannot name it.
-private let check = ExerciseCheck("5 · DocumentStore: no torn reads, every store lands")
+private let check = ExerciseCheck("5 · DocumentStore: no torn reads, stores land whole and in order")
 
 /// A payload that proves whether it is whole: a header line `version:length:checksum`, then a body
 /// of 16 KiB (several write chunks) that depends on the version.
@@ -38,8 +38,36 @@ func makeFolder() throws -> URL {
     return folder
 }
 
+/// Stores `data` as `name` and waits for the completion: its error, or a timeout error when the
+/// completion never came (a store that never reports back must not hang the check).
+func storeAndWait(_ store: DocumentStore, _ data: Data, as name: String) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = Failure()
+    store.store(data, as: name) { error in
+        if let error { failure.record(error) }
+        done.signal()
+    }
+    guard done.wait(timeout: .now() + 30) == .success else { throw CompletionMissing(name: name) }
+    if let error = failure.error { throw error }
+}
+
+struct CompletionMissing: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "the completion of a store of \(name) never ran (waited 30 s)" }
+}
+
+/// An error a completion reported on another thread, if any.
+final class Failure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: (any Error)?
+
+    func record(_ error: any Error) { lock.withLock { recorded = recorded ?? error } }
+    var error: (any Error)? { lock.withLock { recorded } }
+}
+
 // Functional: a store really writes the file (a store that keeps data in memory, or drops it,
-// must not pass), a load returns what was stored, a second store replaces the first.
+// must not pass) before its completion runs, a load returns what was stored, a second store
+// replaces the first.
 do {
     let folder = try makeFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -47,13 +75,13 @@ do {
     check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
     let first = Payload.make(version: 1)
     let second = Payload.make(version: 2)
-    try store.store(first, as: "report")
-    check.require((try? store.load("report")) == first, "load returns what was stored")
+    try storeAndWait(store, first, as: "report")
+    check.require((try? store.load("report")) == first, "after the completion, load returns what was stored")
     check.require(
         (try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
         "the document is the file folder/name on disk"
     )
-    try store.store(second, as: "report")
+    try storeAndWait(store, second, as: "report")
     check.require((try? store.load("report")) == second, "a second store replaces the first")
     check.require(
         (try? DocumentStore(folder: folder).load("report")) == second,
@@ -63,123 +91,85 @@ do {
     check.require(false, "the functional checks run without errors", evidence: "\(error)")
 }
 
-// Ordered: a store waits for work already on the store's queue (or lock), as a barrier does. The
-// check puts a plain work item on the store's own queue (found by reflection: it is private) and
-// holds it there, the way an earlier store of the same document would still be writing; then it
-// makes a store and gives it `patience` to return. A store that returns while the item is held runs
-// beside earlier work: it breaks the lesson's rule (a store runs alone), the rule that keeps an
-// asynchronous store's order. For this synchronous `store`, two overlapping calls have no order to
-// keep, so this checks the rule, not a lost order, and says so. A store that waits is
-// never failed: the wait only decides how slow a store may be and still be caught (a second, for a
-// 16 KiB write that takes milliseconds).
-enum Ordering {
-    static let patience: DispatchTimeInterval = .seconds(1)
+/// Documents that went back in one trial: a document's file (or a load made after a store's
+/// completion) held an older version than the last store submitted (or completed).
+final class WentBack: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The highest version of each sequence document whose store has completed.
+    private var completed: [String: Int] = [:]
+    private(set) var documents = Set<String>()
+    private(set) var example: String?
 
-    /// What orders the store's work: its dispatch queues and locks, as stored properties.
-    static func guards(of store: DocumentStore) -> (queues: [DispatchQueue], locks: [any NSLocking]) {
-        let values = Mirror(reflecting: store).children.map(\.value)
-        return (values.compactMap { $0 as? DispatchQueue }, values.compactMap { $0 as? any NSLocking })
+    func complete(_ name: String, version: Int) {
+        lock.withLock { completed[name] = max(completed[name] ?? 0, version) }
     }
-
-    /// Whether a store returned while `hold` kept earlier work running on the store's queue or lock.
-    /// `hold` starts holding, then calls its argument; it stops holding when that returns. A store
-    /// that threw is rethrown: an error says nothing about order, so it is never counted as the bug.
-    static func storeReturnsWhileHeld(_ store: DocumentStore, hold: (() -> Bool) -> Bool) throws -> Bool {
-        let returned = DispatchSemaphore(value: 0)
-        let failure = StoreFailure()
-        let beside = hold {
-            Thread.detachNewThread {
-                do {
-                    try store.store(Payload.make(version: 2), as: "ordered")
-                } catch {
-                    failure.record(error)
-                }
-                returned.signal()
-            }
-            return returned.wait(timeout: .now() + patience) == .success
-        }
-        if !beside { returned.wait() }  // it waited for the held work: let it finish
-        if let error = failure.error { throw error }
-        return beside
-    }
-
-    /// The error a store made on another thread threw, if any.
-    final class StoreFailure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: (any Error)?
-
-        func record(_ error: any Error) { lock.withLock { recorded = error } }
-        var error: (any Error)? { lock.withLock { recorded } }
-    }
-}
-do {
-    let folder = try makeFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = DocumentStore(folder: folder)
-    try store.store(Payload.make(version: 1), as: "ordered")
-    let (queues, locks) = Ordering.guards(of: store)
-    var beside = false
-    for queue in queues where !beside {
-        beside = try Ordering.storeReturnsWhileHeld(store) { makeStore in
-            let started = DispatchSemaphore(value: 0)
-            let release = DispatchSemaphore(value: 0)
-            queue.async {
-                started.signal()
-                release.wait()
-            }
-            started.wait()
-            defer { release.signal() }
-            return makeStore()
+    func completedVersion(of name: String) -> Int { lock.withLock { completed[name] ?? 0 } }
+    func record(_ name: String, _ line: String) {
+        lock.withLock {
+            documents.insert(name)
+            if example == nil { example = line }
         }
     }
-    for lock in locks where !beside {
-        beside = try Ordering.storeReturnsWhileHeld(store) { makeStore in
-            lock.lock()
-            defer { lock.unlock() }
-            return makeStore()
-        }
-    }
-    if queues.isEmpty && locks.isEmpty {
-        // Nothing to hold, so nothing keeps two stores apart either: the rule names the store's queue.
-        check.require(
-            false,
-            "a store runs alone: it waits for earlier work on the store's queue (the lesson's barrier rule)",
-            kind: "unordered-stores",
-            evidence: "DocumentStore has no DispatchQueue or NSLock property, so nothing keeps two stores"
-                + " apart: keep the store's queue and make each store run alone on it"
-        )
-    } else {
-        check.require(
-            !beside,
-            "a store runs alone: it waits for earlier work on the store's queue (the lesson's barrier rule)",
-            kind: "unordered-stores",
-            evidence: "a store returned while earlier work on its queue still ran: stores are not one at a"
-                + " time, which is what orders them once they are submitted asynchronously"
-        )
-    }
-} catch {
-    check.require(false, "the ordering check runs without errors", evidence: "\(error)")
+    var count: Int { lock.withLock { documents.count } }
+    var firstExample: String? { lock.withLock { example } }
 }
 
-// Concurrent: even iterations store (a new version of one of two shared documents, and a document
-// of their own), odd ones read the shared documents, through `load` and straight from the file (a few
-// times) as another process would. Every read must be whole; afterwards every own document must be there, whole.
+/// Each trial's went-back count and the run's first example, collected by the trials' checks.
+final class WentBackTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [Int] = []
+    private var example: String?
+
+    func add(_ count: Int, example line: String?) {
+        lock.withLock {
+            counts.append(count)
+            if example == nil { example = line }
+        }
+    }
+    var perTrial: [Int] { lock.withLock { counts } }
+    var firstExample: String? { lock.withLock { example } }
+}
+let tally = WentBackTally()
+
+// Concurrent: even iterations store. Each submits, from its own thread and without waiting in
+// between, versions 1 to 4 of a document of its own (`own-N`), plus a new version of one of two
+// shared documents, then waits for every completion: the own document must hold version 4, whole.
+// Odd iterations read: the shared documents through `load` and straight from the file (a few
+// times), as another process would, and a neighbour's own document through `load`, which must
+// hold at least the last version whose store had completed. Every read must be whole.
 struct Trial: Sendable {
     let folder: URL
     let store: DocumentStore
+    let wentBack: WentBack
 }
 let writersPerTrial = 100
+let versions = 4
 let variant = ExerciseCheck.variant(
     of: "DocumentStore",
     makeState: {
         let folder = try makeFolder()
-        return Trial(folder: folder, store: DocumentStore(folder: folder))
+        return Trial(folder: folder, store: DocumentStore(folder: folder), wentBack: WentBack())
     },
     operation: { trial, iteration in
         let shared = "shared-\((iteration.index / 2) % 2)"
         if iteration.index % 2 == 0 {
-            try trial.store.store(Payload.make(version: iteration.index), as: shared)
-            try trial.store.store(Payload.make(version: iteration.index), as: "own-\(iteration.index)")
+            let own = "own-\(iteration.index)"
+            let group = DispatchGroup()
+            let failure = Failure()
+            group.enter()
+            trial.store.store(Payload.make(version: iteration.index), as: shared) { error in
+                if let error { failure.record(error) }
+                group.leave()
+            }
+            for version in 1...versions {
+                group.enter()
+                trial.store.store(Payload.make(version: version), as: own) { error in
+                    if let error { failure.record(error) } else { trial.wentBack.complete(own, version: version) }
+                    group.leave()
+                }
+            }
+            guard group.wait(timeout: .now() + 30) == .success else { throw CompletionMissing(name: own) }
+            if let error = failure.error { throw error }
         } else {
             if let data = try trial.store.load(shared), Payload.version(of: data) == nil {
                 iteration.recordInconsistency("load(\"\(shared)\") returned a torn payload (\(data.count) bytes)")
@@ -193,15 +183,40 @@ let variant = ExerciseCheck.variant(
                     )
                 }
             }
+            let neighbour = "own-\(iteration.index - 1)"
+            for _ in 0..<versions {
+                let completed = trial.wentBack.completedVersion(of: neighbour)
+                guard let data = try trial.store.load(neighbour) else { continue }
+                guard let version = Payload.version(of: data) else {
+                    iteration.recordInconsistency("load(\"\(neighbour)\") returned a torn payload")
+                    continue
+                }
+                if version < completed {
+                    trial.wentBack.record(
+                        neighbour,
+                        "a load of \(neighbour) returned v\(version) after the store of v\(completed) completed"
+                    )
+                }
+            }
         }
     },
     check: { trial, info in
         let writers = (info.iterations + 1) / 2
-        let landed = (0..<writers).filter { writer in
-            let data = try? Data(contentsOf: trial.folder.appendingPathComponent("own-\(writer * 2)"))
-            return data.flatMap(Payload.version(of:)) == writer * 2
-        }.count
-        var observation = Observation.kept(landed, of: writers, unit: "stores")
+        var landed = 0
+        for writer in 0..<writers {
+            let own = "own-\(writer * 2)"
+            let data = try? Data(contentsOf: trial.folder.appendingPathComponent(own))
+            guard let version = data.flatMap(Payload.version(of:)) else { continue }
+            landed += 1
+            if version < versions {
+                trial.wentBack.record(
+                    own,
+                    "\(own) holds v\(version) after v1…v\(versions) were stored in order and all completed"
+                )
+            }
+        }
+        tally.add(trial.wentBack.count, example: trial.wentBack.firstExample)
+        var observation = Observation.kept(landed, of: writers, unit: "documents")
         for shared in ["shared-0", "shared-1"] {
             let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared))
             if data.flatMap(Payload.version(of:)) == nil { observation.inconsistencies += 1 }
@@ -210,9 +225,30 @@ let variant = ExerciseCheck.variant(
     },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
+let trials = 8
 check.stress(
     variant,
-    workload: Workload(trials: 8, iterations: writersPerTrial * 2),
-    requirement: "100 stores and 100 readers at once: no torn read, every store lands whole (every trial)"
+    workload: Workload(trials: trials, iterations: writersPerTrial * 2),
+    requirement: "100 writers and 100 readers at once: no torn read, every document whole (every trial)",
+    lost: "documents"
 )
+let perTrial = tally.perTrial
+let wentBack = perTrial.reduce(0, +)
+let documents = perTrial.count * writersPerTrial
+check.require(
+    !perTrial.isEmpty,
+    "the run checked the order of stores",
+    evidence: "no trial finished its check"
+)
+check.require(
+    wentBack == 0,
+    "stores of one document land in the order they were made: none went back (\(documents.formatted())"
+        + " documents × \(versions) stores in order)",
+    kind: "unordered-stores",
+    evidence: "\(wentBack.formatted()) of \(documents.formatted()) documents went back to an older version"
+        + " (per trial: \(perTrial.map { $0.formatted() }.joined(separator: ", ")))"
+)
+if wentBack > 0, let example = tally.firstExample {
+    check.diagnose("unordered-stores", "e.g. went back: \(example)")
+}
 check.finish()

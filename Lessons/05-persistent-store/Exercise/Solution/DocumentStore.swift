@@ -1,8 +1,9 @@
 // Exercise 5, reference solution: two rules, two jobs. A store is a BARRIER work item, alone on the
-// queue, so stores of one document never overlap and the store's own loads never run during one.
-// And a store writes a temporary file and RENAMES it over the document: rename replaces the file
-// in one step, so any reader, even one outside the queue or after a crash, sees the whole old
-// file or the whole new one. (`Data.write(to:options: .atomic)` does the same temp-and-rename.)
+// queue: stores of one document run one at a time in the order they were submitted, and the
+// store's own loads never run during one. And a store writes a temporary file and RENAMES it over
+// the document: rename replaces the file in one step, so any reader, even one outside the queue
+// or after a crash, sees the whole old file or the whole new one. (`Data.write(to:options:
+// .atomic)` does the same temp-and-rename.)
 import Foundation
 import RaceLab
 
@@ -15,33 +16,41 @@ final class DocumentStore: @unchecked Sendable {
     }
 
     @inline(never)
-    func store(_ data: Data, as name: String) throws {
-        try queue.sync(flags: .barrier) {
-            let url = folder.appendingPathComponent(name)
-            // The temporary file is in the same folder (rename does not cross file systems) and
-            // hidden with a leading dot; a unique name, so no two writes ever share one.
-            let temporary = folder.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
-            FileManager.default.createFile(atPath: temporary.path, contents: nil)
+    func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
+        queue.async(flags: .barrier) {
+            Race.window("store starts")
             do {
-                let handle = try FileHandle(forWritingTo: temporary)
-                defer { try? handle.close() }
-                var offset = 0
-                while offset < data.count {
-                    let end = min(offset + 4_096, data.count)
-                    try handle.write(contentsOf: data[offset..<end])
-                    Race.window("write chunk")
-                    offset = end
-                }
-                try handle.synchronize()
+                try self.replace(name, with: data)
+                completion(nil)
             } catch {
-                try? FileManager.default.removeItem(at: temporary)
-                throw error
+                completion(error)
             }
-            guard rename(temporary.path, url.path) == 0 else {
-                let code = errno
-                try? FileManager.default.removeItem(at: temporary)
-                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    /// Writes `data` to a temporary file, then renames it over `folder/name`.
+    private func replace(_ name: String, with data: Data) throws {
+        let url = folder.appendingPathComponent(name)
+        // The temporary file is in the same folder (rename does not cross file systems) and
+        // hidden with a leading dot; a unique name, so no two writes ever share one.
+        let temporary = folder.appendingPathComponent(".\(name).\(UUID().uuidString).tmp")
+        FileManager.default.createFile(atPath: temporary.path, contents: nil)
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            for start in stride(from: 0, to: data.count, by: 4_096) {
+                try handle.write(contentsOf: data[start..<min(start + 4_096, data.count)])
+                Race.window("write chunk")
             }
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
     }
 

@@ -1,27 +1,24 @@
 // Exercise 5: make `DocumentStore` safe for readers and writers.
 //
-// `DocumentStore` keeps each document as a file in a folder: `store(_:as:)` writes the file,
-// `load(_:)` reads it. Work runs on a concurrent queue. Yet under concurrent stores and loads,
-// readers find files that are neither the old version nor the new (torn), and stores of one
-// document mix into each other. Fix `DocumentStore` so that every reader, including one that
-// reads the file directly without the store's queue (another process, the next launch after a
-// crash), sees either a whole old version or a whole new one, and every store lands whole.
-//
-// One more rule, the lesson's: a store runs alone on the store's queue. Two overlapping calls of
-// this synchronous `store` have no order to keep, so the checker checks the rule itself (it holds
-// a work item on the queue and sees whether a store waits); the rule is what keeps order once a
-// store is submitted asynchronously, as the lesson's store is.
+// `DocumentStore` keeps each document as a file in a folder. `store(_:as:completion:)` returns at
+// once and writes the file on the store's queue, then calls `completion`; `load(_:)` reads it.
+// Yet under concurrent stores and loads, readers find files that are neither the old version nor
+// the new (torn), and a document stored v1, v2, v3 in order can end up holding v2 (it went back).
+// Fix `DocumentStore` so that every reader, including one that reads the file directly without
+// the store's queue (another process, the next launch after a crash), sees either a whole old
+// version or a whole new one, and stores of one document land in the order they were made.
 //
 // Rules:
-// - Keep the API: `init(folder:)`, `store(_:as:)`, `load(_:)`.
+// - Keep the API: `init(folder:)`, `store(_:as:completion:)`, `load(_:)`.
 // - Document `name` lives in the file `folder/name`; `load` of a document never stored is `nil`.
-// - Stay synchronous (no `async` methods); `store` must have written the file when it returns.
+// - `completion` runs once, after the file is written (with the error, if the write failed).
 //
 // `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
 // the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
 // is already there. Deleting it does not fix anything; it only makes the bug harder to see.
 //
-// Check your fix:   make exercise-5        (PASS, or FAIL with how many torn reads and lost stores)
+// Check your fix:   make exercise-5        (PASS, or FAIL with how many reads were torn and
+//                                          how many documents went back)
 // Hints, one at a time: Lessons/05-persistent-store/Exercise/hints.md
 // Start over:       make exercise-5-reset
 import Foundation
@@ -36,22 +33,28 @@ final class DocumentStore: @unchecked Sendable {
     }
 
     @inline(never)
-    func store(_ data: Data, as name: String) throws {
-        try queue.sync {
-            let url = folder.appendingPathComponent(name)
-            if !FileManager.default.fileExists(atPath: url.path) {
-                FileManager.default.createFile(atPath: url.path, contents: nil)
-            }
-            // Write in place: empty the file, then write it chunk by chunk.
-            let handle = try FileHandle(forWritingTo: url)
-            defer { try? handle.close() }
-            try handle.truncate(atOffset: 0)
-            var offset = 0
-            while offset < data.count {
-                let end = min(offset + 4_096, data.count)
-                try handle.write(contentsOf: data[offset..<end])
-                Race.window("write chunk")
-                offset = end
+    func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
+        queue.async {
+            Race.window("store starts")
+            do {
+                let url = self.folder.appendingPathComponent(name)
+                if !FileManager.default.fileExists(atPath: url.path) {
+                    FileManager.default.createFile(atPath: url.path, contents: nil)
+                }
+                // Write in place: empty the file, then write it chunk by chunk.
+                let handle = try FileHandle(forWritingTo: url)
+                defer { try? handle.close() }
+                try handle.truncate(atOffset: 0)
+                var offset = 0
+                while offset < data.count {
+                    let end = min(offset + 4_096, data.count)
+                    try handle.write(contentsOf: data[offset..<end])
+                    Race.window("write chunk")
+                    offset = end
+                }
+                completion(nil)
+            } catch {
+                completion(error)
             }
         }
     }

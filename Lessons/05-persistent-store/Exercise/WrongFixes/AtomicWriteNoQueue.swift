@@ -1,6 +1,7 @@
 // expect-diagnosis: unordered-stores
-// A wrong fix for exercise 5 (CI checks that it FAILS): write atomically and drop the store's
-// queue. Every reader finds a whole file, yet nothing keeps two stores apart any more.
+// A wrong fix for exercise 5 (CI checks that it FAILS): write atomically and drop the store's own
+// queue for a global one. Every reader finds a whole file, yet nothing keeps stores of one
+// document in order any more: an older store can rename its file in last.
 import Foundation
 import RaceLab
 
@@ -12,9 +13,16 @@ final class DocumentStore: @unchecked Sendable {
     }
 
     @inline(never)
-    func store(_ data: Data, as name: String) throws {
-        Race.window("write chunk")
-        try data.write(to: folder.appendingPathComponent(name), options: .atomic)
+    func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
+        DispatchQueue.global().async {
+            Race.window("store starts")
+            do {
+                try data.write(to: self.folder.appendingPathComponent(name), options: .atomic)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
     }
 
     func load(_ name: String) throws -> Data? {
