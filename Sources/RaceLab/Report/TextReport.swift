@@ -81,6 +81,7 @@ package struct TextReport {
             for sample in report.samples.prefix(3) {
                 lines.append(contentsOf: wrapped("  e.g. \(sample)", hang: "       "))
             }
+            for tally in report.tallies ?? [] { lines += wrapped("  \(tally.text)", hang: "    ") }
         } else {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
@@ -152,6 +153,7 @@ package struct TextReport {
         if anomalous, let sample = report.samples.first {
             lines += wrapped("    e.g. \(sample)", hang: "         ")
         }
+        for tally in report.tallies ?? [] { lines += wrapped("    \(tally.text)", hang: "      ") }
         if report.windowsReached == 0 && (!lessonVariants || report.kind == .buggy) {
             lines += wrapped("  note: \(VariantReport.noWindowReached)")
         }
