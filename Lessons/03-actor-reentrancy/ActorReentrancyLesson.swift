@@ -111,14 +111,23 @@ public enum ActorReentrancyLesson {
         because: everyAccessIsolated,
         showsState: false,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
-        apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) }
+        apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) },
+        // The design's trade-off, measured: a reload that joins drops its own update, by design.
+        tally: { source in
+            Tally(
+                await source.sharedLoads,
+                of: await source.liveReloads,
+                "reloads joined a load already in flight and dropped their own update (the design's trade-off)"
+            )
+        }
     )
 
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit). The same `source` and `apply` make its
     /// exploration (`sameItemExploration`, each task's first step named `explored`); on Linux, TSan
     /// is silent and the compiler accepts it, for the reason `because` gives; `showsState` as in
-    /// `sameItemExploration`.
+    /// `sameItemExploration`; `tally`, when given, counts what the design did in each trial
+    /// (`Observation.tallies`).
     static func variant<Source: ItemSource>(
         name: String,
         kind: VariantKind,
@@ -127,7 +136,8 @@ public enum ActorReentrancyLesson {
         because reason: String,
         showsState: Bool = true,
         source: @escaping @Sendable () -> Source,
-        apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
+        apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?,
+        tally: (@Sendable (Source) async -> Tally)? = nil
     ) -> Variant {
         Variant(
             name: name,
@@ -135,7 +145,11 @@ public enum ActorReentrancyLesson {
             summary: summary,
             makeState: { ReentrancyTrial(source: source()) },
             asyncOperation: { trial, iteration in await trial.perform(iteration.index, apply: apply) },
-            check: { trial, _ in await trial.audit() }
+            check: { trial, _ in
+                var observation = await trial.audit()
+                if let tally { observation.tallies.append(await tally(trial.source)) }
+                return observation
+            }
         )
         .exploring(sameItemExploration(method, source: source, showsState: showsState, apply: apply))
         .expecting(tsan: .silent, compiler: .accepted, on: .linux, because: reason)

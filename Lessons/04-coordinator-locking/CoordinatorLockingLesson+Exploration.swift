@@ -4,8 +4,9 @@ import RaceLab
 /// counter file once through a new `ObjectStorage` and the variant's coordinator, as `racelab run`
 /// does a thousand times.
 ///
-/// The scheduling points are `mutatingObject` (marked here, so that taking the claim and reading the
-/// file is a step of the schedule and not set-up), the owner-scoped coordinator's `claim for writing`
+/// The scheduling points are the call of `mutatingObject` (marked here, so that taking the claim and
+/// reading the file is a step of the schedule and not set-up: `call mutatingObject`, or
+/// `mutatingObject: read counter` when there is no claim and the step reads), the owner-scoped coordinator's `claim for writing`
 /// (so that a schedule shows both claims granted under one owner), and the storage's own
 /// `save object` window, between the read and the atomic rename. Everything between two points is plain synchronous file I/O on the
 /// running thread, and only one logical thread runs at a time, so the order of the points alone
@@ -52,7 +53,8 @@ extension CoordinatorLockingLesson {
                 )
             },
             thread: { counter, index in
-                Race.step("mutatingObject")
+                // The first step calls mutatingObject; with no claim to take first, it reads the file too.
+                if claims { Race.step("call mutatingObject") } else { Race.step("mutatingObject: read counter") }
                 try counter.increment(thread: index)
             },
             invariant: { counter, threads in

@@ -102,11 +102,15 @@ public final class ExerciseCheck {
         public var broken: String
         /// A line printed under its FAIL line when the main requirement held, if any.
         public var aside: String?
+        /// Whether its FAIL line shows sample inconsistencies (`e.g. …`): false when every sample
+        /// only repeats `broken` for one call, which the count on the FAIL line already says.
+        public var showsSamples: Bool
 
-        public init(_ requirement: String, broken: String, aside: String? = nil) {
+        public init(_ requirement: String, broken: String, aside: String? = nil, showsSamples: Bool = true) {
             self.requirement = requirement
             self.broken = broken
             self.aside = aside
+            self.showsSamples = showsSamples
         }
     }
 
@@ -181,7 +185,7 @@ public final class ExerciseCheck {
                 + "\(eachOperation.broken) (\(ran), seed \(seed))"
         )
         kinds.append("inconsistencies")
-        for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(3) {
+        for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(eachOperation.showsSamples ? 3 : 0) {
             say("        e.g. \(sample.dropFirst("inconsistency: ".count))")
         }
         if anomalous == 0, let aside = eachOperation.aside { say("        " + aside) }

@@ -61,6 +61,8 @@ struct FixTests {
         gate.open()
         #expect(await first.value == 0)
         #expect(await second.value == nil)
+        #expect(await source.sharedLoads == 1)
+        #expect(await source.liveReloads == 2)
         #expect(await scenario.findings().isConsistent)
         #expect(await source.snapshot().items[0] == Item(id: 0, updates: [1]))
     }

@@ -28,4 +28,21 @@ struct RunnerTests {
         #expect(report.errors == 0)
         #expect(report.verdict == .clean)
     }
+
+    @Test("in-flight-task's run counts the reloads that joined a load, summed over its trials")
+    func inFlightTaskTalliesJoinedReloads() async throws {
+        let report = await StressRunner.run(lessonVariant("in-flight-task"), trials: 20, iterations: 64)
+        let tallies = try #require(report.tallies)
+        #expect(tallies.count == 1)
+        let joined = try #require(tallies.first)
+        #expect(
+            joined.phrase
+                == "reloads joined a load already in flight and dropped their own update (the design's trade-off)"
+        )
+        // 60 of each trial's 64 iterations reload (4 refresh); one finds its slot empty only after a clear().
+        #expect(joined.total > 0 && joined.total <= 20 * 60)
+        #expect(joined.count <= joined.total)
+        #expect(report.verdict == .clean)
+        #expect(TextReport(verbose: false).variant(report).contains(joined.text.prefix(40)))
+    }
 }

@@ -162,6 +162,8 @@ struct ExerciseAdviceTests {
         #expect(!text.contains("inconsistent reads"))
         let samples = lines.filter { $0.hasPrefix("        e.g. ") }
         #expect(Set(samples).count == samples.count, "\(lines)")
+        // The early-return count is not repeated by a sample under it.
+        #expect(!samples.contains { $0.contains("returned before the work had run") }, "\(lines)")
         #expect(
             text.contains("The lesson's `atomic` variant returns early the same way")
                 == (planted.failing == [Self.waits]),

@@ -34,17 +34,21 @@ struct CoordinatorLockingExplorerTests {
     func uncoordinatedLosesAnIncrement() async throws {
         let exploration = try Self.exploration("uncoordinated")
         let report = try await Self.exploreEverySchedule(exploration)
-        // Of the 6 orders of two (mutatingObject, save object) pairs, only the 2 that run one
+        // Of the 6 orders of two (mutatingObject: read counter, save object) pairs, only the 2 that run one
         // increment entirely before the other keep both.
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
         let failure = try #require(report.failure)
-        #expect(failure.steps.prefix(2).map(\.operation) == ["mutatingObject", "mutatingObject"])
+        #expect(
+            failure.steps.prefix(2).map(\.operation) == [
+                "mutatingObject: read counter", "mutatingObject: read counter",
+            ]
+        )
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    /// Per thread: mutatingObject, the claim or lock, save object. Neither holds the other thread
+    /// Per thread: call mutatingObject, the claim or lock (and the read), save object. Neither holds the other thread
     /// back (one owner; a process-owned `fcntl` lock), so orders with both threads inside exist and fail.
     @Test(
         "a claim under one owner, or an fcntl record lock, is granted to the second thread while the first holds it: an increment is lost",
@@ -93,7 +97,7 @@ struct CoordinatorLockingExplorerTests {
             none, "\(none) · \(thread0)", "\(none) · \(thread0) · \(thread1)", "counter file holds 1 · \(thread0)",
             "counter file holds 1",
         ]
-        // The claimed variants' first step (`mutatingObject`, before the claim) changes nothing.
+        // The claimed variants' first step (`call mutatingObject`, before the claim) changes nothing.
         let expected = claims ? [none, none, changes[1], changes[1], changes[2], changes[3], changes[4]] : changes
         #expect(replay.states == expected)
     }
@@ -124,7 +128,7 @@ struct CoordinatorLockingExplorerTests {
             #expect(report.abandoned == nil)
             #expect(report.warning == nil)
             #expect(report.failingSchedules == 0)
-            // Per thread: mutatingObject, the barrier, save object. The barrier holds a second thread
+            // Per thread: call mutatingObject, the barrier, save object. The barrier holds a second thread
             // back while the first is inside, so far fewer orders are possible than without it.
             #expect(report.schedules == (threads == 2 ? 8 : 120))
         }

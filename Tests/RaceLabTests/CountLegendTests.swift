@@ -28,6 +28,15 @@ struct CountLegendTests {
         )
     }
 
+    @Test("the means follow the legend's rule: whole from 10, two decimals below, never 0.00 for some")
+    func meansFollowTheRule() {
+        #expect(perTrialFigure(2_455, trials: 5) == "491")
+        #expect(perTrialFigure(150, trials: 1_500) == "0.10")
+        #expect(perTrialFigure(0, trials: 1_500) == "0.00")
+        #expect(perTrialFigure(1, trials: 1_500) == "<0.01")
+        #expect(perTrialFigure(1, trials: 200) == "0.01")
+    }
+
     @Test("nothing counted, or nothing the lesson explains: no legend")
     func nothingToSay() {
         var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)

@@ -54,6 +54,7 @@ extension DataSourceActor {
     public func reloadItemSharingLoads(at slot: Int, update: Int) async -> Int? {
         guard items.indices.contains(slot) else { return nil }
         let item = items[slot]
+        liveReloads += 1
         if let running = inFlight[item.id] {
             sharedLoads += 1
             _ = await running.value

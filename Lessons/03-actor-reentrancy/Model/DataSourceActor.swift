@@ -18,6 +18,8 @@ public actor DataSourceActor: ItemSource {
     /// How many reloads joined a load already in flight instead of starting their own: the work the
     /// de-duplication saved.
     public internal(set) var sharedLoads = 0
+    /// How many of its reloads found their item: those that joined a load plus those that started one.
+    public internal(set) var liveReloads = 0
 
     public init(items: [Item]) {
         self.items = items

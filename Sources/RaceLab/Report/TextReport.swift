@@ -81,6 +81,7 @@ package struct TextReport {
             for sample in report.samples.prefix(3) {
                 lines.append(contentsOf: wrapped("  e.g. \(sample)", hang: "       "))
             }
+            for tally in report.tallies ?? [] { lines += wrapped("  \(tally.text)", hang: "    ") }
         } else {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
@@ -152,6 +153,7 @@ package struct TextReport {
         if anomalous, let sample = report.samples.first {
             lines += wrapped("    e.g. \(sample)", hang: "         ")
         }
+        for tally in report.tallies ?? [] { lines += wrapped("    \(tally.text)", hang: "      ") }
         if report.windowsReached == 0 && (!lessonVariants || report.kind == .buggy) {
             lines += wrapped("  note: \(VariantReport.noWindowReached)")
         }
@@ -291,10 +293,13 @@ package struct TextReport {
 }
 
 /// An amount per trial: a whole number from 10 up (`491`), where decimals would only be noise in a
-/// count; two decimals below (`0.52`, `4.46`), where they tell a rare anomaly from none.
+/// count; two decimals below (`0.52`, `4.46`), where they tell a rare anomaly from none, which is
+/// why a mean above 0 that would round to `0.00` reads `<0.01`. `Scripts/lesson-tables` follows the
+/// same rule.
 package func perTrialFigure(_ total: Int, trials: Int) -> String {
     let value = Double(total) / Double(trials)
-    return value >= 10 ? grouped(Int(value.rounded())) : String(format: "%.2f", value)
+    if value >= 10 { return grouped(Int(value.rounded())) }
+    return value > 0 && value < 0.005 ? "<0.01" : String(format: "%.2f", value)
 }
 
 /// `1234567` as `1,234,567`, independent of the locale.

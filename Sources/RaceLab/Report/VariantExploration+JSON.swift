@@ -3,7 +3,7 @@
 /// have is left out (`seed` of dfs, `traces` of pct, `strategy` of a replay).
 extension VariantExploration: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case variant, kind, mode, threads, schedules, exhaustive, failingSchedules, hitRate, elapsedSeconds
+        case variant, kind, mode, threads, unit, schedules, exhaustive, failingSchedules, hitRate, elapsedSeconds
         case failure, errorSchedules, error, unfinishedSchedules, stepBound, scope, warning, inconclusive
         case stall, asExpected
         // Search only.
@@ -18,6 +18,8 @@ extension VariantExploration: Encodable {
         try container.encode(kind, forKey: .kind)
         try container.encode(mode, forKey: .mode)
         try container.encode(threads, forKey: .threads)
+        // What a thread is here, as the text report says it: `task` for async bodies.
+        try container.encode(unitName, forKey: .unit)
         try container.encode(schedules, forKey: .schedules)
         try container.encodeIfPresent(failure, forKey: .failure)
         try container.encode(failingSchedules, forKey: .failingSchedules)

@@ -78,6 +78,10 @@ public struct VariantReport: Sendable, Codable, Equatable {
     /// decide the run's (`RunReport.LessonReport.passed`).
     public var unmeasured: String? = nil
 
+    /// What the design did that is no anomaly (`Observation.tallies`), summed over the trials
+    /// without errors; nil when the variant counts nothing of the kind.
+    public var tallies: [Tally]? = nil
+
     /// Whether the verdict is the one this variant's kind should get.
     public var passed: Bool { verdict.isExpected(for: kind) }
 

@@ -119,7 +119,8 @@ public enum StressRunner {
                     trials: trials,
                     firstError: totals.firstError
                 ),
-                windowsReached: windowsReached
+                windowsReached: windowsReached,
+                tallies: totals.tallies.isEmpty ? nil : totals.tallies
             )
         }
 
@@ -309,6 +310,7 @@ private struct TrialResult {
     /// How far the result is from the correct one, `|observed − expected|`: the histogram's order.
     var distance = 0
     var samples: [String]
+    var tallies: [Tally] = []
 
     init(observation: Observation?, log: TrialLog, failure: String?) {
         errors = log.errors + (observation?.errors ?? 0)
@@ -318,6 +320,7 @@ private struct TrialResult {
         if let observation {
             lostWrites = observation.lostWrites
             duplicates = observation.duplicates
+            tallies = observation.tallies
             inconsistencies += observation.inconsistencies
             samples += observation.samples.prefix(max(0, TrialLog.sampleLimit - samples.count))
             if inconsistencies > observation.inconsistencies, !observation.isAnomalous {
@@ -363,6 +366,8 @@ private struct Totals {
     var inconsistencies = 0
     var errors = 0
     var samples: [String] = []
+    /// The trials' tallies, summed per phrase, in the order the phrases first came.
+    var tallies: [Tally] = []
 
     mutating func add(_ trial: TrialResult) {
         if trial.isAnomalous { anomalousTrials += 1 }
@@ -378,6 +383,14 @@ private struct Totals {
             lostWrites += trial.lostWrites
             duplicates += trial.duplicates
             inconsistencies += trial.inconsistencies
+            for tally in trial.tallies {
+                if let index = tallies.firstIndex(where: { $0.phrase == tally.phrase }) {
+                    tallies[index].count += tally.count
+                    tallies[index].total += tally.total
+                } else {
+                    tallies.append(tally)
+                }
+            }
         }
         errors += trial.errors
         for sample in trial.samples where samples.count < 5 { samples.append(sample) }

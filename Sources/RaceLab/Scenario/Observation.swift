@@ -32,6 +32,9 @@ public struct Observation: Sendable, Equatable {
     /// A few of the problems the check found, each in one line (`inconsistency: told v1 twice`),
     /// shown as the report's samples after those the iterations recorded. Empty unless set.
     public var samples: [String] = []
+    /// What the variant's design did in the trial that is neither an anomaly nor an error (reloads
+    /// that joined a load in flight, say), summed over the run and printed under its verdict.
+    public var tallies: [Tally] = []
 
     /// An observation; the counts not given are zero.
     /// - Parameters:
@@ -177,6 +180,28 @@ public struct Observation: Sendable, Equatable {
     /// True when the check found the bug's signature: a lost write, a duplicate or an inconsistency.
     /// Errors are not anomalies.
     public var isAnomalous: Bool { lostWrites > 0 || duplicates > 0 || inconsistencies > 0 }
+}
+
+/// A count of some of a trial's operations that says what a design did with them, e.g. how many
+/// reloads joined a load already in flight: no anomaly, a fact of the design a verdict alone hides.
+/// The runner sums `count` and `total` over the trials without errors, per `phrase`, and the report
+/// prints `count of total phrase` (`1,234 of 12,000 reloads joined a load in flight`).
+public struct Tally: Sendable, Codable, Equatable {
+    /// The operations the phrase is true of.
+    public var count: Int
+    /// The operations it could have been true of.
+    public var total: Int
+    /// What `count` of `total` did, in words that follow the numbers.
+    public var phrase: String
+
+    public init(_ count: Int, of total: Int, _ phrase: String) {
+        self.count = count
+        self.total = total
+        self.phrase = phrase
+    }
+
+    /// `count of total phrase`, with thousands separators.
+    public var text: String { "\(grouped(count)) of \(grouped(total)) \(phrase)" }
 }
 
 /// `renders` → `render`: the noun of a plural unit for a count of one.

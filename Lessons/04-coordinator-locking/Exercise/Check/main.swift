@@ -114,7 +114,9 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     /// increments were ever at the window together (the lost increments have another cause).
     ///
     /// The lock is read from the code: a lock stored in the instance (a new `FileCounter` per
-    /// increment has a new one), else the `RaceLockFile` call the file makes.
+    /// increment has a new one), else the `RaceLockFile` call the file makes. The call is matched in
+    /// the source because the run cannot tell the two kernel locks apart: outside the explorer a
+    /// `RaceLockFile` reports nothing to the race hooks. `calls(_:in:)` ignores comments and spacing.
     static func diagnosis(of counter: FileCounter) -> (kind: String, line: String)? {
         let count = lock.withLock { overlaps }
         guard count > 0 else { return nil }
@@ -139,14 +141,14 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             )
         }
         let code = participantCode()
-        if code.contains("lockRecord(") {
+        if calls("lockRecord", in: code) {
             return (
                 "process-owner",
                 "\(overlapped), each holding `lockRecord`'s lock: its owner is the "
                     + "process, so it does not keep the other thread out"
             )
         }
-        if code.contains("lockDescription(") {
+        if calls("lockDescription", in: code) {
             return (
                 "shared-owner",
                 "\(overlapped), each holding `lockDescription`'s lock: it did not keep "
@@ -163,13 +165,26 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             : nil
     }
 
-    /// The participant's file as compiled beside this one, without its comments; empty if unreadable.
+    /// Whether `code` uses the method `name`: the whole word (not `unlockRecord` for `lockRecord`),
+    /// with any spacing around the dot (`lockFile . lockRecord ()`), as a call or a reference.
+    static func calls(_ name: String, in code: String) -> Bool {
+        let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
+        return code.ranges(of: name).contains { range in
+            !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
+                && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
+        }
+    }
+
+    /// The participant's file as compiled beside this one, without its comments (`//` to the end of
+    /// the line, `/* ... */` over any lines); empty if unreadable.
     private static func participantCode() -> String {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "FileCounter.swift"
         )
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n", omittingEmptySubsequences: false)
+        let blockComment = try? Regex("/\\*[\\s\\S]*?\\*/")
+        let unblocked = blockComment.map { text.replacing($0, with: " ") } ?? text
+        return unblocked.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
             .joined(separator: "\n")
     }
