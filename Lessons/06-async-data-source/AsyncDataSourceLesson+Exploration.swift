@@ -101,6 +101,8 @@ extension AsyncDataSourceLesson {
     ///     schedule), for a design that can be read without waiting for a paused thread.
     ///   - story: the inconsistency the lesson's story tells for this design; a failure that shows
     ///     another kind says so, so the room does not look for the story in it.
+    ///   - storyWords: words of the failure the story tells (`mixed state: header says`): of the
+    ///     shortest failing schedules, the first with them is shown.
     ///   - writerStep: a writer's step before each state it publishes, named after the design's
     ///     API (`change` for the public properties, `update` for the others).
     static func uiAgainstWriters<Trial: DataSourceTrial & AnyObject>(
@@ -108,6 +110,7 @@ extension AsyncDataSourceLesson {
         readOnlySteps: Bool = false,
         writerStep: StaticString = "update",
         story: Inconsistency.Kind? = nil,
+        storyWords: String? = nil,
         settle: @escaping @Sendable (Trial) -> (version: Int, problems: [Inconsistency]),
         describe: (@Sendable (Trial) -> String)? = nil
     ) -> Exploration {
@@ -146,7 +149,9 @@ extension AsyncDataSourceLesson {
         }
         // With read-only steps every step touches shared state only inside the design's queues (a
         // `queue.async` item, a `ui.sync`), which the explorer sees: its footprints are complete.
-        return readOnlySteps ? exploration.declaringCompleteFootprints() : exploration
+        let declared = readOnlySteps ? exploration.declaringCompleteFootprints() : exploration
+        // Of the shortest failing schedules, one that shows the story is kept when there is one.
+        return storyWords.map { words in declared.preferringFailures { $0.contains(words) } } ?? declared
     }
 
     /// A writer's part: the next state, `updatesPerWriter` times, waiting for the first update (where
@@ -267,6 +272,7 @@ extension AsyncDataSourceLesson {
         { PublicPropertiesVariant.Trial(logsReads: true) },
         writerStep: "change",
         story: .mixedState,
+        storyWords: "the UI saw mixed state: header says",
         settle: { trial in (trial.dataSource.header.version, []) },
         describe: { trial in
             let source = trial.dataSource

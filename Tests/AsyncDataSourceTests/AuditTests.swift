@@ -21,6 +21,20 @@ struct AuditTests {
         #expect(Audit.tornCell(title: old.items[0].title, detailedTitle: new.items[0].detailedTitle)?.kind == .tornCell)
     }
 
+    @Test("a mixed state is told in the story's words: the header's count against the list's")
+    func mixedStateInTheStorysWords() {
+        let v3 = CollectionState(version: 3)
+        let v4 = v3.next()
+        #expect(
+            Audit.mixedState(header: v3.header, items: v4.items, footer: v3.footer)?.description
+                == "mixed state: header says 5 items, the list shows 2 (header v3, items v4, footer v3)"
+        )
+        #expect(
+            Audit.mixedState(header: v3.header, items: v3.items, footer: v4.footer)?.description
+                == "mixed state: header, list and footer from different versions (header v3, items v3, footer v4)"
+        )
+    }
+
     @Test("a later read may be newer, never older")
     func backInTime() {
         #expect(Audit.backInTime(earlier: 3, later: 3) == nil)

@@ -165,7 +165,7 @@ struct PlayCommandLineTests {
 
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
     func lessonSix() throws {
-        // explore 6's failing schedule: the UI reads the title, a change block runs, it reads the detail.
+        // A shortest failing schedule: the UI reads the title, a change block runs, it reads the detail.
         let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
         // Who publishes what, for the two threads played.
@@ -203,6 +203,19 @@ struct PlayCommandLineTests {
             output.stdout.contains(
                 "  state at the end: header v2 (UI v0), items v2 (UI v0), footer v2 (UI v0);\n"
                     + "                    UI got title v0, detail v1\n"
+            )
+        )
+    }
+
+    @Test("lesson 6: explore's failing schedule, played, ends with the story: header and list disagree")
+    func lessonSixStory() throws {
+        // The change block runs between the UI's header and items reads.
+        let output = try Self.play(["6"], input: "0\n0\n1\n1\n2\n2\n2\n1\n1\n1\n3\n3\n3\nq\n")
+        #expect(output.status == 0)
+        #expect(
+            output.stdout.contains(
+                "The invariant broke: the UI saw mixed state: header says 2 items, the list shows 3 (header v0, items\n"
+                    + "  v1, footer v1) (13 steps).\n"
             )
         )
     }

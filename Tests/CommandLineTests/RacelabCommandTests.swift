@@ -182,7 +182,13 @@ struct IsolationTests {
         // Read unwrapped: the verdict line wraps at 100 columns.
         let loses = try #require(blocks.first { $0.hasPrefix("loses-then-traps ") })
             .replacingOccurrences(of: "\n    ", with: " ")
-        #expect(loses.contains("✓ REPRODUCED: the bug showed in 1 of the 1 trials that finished"), "\(loses)")
+        #expect(
+            loses.contains(
+                "✓ REPRODUCED: the bug showed in 1 of the 1 trials that finished; then the process died from "
+                    + "signal 4 (SIGILL) in trial 2, memory corrupted by the race"
+            ),
+            "\(loses)"
+        )
         #expect(loses.contains("3.00 lost writes"), "\(loses)")
         #expect(loses.contains("that trial: 7/10 → 3 "), "\(loses)")
         let traps = try #require(blocks.first { $0.hasPrefix("traps ") })

@@ -26,7 +26,9 @@ public struct Inconsistency: Sendable, Equatable, CustomStringConvertible {
 
 /// The checks a reader makes on what it read. Each returns `nil` when what was read is possible.
 public enum Audit {
-    /// Whether a header, items and footer could all come from one state.
+    /// Whether a header, items and footer could all come from one state. What it reports is the
+    /// story's symptom in its words: `header says 5 items, the list shows 2 (header v3, items v4,
+    /// footer v3)`.
     public static func mixedState(header: Header, items: [Item], footer: Footer) -> Inconsistency? {
         let itemVersions = Set(items.map(\.version))
         if header.itemCount == items.count, header.version == footer.version,
@@ -34,12 +36,15 @@ public enum Audit {
         {
             return nil
         }
-        let versions = itemVersions.sorted().map { "v\($0)" }.joined(separator: "/")
-        return Inconsistency(
-            .mixedState,
-            "header v\(header.version) (\(header.itemCount) items), \(items.count) items of \(versions), "
-                + "footer v\(footer.version)"
-        )
+        let versions =
+            "header v\(header.version), items "
+            + (itemVersions.isEmpty ? "none" : itemVersions.sorted().map { "v\($0)" }.joined(separator: "/"))
+            + ", footer v\(footer.version)"
+        let symptom =
+            header.itemCount == items.count
+            ? "header, list and footer from different versions"
+            : "header says \(header.itemCount) items, the list shows \(items.count)"
+        return Inconsistency(.mixedState, "\(symptom) (\(versions))")
     }
 
     /// Whether a title and a detailed title, read one after the other, belong to one item.

@@ -39,9 +39,15 @@ enum PublicPropertiesVariant {
         }
     }
 
-    static let variant = Trial.variant(
-        name: "public-properties",
-        kind: .buggy,
-        summary: "header, items, footer as public locked properties, read one by one"
-    )
+    /// Its example is the story's mixed state (a header naming another count than the list) when
+    /// any trial saw one, rather than whichever inconsistency came first.
+    static let variant: Variant = {
+        var variant = Trial.variant(
+            name: "public-properties",
+            kind: .buggy,
+            summary: "header, items, footer as public locked properties, read one by one"
+        )
+        variant.leadingSample = "inconsistency: \(Inconsistency.Kind.mixedState.rawValue): header says"
+        return variant
+    }()
 }

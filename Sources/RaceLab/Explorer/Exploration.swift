@@ -33,6 +33,8 @@ public struct Exploration: Sendable {
     /// Whether an error thrown by a thread is the failure this exploration looks for (see
     /// `treatingErrorsAsFailures()`). False: an error is an ERROR, no evidence either way.
     public private(set) var errorsAreFailures = false
+    /// Which failure the report keeps among equally short ones (see `preferringFailures(where:)`).
+    public private(set) var preferredFailure: (@Sendable (String) -> Bool)? = nil
     /// Whether its threads run async bodies (`init(summary:defaultThreads:makeState:asyncThread:...)`).
     public private(set) var isAsync = false
     /// What names this program in its replay strings: the summary, and the variant's name when a
@@ -184,6 +186,15 @@ extension Exploration {
         var declared = self
         declared.footprintsComplete = true
         return declared
+    }
+
+    /// This exploration, its report keeping, among the shortest failing schedules, the first whose
+    /// message `preferred` accepts (the failure a lesson's story is about), else the first. It
+    /// changes which schedule is shown, never what is counted or the verdict.
+    public func preferringFailures(where preferred: @escaping @Sendable (String) -> Bool) -> Exploration {
+        var preferring = self
+        preferring.preferredFailure = preferred
+        return preferring
     }
 }
 

@@ -30,7 +30,8 @@ public struct ExplorationReport: Sendable, Equatable, Codable {
     /// Executions that failed (broken invariant, deadlock; an error where the exploration declares
     /// errors its failure).
     public let failingSchedules: Int
-    /// The shortest failing execution found (the first among equally short ones).
+    /// The shortest failing execution found (the first among equally short ones, or the first the
+    /// exploration prefers: `Exploration.preferringFailures(where:)`).
     public let failure: ExecutionResult?
     /// The number (1-based) of the first execution that failed, and the seconds until it ended:
     /// how fast this strategy finds the bug (`racelab power`).

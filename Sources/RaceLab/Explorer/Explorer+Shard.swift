@@ -92,6 +92,7 @@ extension Explorer {
         }
         let options = parallel.setting.options
         var tally = ExplorationTally(options: options, start: DispatchTime.now().uptimeNanoseconds)
+        tally.prefers = exploration.preferredFailure
         let (isAsync, nondeterministic) = try parallel.fold(outcomes, into: &tally)
         return report(
             tally,

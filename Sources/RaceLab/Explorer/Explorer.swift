@@ -90,6 +90,7 @@ public enum Explorer {
         let made = options.makeStrategy(threads: threads)
         let strategy: any SchedulingStrategy = prefix.isEmpty ? made : PrefixedStrategy(prefix, then: made)
         var tally = ExplorationTally(options: options, start: start)
+        tally.prefers = exploration.preferredFailure
         let strategyWarning: String?
         let annotate: (inout ExplorationReport) -> Void
         if prefix.isEmpty, workers != nil || split != nil,

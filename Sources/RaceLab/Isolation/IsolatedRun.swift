@@ -130,7 +130,8 @@ package enum IsolatedRun {
             }
             if phase == .variant && variant.kind == .buggy && variant.crashMeansReproduced {
                 verdict = .reproduced
-                reason = died + ", a known outcome of this bug"
+                // Declared by the variant: its own code mutates shared state unsynchronised.
+                reason = died + ", memory corrupted by the race"
             } else {
                 verdict = .crashed
                 let counted = (trialsBefore?.trials ?? 0) > 0

@@ -214,7 +214,7 @@ public struct VariantExploration: Sendable, Equatable {
         switch report.strategy {
         case .dfs:
             let bound = "\(threads), with " + report.preemptionBound + (report.reductionInWords.map { "; \($0)" } ?? "")
-            return searched(report, every: report.reduced ? "behaviour" : "schedule", of: bound)
+            return searched(report, every: "schedule", of: bound)
         case .pct, .random:
             return "\(grouped(report.schedules)) sampled schedules (\(report.strategy.rawValue)) of \(threads)"
         }
@@ -317,21 +317,24 @@ extension ExplorationReport {
         "at most \(preemptions) " + (preemptions == 1 ? "preemption" : "preemptions")
     }
 
-    /// Whether a reduction other than none chose the schedules: they then cover every behaviour,
-    /// not every schedule.
+    /// Whether a reduction other than none chose the schedules: a schedule that only reorders
+    /// independent steps of one that ran (same outcome) may then be skipped.
     package var reduced: Bool {
         reduction.map { $0 != .none } ?? false
     }
 
-    /// What the reduction does, in plain words; nil for none (and for pct and random).
+    /// What the reduction skips, in plain words; nil for none (and for pct and random).
     package var reductionInWords: String? {
         switch reduction {
-        case .dpor: "independent steps tried in one order only"
-        case .states: "independent steps tried in one order only, each state searched once"
-        case .automatic: "independent steps tried in one order only"
+        case .dpor, .automatic: Self.reorderingsSkipped
+        case .states: Self.reorderingsSkipped + "; a state already searched is not searched again"
         case .some(.none), nil: nil
         }
     }
+
+    /// What any reduction skips: schedules that differ from one that ran only in the order of
+    /// independent steps, which cannot change the outcome.
+    static let reorderingsSkipped = "reorderings of independent steps (same outcome) skipped"
 
     /// `6 schedules ran (all with at most 2 preemptions), 4 failed`: what ran, what part of the
     /// schedules within the bound that is, how many failed, numbers grouped by thousands. With
@@ -340,7 +343,10 @@ extension ExplorationReport {
         let scope =
             exhaustive
             ? coverageSaid
-                ? "" : reduced ? " (every behaviour with \(preemptionBound))" : " (all with \(preemptionBound))"
+                ? ""
+                : reduced
+                    ? " (\(preemptionBound), reorderings of independent steps skipped)"
+                    : " (all with \(preemptionBound))"
             : abandoned != nil
                 ? stall != nil ? " (stopped: a thread got stuck)" : " (stopped: a livelock)"
                 : stoppedAfterFailure.map {

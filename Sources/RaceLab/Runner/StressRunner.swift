@@ -73,7 +73,7 @@ public enum StressRunner {
     ) -> VariantReport {
         let iterations = options.workload.iterations
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        var totals = Totals()
+        var totals = Totals(leadingSample: variant.leadingSample)
         var histogram = HistogramBuilder()
         let clock = ContinuousClock()
         let started = clock.now
@@ -355,6 +355,8 @@ private struct TrialResult {
 /// trial where a write failed (a full disk), a missing document is what the error did, and counting
 /// it as a lost write would present the error as the bug's signature.
 private struct Totals {
+    /// The start of the sample that leads `samples` once a trial kept one (`Variant.leadingSample`).
+    let leadingSample: String?
     var anomalousTrials = 0
     var errorTrials = 0
     /// Trials whose setup succeeded: only their iterations ran and count as operations.
@@ -394,6 +396,13 @@ private struct Totals {
         }
         errors += trial.errors
         for sample in trial.samples where samples.count < 5 { samples.append(sample) }
+        if let leading = leadingSample, samples.first?.hasPrefix(leading) != true,
+            let sample = trial.samples.first(where: { $0.hasPrefix(leading) })
+        {
+            samples.removeAll { $0 == sample }
+            samples.insert(sample, at: 0)
+            samples = Array(samples.prefix(5))
+        }
     }
 }
 

@@ -26,6 +26,9 @@ public struct Variant: Sendable {
     /// (unsynchronized `Array` or `Dictionary` mutation can corrupt memory and trap), so a crash
     /// counts as reproduced. Meaningful for buggy variants only; a fixed variant that crashes fails.
     public var crashMeansReproduced: Bool
+    /// The start of the sample the lesson's story is about (`inconsistency: mixed state`): when any
+    /// trial kept one, it leads the report's samples, so the line a room reads shows the story.
+    public var leadingSample: String? = nil
     /// A few-thread version of the scenario for the schedule explorer (`racelab explore`), if any.
     public var exploration: Exploration? = nil
     /// Why a variant without an exploration has none, which `racelab explore` says beside its name.

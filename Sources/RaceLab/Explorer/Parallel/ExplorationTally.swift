@@ -17,6 +17,10 @@ struct ExplorationTally {
     private(set) var failing = 0
     private(set) var shortest: ExecutionResult?
     private(set) var shortestSteps = 0
+    /// Among equally short failures, the one to keep (`Exploration.preferringFailures(where:)`).
+    var prefers: (@Sendable (String) -> Bool)?
+    /// Whether `shortest` is one `prefers` accepts (true when nothing is preferred).
+    private var shortestPreferred = true
     private(set) var errors = 0
     private(set) var firstError: ExecutionResult?
     private(set) var unfinished = 0
@@ -104,8 +108,16 @@ struct ExplorationTally {
                 firstFailure = (schedules, Double(record.endedAt &- start) / 1e9)
             }
             if shortest == nil || record.stepCount < shortestSteps {
-                shortest = try result(record)
+                let kept = try result(record)
+                shortest = kept
                 shortestSteps = record.stepCount
+                shortestPreferred = prefers.map { $0(kept.outcome.summary) } ?? true
+            } else if record.stepCount == shortestSteps, !shortestPreferred, let prefers {
+                let candidate = try result(record)
+                if prefers(candidate.outcome.summary) {
+                    shortest = candidate
+                    shortestPreferred = true
+                }
             }
         } else if record.kind == .error {
             errors += 1
