@@ -194,6 +194,7 @@ public struct Tally: Sendable, Codable, Equatable {
     /// What `count` of `total` did, in words that follow the numbers.
     public var phrase: String
 
+    /// A tally: `count` of `total` operations did what `phrase` says.
     public init(_ count: Int, of total: Int, _ phrase: String) {
         self.count = count
         self.total = total
