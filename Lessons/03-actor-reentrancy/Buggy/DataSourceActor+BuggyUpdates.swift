@@ -1,5 +1,5 @@
-/// The article's two reentrant methods. Both compile without a warning in Swift 6 and have no data
-/// race; both are wrong.
+/// Two reentrant methods: the article's `reloadItem` and the lesson's whole-list `updateItem`. Both
+/// compile without a warning in Swift 6 and have no data race; both are wrong.
 extension DataSourceActor {
     /// Updates the item at `slot`: takes the list, awaits the load, writes the whole list back.
     ///
