@@ -225,7 +225,7 @@ let variant = ExerciseCheck.variant(
     },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
-let trials = 8
+let trials = 16
 check.stress(
     variant,
     workload: Workload(trials: trials, iterations: writersPerTrial * 2),

@@ -3,7 +3,8 @@
 // `DocumentStore` keeps each document as a file in a folder. `store(_:as:completion:)` returns at
 // once and writes the file on the store's queue, then calls `completion`; `load(_:)` reads it.
 // Yet under concurrent stores and loads, readers find files that are neither the old version nor
-// the new (torn), and a document stored v1, v2, v3 in order can end up holding v2 (it went back).
+// the new (torn); and once every write is whole, a document stored v1, v2, v3 in order can still
+// end up holding v2 (it went back).
 // Fix `DocumentStore` so that every reader, including one that reads the file directly without
 // the store's queue (another process, the next launch after a crash), sees either a whole old
 // version or a whole new one, and stores of one document land in the order they were made.
