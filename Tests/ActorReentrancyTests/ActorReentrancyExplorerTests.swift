@@ -45,10 +45,10 @@ struct ActorReentrancyExplorerTests {
 
     @Test(
         "both calls read item 0 before either writes it back: one update is undone",
-        arguments: ["buggy-update", "buggy-reload"]
+        arguments: [("buggy-update", "load done: write the list back"), ("buggy-reload", "load done: store at index")]
     )
-    func buggyMethodsLoseAnUpdate(name: String) async throws {
-        let (report, failure) = try await Self.expectLostUpdate(name, writeBack: "await load, then write back")
+    func buggyMethodsLoseAnUpdate(name: String, writeBack: String) async throws {
+        let (report, failure) = try await Self.expectLostUpdate(name, writeBack: writeBack)
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
         #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
@@ -63,8 +63,54 @@ struct ActorReentrancyExplorerTests {
         #expect(report.failingSchedules > 0)
     }
 
+    @Test("the article's hazard: a refresh runs while reloadItem awaits, and the old item is stored over the new")
+    func reloadAfterRefreshStoresTheOldItem() async throws {
+        let exploration = try Self.exploration("buggy-reload")
+        #expect(exploration.summary(threads: 3).contains("task 2 refreshes the list (clear(), then setItems"))
+        let report = try await Explorer.explore(exploration, options: Self.threeThreads)
+        #expect(report.exhaustive)
+        let failure = try #require(report.failure)
+        #expect(failure.outcome == .invariantBroken("item 0, which clear() removed, is back; item 4 is gone"))
+        // Task 0 reads slot 0 and suspends; the refresh runs whole; then task 0 stores at slot 0.
+        let steps = failure.steps.map { "\($0.thread) \($0.operation)" }
+        let read = try #require(steps.firstIndex(of: "0 call reloadItem"))
+        let cleared = try #require(steps.firstIndex(of: "2 call clear()"))
+        let set = try #require(steps.firstIndex(of: "2 call setItems(new ids)"))
+        let store = try #require(steps.firstIndex(of: "0 load done: store at index"))
+        #expect(read < cleared && cleared < set && set < store)
+        // The state line names what slot 0 holds when task 0 resumes, and what task 0 holds.
+        let described = try await Explorer.replay(
+            exploration,
+            schedule: failure.schedule,
+            options: Self.threeThreads,
+            describingStates: true
+        )
+        let text = described.states.joined(separator: "\n")
+        #expect(text.contains("slot 0 holds item 4 with updates []"))
+        #expect(text.contains("task 0 holds item 0 as read, [], plus update 1; slot 0 holds item 4 now"))
+        #expect(text.contains("slot 0 holds item 0 (clear() removed it) with updates [1]"))
+        for _ in 0..<100 {
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.threeThreads)
+            #expect(replay.outcome == failure.outcome)
+        }
+    }
+
     @Test(
-        "no schedule within 2 preemptions loses an update in a fixed variant",
+        "with a refresh, the whole-list write-backs bring the cleared list back",
+        arguments: ["buggy-update", "main-actor-update"]
+    )
+    func writeBackAfterRefreshResurrectsTheList(name: String) async throws {
+        let report = try await Explorer.explore(Self.exploration(name), options: Self.threeThreads)
+        #expect(report.exhaustive)
+        let failure = try #require(report.failure)
+        #expect(
+            failure.outcome
+                == .invariantBroken("items [0, 1, 2, 3], which clear() removed, are back; items [4, 5, 6, 7] are gone")
+        )
+    }
+
+    @Test(
+        "no schedule within 2 preemptions loses an update, or brings back a cleared item, in a fixed variant",
         arguments: ["await-first", "revalidate", "state-object", "in-flight-task", "main-actor-one-job"],
         [false, true]
     )
@@ -91,7 +137,7 @@ struct ActorReentrancyExplorerTests {
         #expect(result.spawned == [SpawnedThread(thread: 2, parent: 0, name: "load task")])
         #expect(
             result.steps.map(\.operation) == [
-                "call reloadItem", "call reloadItem", "load task", "await load, then write back", "await load task",
+                "call reloadItem", "call reloadItem", "load task", "load done: end load task", "await load task",
                 "await load task",
             ]
         )

@@ -250,6 +250,23 @@ struct PlayCommandLineTests {
         #expect(text.contains("run that task to its next scheduling point"))
         #expect(text.contains("run which task?"))
         #expect(!text.contains("thread"))
+        // Each label names the step that runs when it is chosen: after the load, the read, the
+        // change and the write, in one job.
+        #expect(text.contains("task 0  next: load done: read, add, write"))
+    }
+
+    @Test("lesson 3 with a refresh: reloadItem's store after the await puts the removed item back")
+    func lessonThreeRefresh() throws {
+        let output = try Self.play(
+            ["3", "--variant", "buggy-reload", "--threads", "3"],
+            input: "0\n2\n2\n0\n1\n1\nq\n"
+        )
+        #expect(output.status == 0)
+        let text = output.unwrappedStdout
+        #expect(text.contains("task 2 refreshes the list (clear(), then setItems with new ids)"))
+        #expect(text.contains("task 2  next: call setItems(new ids)"))
+        #expect(text.contains("task 0 holds item 0 as read, [], plus update 1; slot 0 holds item 4 now"))
+        #expect(text.contains("The invariant broke: item 0, which clear() removed, is back; item 4 is gone"))
     }
 
     @Test(

@@ -12,7 +12,11 @@ extension DataSourceActor {
         // hazard: actor reentrancy. `snapshot` is the list as it is now; while this method waits for
         // the load, other methods of this actor run and change `items`, and the write below puts the
         // old list back over whatever they did.
-        let updated = await ItemLoader.loadUpdates(for: snapshot[slot], adding: update)
+        let updated = await ItemLoader.loadUpdates(
+            for: snapshot[slot],
+            adding: update,
+            then: "load done: write the list back"
+        )
         var newItems = snapshot
         newItems[slot] = updated
         items = newItems
@@ -31,7 +35,7 @@ extension DataSourceActor {
         let item = items[slot]
         // hazard: actor reentrancy. `item` is a copy; while the load is awaited, `items` may change,
         // and `slot` may no longer hold this item at all.
-        let updatedItem = await ItemLoader.loadUpdates(for: item, adding: update)
+        let updatedItem = await ItemLoader.loadUpdates(for: item, adding: update, then: "load done: store at index")
         // This check keeps a `clear()` from making the store below trap; it does not check that
         // `slot` still holds `item`, so it prevents the crash and none of the corruption.
         guard items.indices.contains(slot) else { return nil }

@@ -11,7 +11,7 @@ extension DataSourceActor {
     /// read. If `slot` was cleared meanwhile the update is dropped; if the list was replaced, the
     /// update lands on whichever item is at `slot` now.
     public func updateItemAfterLoading(at slot: Int, update: Int) async -> Int? {
-        let fetched = await ItemLoader.fetchUpdate(update)
+        let fetched = await ItemLoader.fetchUpdate(update, then: "load done: read, add, write")
         // No `await` from here on: read, change and write are one uninterrupted actor job.
         guard items.indices.contains(slot) else { return nil }
         items[slot].updates.append(fetched)
@@ -30,7 +30,11 @@ extension DataSourceActor {
         while true {
             guard items.indices.contains(slot) else { return nil }
             let item = items[slot]
-            let loaded = await ItemLoader.loadUpdates(for: item, adding: update)
+            let loaded = await ItemLoader.loadUpdates(
+                for: item,
+                adding: update,
+                then: "load done: recheck; store or retry"
+            )
             // Re-validate: what was read before the `await` may be stale now.
             guard let index = items.firstIndex(where: { $0.id == item.id }) else { return nil }
             if items[index] == item {
@@ -60,7 +64,9 @@ extension DataSourceActor {
             _ = await running.value
             return nil
         }
-        let load = RaceTask("load task") { await ItemLoader.loadUpdates(for: item, adding: update) }
+        let load = RaceTask("load task") {
+            await ItemLoader.loadUpdates(for: item, adding: update, then: "load done: end load task")
+        }
         inFlight[item.id] = load
         let loaded = await load.value
         inFlight[item.id] = nil

@@ -44,7 +44,7 @@ extension StateDataSource {
     /// Updates the item at `slot` the state-object way: the slow load first, then one synchronous
     /// transform that reads and writes the state of that moment.
     public nonisolated func updateItem(at slot: Int, update: Int) async -> Int? {
-        let fetched = await ItemLoader.fetchUpdate(update)
+        let fetched = await ItemLoader.fetchUpdate(update, then: "load done: update the state")
         return await self.update { state in state.apply(fetched, at: slot) }
     }
 }

@@ -26,7 +26,7 @@ public final class CollectionComponent {
         guard updatedItems.indices.contains(slot) else { return nil }
         // hazard: two awaits, two jobs. `updatedItems` is the list as it was one job ago; a
         // `clear()` or another update can run on the data source before the write below.
-        await Self.betweenTheAwaits(holding: updatedItems[slot].updates, update: update)
+        await Self.betweenTheAwaits(holding: updatedItems[slot], update: update)
         updatedItems[slot].updates.append(update)
         let id = updatedItems[slot].id
         await dataSource.writeBack(updatedItems)
@@ -47,9 +47,9 @@ public final class CollectionComponent {
     /// jobs there. It adds no suspension the article's code lacks; it widens the one it has. The
     /// mark names what the call does when it goes on from there, as an explored step: it writes back
     /// the list it read before the gap. For the explorer's state line it records the copy held
-    /// across the gap (`held`, the item's updates as read) while the call waits there.
-    nonisolated static func betweenTheAwaits(holding held: [Int], update: Int) async {
-        ItemLoader.copies?.began(update: update, from: held)
+    /// across the gap (`held`, the item as read) while the call waits there.
+    nonisolated static func betweenTheAwaits(holding held: Item, update: Int) async {
+        ItemLoader.copies?.began(update: update, item: held.id, from: held.updates)
         Race.window("write back the list it read")
         ItemLoader.copies?.ended(update: update)
     }

@@ -20,9 +20,15 @@ public enum ItemLoader {
 
     /// The article's `loadUpdates(for:)`: the item as the server now has it, computed from the copy
     /// the caller passed in. The result is only as fresh as that copy.
-    public static func loadUpdates(for item: Item, adding update: Int) async -> Item {
-        copies?.began(update: update, from: item.updates)
-        await suspend()
+    /// - Parameter next: what the caller does once the load returns: the name of the step that runs
+    ///   from the suspension on, as `racelab explore` and `play` show it.
+    public static func loadUpdates(
+        for item: Item,
+        adding update: Int,
+        then next: StaticString
+    ) async -> Item {
+        copies?.began(update: update, item: item.id, from: item.updates)
+        await suspend(then: next)
         copies?.ended(update: update)
         var loaded = item
         loaded.updates.append(update)
@@ -31,26 +37,28 @@ public enum ItemLoader {
 
     /// The update alone, independent of any item's current contents: nothing read before the
     /// `await` is needed to apply it afterwards.
-    public static func fetchUpdate(_ update: Int) async -> Int {
-        await suspend()
+    /// - Parameter next: what the caller does once the load returns, as in `loadUpdates`.
+    public static func fetchUpdate(_ update: Int, then next: StaticString) async -> Int {
+        await suspend(then: next)
         return update
     }
 
-    /// The window mark sits inside the suspension, where other actor work can run.
-    static func suspend() async {
-        Race.window("await load, then write back")
+    /// The window mark sits inside the suspension, where other actor work can run. It is named for
+    /// the step a scheduler runs by choosing it: the load's return and what the caller does next.
+    static func suspend(then next: StaticString) async {
+        Race.window(next)
         await latency()
     }
 }
 
-/// The loads being awaited, each with the updates its caller's copy of the item held: what that
-/// caller will write back when the load returns (its copy plus its update).
+/// The loads being awaited, each with the item its caller copied and the updates that copy held:
+/// what that caller will write back when the load returns (its copy plus its update).
 final class LoadCopies: @unchecked Sendable {
     private let lock = NSLock()
-    private var copies: [(update: Int, read: [Int])] = []
+    private var copies: [(update: Int, item: Int, read: [Int])] = []
 
-    func began(update: Int, from read: [Int]) {
-        lock.withLock { copies.append((update, read)) }
+    func began(update: Int, item: Int, from read: [Int]) {
+        lock.withLock { copies.append((update, item, read)) }
     }
 
     func ended(update: Int) {
@@ -58,7 +66,7 @@ final class LoadCopies: @unchecked Sendable {
     }
 
     /// The loads awaited now, in the order they began.
-    var inFlight: [(update: Int, read: [Int])] {
+    var inFlight: [(update: Int, item: Int, read: [Int])] {
         lock.withLock { copies }
     }
 }
