@@ -73,9 +73,11 @@ extension ActorReentrancyLesson {
                     + "reported applied"
             }
             let refreshing =
-                threads == firstRefreshingTask + 1
-                ? "task \(firstRefreshingTask) refreshes"
-                : "tasks \(firstRefreshingTask) to \(threads - 1) each refresh"
+                switch threads - firstRefreshingTask {
+                case 1: "task \(firstRefreshingTask) refreshes"
+                case 2: "tasks \(firstRefreshingTask) and \(threads - 1) each refresh"
+                default: "tasks \(firstRefreshingTask) to \(threads - 1) each refresh"
+                }
             return "tasks 0 and 1 each add one update to item 0; \(refreshing) the list (clear(), then setItems "
                 + "with new ids); invariant: no item clear() removed is back, and every live item has every "
                 + "update a call reported applied to it"
@@ -93,9 +95,13 @@ extension ActorReentrancyLesson {
         return "slot 0 holds item \(first.id)\(removed) with updates \(first.updates)"
     }
 
-    /// What is wrong with the final list, as `ReentrancyAudit` judges it, in one line; nil if nothing.
+    /// What is wrong with the final list, as `ReentrancyAudit` judges it, in one line; nil if the
+    /// audit finds nothing.
     /// - Parameter applied: update number to the id of the item a call reported it applied to.
     static func damage(_ snapshot: SourceSnapshot, applied: [Int: Int]) -> String? {
+        // The audit decides, so explore's verdict is run's; the lines below only say what it found.
+        let findings = ReentrancyAudit.findings(snapshot, applied: applied)
+        guard !findings.isConsistent else { return nil }
         let present = snapshot.items.map(\.id)
         let back = present.filter { !snapshot.liveIDs.contains($0) }
         let gone = snapshot.liveIDs.sorted().filter { !present.contains($0) }
@@ -111,7 +117,8 @@ extension ActorReentrancyLesson {
             if !lost.isEmpty { parts.append("item \(item.id) has updates \(item.updates); lost \(lost)") }
             if !unowed.isEmpty { parts.append("item \(item.id) has updates \(unowed) no call reported applied to it") }
         }
-        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+        // A duplicated id is the one finding the lines above do not name.
+        return parts.isEmpty ? "the audit found \(findings)" : parts.joined(separator: "; ")
     }
 
     private static func items(_ ids: [Int]) -> String {

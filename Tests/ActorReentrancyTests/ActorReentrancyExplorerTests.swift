@@ -67,6 +67,8 @@ struct ActorReentrancyExplorerTests {
     func reloadAfterRefreshStoresTheOldItem() async throws {
         let exploration = try Self.exploration("buggy-reload")
         #expect(exploration.summary(threads: 3).contains("task 2 refreshes the list (clear(), then setItems"))
+        #expect(exploration.summary(threads: 4).contains("tasks 2 and 3 each refresh the list"))
+        #expect(exploration.summary(threads: 2).hasPrefix("two tasks each add one update to item 0; invariant"))
         let report = try await Explorer.explore(exploration, options: Self.threeThreads)
         #expect(report.exhaustive)
         let failure = try #require(report.failure)
