@@ -11,8 +11,19 @@ struct CheckThenActExplorerTests {
         try #require(variant.exploration, "variant \(variant.name) should be explorable")
     }
 
+    /// The stall limit of every exploration and replay here. No test of this suite is about a stall;
+    /// the fan-in callbacks run on GCD's global queue, which on a loaded machine (the whole suite in
+    /// parallel) can start one later than the default 10 seconds. A stuck execution still fails
+    /// every test here: it is no failing schedule, no passing replay, and leaves no report exhaustive.
+    static let stallTimeout = 120.0
+
+    /// The options of these tests: 2 preemptions and the stall limit above; `threads` as given.
+    static func options(threads: Int? = nil) -> ExplorationOptions {
+        ExplorationOptions(threads: threads, preemptions: 2, stallTimeout: stallTimeout)
+    }
+
     /// The options of the marks-off tests: the explorer stops only at the accesses and primitives it sees.
-    static let marksOff = ExplorationOptions(preemptions: 2, marks: false)
+    static let marksOff = ExplorationOptions(preemptions: 2, stallTimeout: stallTimeout, marks: false)
 
     /// Explores `variant` with `marksOff`.
     static func exploreMarksOff(_ variant: Variant) async throws -> ExplorationReport {
@@ -23,7 +34,7 @@ struct CheckThenActExplorerTests {
     func racyOnceRunsTwice() async throws {
         let report = try await Explorer.explore(
             Self.exploration(CheckThenActLesson.buggy),
-            options: .init(preemptions: 2)
+            options: Self.options()
         )
         #expect(report.exhaustive)
         // Per thread: read the flag, the window, write the flag (a thread that reads `true` stops).
@@ -35,7 +46,8 @@ struct CheckThenActExplorerTests {
         for _ in 0..<100 {
             let replay = try await Explorer.replay(
                 Self.exploration(CheckThenActLesson.buggy),
-                schedule: failure.schedule
+                schedule: failure.schedule,
+                options: Self.options()
             )
             #expect(replay.outcome == failure.outcome)
         }
@@ -46,7 +58,12 @@ struct CheckThenActExplorerTests {
         // Thread 0 passes the check, thread 1 passes it too before thread 0 sets the flag.
         let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0])
         let exploration = try Self.exploration(CheckThenActLesson.buggy)
-        let replay = try Explorer.replay(exploration, schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(
+            exploration,
+            schedule: schedule,
+            options: Self.options(),
+            describingStates: true
+        )
         #expect(replay.outcome == .invariantBroken("execute() ran 2 times"))
         #expect(
             replay.steps.map(\.operation) == [
@@ -72,7 +89,12 @@ struct CheckThenActExplorerTests {
     func fixedOnceShowsTheFlagAndOneRun(name: String, choices: [Int]) async throws {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
         let schedule = Schedule(threads: 2, choices: choices)
-        let replay = try Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(
+            Self.exploration(variant),
+            schedule: schedule,
+            options: Self.options(),
+            describingStates: true
+        )
         #expect(replay.outcome == .passed)
         #expect(replay.states.first == "didExecute false · work ran 0 times")
         #expect(replay.states.last == "didExecute true · work ran 1 time")
@@ -81,11 +103,11 @@ struct CheckThenActExplorerTests {
     @Test("two safe calls, read then write, lose an increment when both reads come first")
     func readThenWriteLosesAnIncrement() async throws {
         let exploration = try Self.exploration(CheckThenActLesson.protectedReadThenWrite)
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        let report = try await Explorer.explore(exploration, options: Self.options())
         let failure = try #require(report.failure)
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options())
             #expect(replay.outcome == failure.outcome)
         }
     }
@@ -99,7 +121,7 @@ struct CheckThenActExplorerTests {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: name))
         let report = try await Explorer.explore(
             Self.exploration(variant),
-            options: .init(threads: threads, preemptions: 2)
+            options: Self.options(threads: threads)
         )
         #expect(report.exhaustive)
         #expect(report.schedules > 1)
@@ -109,7 +131,7 @@ struct CheckThenActExplorerTests {
     @Test("two fetch callbacks both read the error count before either writes it: one error is overwritten")
     func callbacksLoseAnError() async throws {
         let exploration = try Self.exploration(CheckThenActLesson.errorsUnprotected)
-        let report = try await Explorer.explore(exploration, options: .init(preemptions: 2))
+        let report = try await Explorer.explore(exploration, options: Self.options())
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         let failure = try #require(report.failure)
@@ -122,7 +144,7 @@ struct CheckThenActExplorerTests {
         // GCD callbacks, started by plain threads: the timeline calls them threads, not tasks.
         #expect(!exploration.isAsync && !report.isAsync)
         for _ in 0..<100 {
-            let replay = try await Explorer.replay(exploration, schedule: failure.schedule)
+            let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.options())
             #expect(replay.outcome == failure.outcome)
         }
     }
@@ -132,7 +154,12 @@ struct CheckThenActExplorerTests {
         let exploration = try Self.exploration(CheckThenActLesson.errorsUnprotected)
         // Both callbacks read count 0 and store into slot 0; fetch 3's error replaces fetch 0's.
         let schedule = Schedule(threads: 2, choices: [0, 1, 2, 2, 2, 3, 3, 3, 3, 2])
-        let replay = try Explorer.replay(exploration, schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(
+            exploration,
+            schedule: schedule,
+            options: Self.options(),
+            describingStates: true
+        )
         #expect(replay.outcome == .invariantBroken("the completion saw errors of fetches [3], expected [0, 3]"))
         #expect(replay.states.first == "errors.count 0")
         #expect(replay.states[5] == "errors.count 0 · slot 0 holds fetch 0's error")
@@ -143,7 +170,7 @@ struct CheckThenActExplorerTests {
     @Test("callbacks appending through Protected.mutate lose nothing in any schedule", arguments: [2, 3])
     func protectedErrorsAreClean(threads: Int) async throws {
         let exploration = try Self.exploration(CheckThenActLesson.errorsProtected)
-        let report = try await Explorer.explore(exploration, options: .init(threads: threads, preemptions: 2))
+        let report = try await Explorer.explore(exploration, options: Self.options(threads: threads))
         #expect(report.exhaustive)
         #expect(report.abandoned == nil)
         #expect(report.schedules > 1)
@@ -155,7 +182,12 @@ struct CheckThenActExplorerTests {
         let variant = try #require(CheckThenActLesson.lesson.variant(named: "protected-read-then-write"))
         // Both read 0, both submit their write of 1, then the two barriers store 1 twice.
         let schedule = Schedule(threads: 2, choices: [0, 0, 1, 1, 1, 0, 2, 3])
-        let replay = try Explorer.replay(Self.exploration(variant), schedule: schedule, describingStates: true)
+        let replay = try Explorer.replay(
+            Self.exploration(variant),
+            schedule: schedule,
+            options: Self.options(),
+            describingStates: true
+        )
         #expect(replay.outcome == .invariantBroken("counter is 1 after 2 increments"))
         #expect(
             replay.steps.map(\.operation) == [

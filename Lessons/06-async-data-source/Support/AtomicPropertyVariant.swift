@@ -35,11 +35,10 @@ enum AtomicPropertyVariant {
 
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
-            let final = dataSource.state.version
             return TrialEnd(
-                finalVersion: final,
-                problems: observers.problems(finalVersion: final),
-                readers: dataSource.readerWaits.bucket
+                finalVersion: dataSource.state.version,
+                observers: observers,
+                readerWaits: dataSource.readerWaits
             )
         }
     }

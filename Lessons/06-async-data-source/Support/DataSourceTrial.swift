@@ -33,6 +33,18 @@ struct TrialEnd {
     let readers: String
 }
 
+extension TrialEnd {
+    /// The end of a trial whose UI reads the data source itself: `finalVersion`, what `observers`
+    /// got wrong by then, and how often readers found the data source busy (`readerWaits`).
+    init(finalVersion: Int, observers: ObserverRegistry, readerWaits: WaitMeter) {
+        self.init(
+            finalVersion: finalVersion,
+            problems: observers.problems(finalVersion: finalVersion),
+            readers: readerWaits.bucket
+        )
+    }
+}
+
 extension DataSourceTrial {
     func read(cell: Int, _ iteration: Iteration) {
         iteration.record(render(cell: cell))

@@ -37,11 +37,10 @@ enum SyncOperationsVariant {
 
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
-            let final = dataSource.read { $0.version }
             return TrialEnd(
-                finalVersion: final,
-                problems: observers.problems(finalVersion: final),
-                readers: dataSource.readerWaits.bucket
+                finalVersion: dataSource.read { $0.version },
+                observers: observers,
+                readerWaits: dataSource.readerWaits
             )
         }
     }
