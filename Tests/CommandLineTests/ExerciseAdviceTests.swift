@@ -219,6 +219,13 @@ struct ExerciseAdviceTests {
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
         }
+        // Every duplicate diagnosis steps on to the general fix, hint 7, whose list spans lines.
+        let general = try #require(hints.firstRange(of: "## Hint 7: one step, not two\n*For:* "))
+        let list = String(hints[general.upperBound...]).components(separatedBy: "\n\n")[0]
+        let mistakes = ["flag-after-work", "inconsistencies flag-before-work", "lock-around-check"]
+        for kinds in mistakes + ["lock-around-act", "read-lock"] {
+            #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
+        }
     }
 
     @Test(
