@@ -10,7 +10,9 @@ extension CoordinatorLockingLesson {
     static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator].map { variant in
         variant.unmeasured(
             on: .macOS,
-            because: "written against Apple's documentation; never run on a Mac, by racelab run or make tsan"
+            because: "it follows Apple's documentation and has never run on a Mac. The buggy one should "
+                + "lose increments and the fixed one none; if yours disagrees, the lesson's reading of Apple's "
+                + "rule is wrong"
         )
     }
 

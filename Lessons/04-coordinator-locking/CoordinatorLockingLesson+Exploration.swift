@@ -4,13 +4,13 @@ import RaceLab
 /// counter file once through a new `ObjectStorage` and the variant's coordinator, as `racelab run`
 /// does a thousand times.
 ///
-/// The scheduling points are the call of `mutatingObject` (marked here, so that taking the claim and
-/// reading the file is a step of the schedule and not set-up: `call mutatingObject`, or
-/// `mutatingObject: read counter` when there is no claim and the step reads), the owner-scoped coordinator's `claim for writing`
-/// (so that a schedule shows both claims granted under one owner), and the storage's own
-/// `save object` window, between the read and the atomic rename. Everything between two points is plain synchronous file I/O on the
-/// running thread, and only one logical thread runs at a time, so the order of the points alone
-/// decides which value each thread read and which rename lands last: a failing schedule replays.
+/// The scheduling points are the call of `mutatingObject` (marked here, so that taking the claim is
+/// a step of the schedule and not set-up), the owner-scoped coordinator's `claim for writing` (so
+/// that a schedule shows both claims granted under one owner), and the storage's own windows:
+/// `read object`, where it reads the file under its claim, and `save object`, between the read and
+/// the atomic rename. Everything between two points is plain synchronous file I/O on the running
+/// thread, and only one logical thread runs at a time, so the order of the points alone decides
+/// which value each thread read and which rename lands last: a failing schedule replays.
 ///
 /// The buggy coordinators explore faithfully because none of them ever makes a thread wait: an
 /// owner-scoped claim admits its own owner at once, and a process-owned `fcntl` lock is granted to
@@ -53,8 +53,7 @@ extension CoordinatorLockingLesson {
                 )
             },
             thread: { counter, index in
-                // The first step calls mutatingObject; with no claim to take first, it reads the file too.
-                if claims { Race.step("call mutatingObject") } else { Race.step("mutatingObject: read counter") }
+                Race.step("call mutatingObject")
                 try counter.increment(thread: index)
             },
             invariant: { counter, threads in

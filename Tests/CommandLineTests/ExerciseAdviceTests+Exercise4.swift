@@ -29,6 +29,8 @@ extension ExerciseAdviceTests {
         let overlap = /at least [0-9,]+ increments? overlapped in the read-modify-write/
         #expect(text.firstMatch(of: overlap) != nil, "\(lines)")
         #expect(text.contains(lock), "\(lines)")
+        // The line ends with the name hints.md lists the hint under.
+        #expect(text.contains("(`\(kind)`)"), "\(lines)")
     }
 
     @Test("exercise 4's hints are marked with the kinds of lock that send a participant to them")
@@ -37,8 +39,10 @@ extension ExerciseAdviceTests {
             contentsOf: Self.root.appendingPathComponent("Lessons/04-coordinator-locking/Exercise/hints.md"),
             encoding: .utf8
         )
-        #expect(hints.contains("## Hint 1: whom does the lock exclude?\n<!-- diagnosis: lost-writes process-owner -->"))
-        #expect(hints.contains("<!-- diagnosis: lost-writes instance-lock shared-owner -->"))
-        #expect(hints.contains("<!-- diagnosis: lost-writes overlap -->"))
+        #expect(!hints.contains("<!--"), "nothing an editor shows as markup")
+        #expect(hints.contains("## Hint 1: whom does the lock exclude?\n*For:* `lost-writes process-owner`\n"))
+        #expect(hints.contains("## Hint 2: a lock whose owner is one increment\n*For:* `lost-writes process-owner`\n"))
+        #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`\n"))
+        #expect(hints.contains("## Hint 4: lock the sequence, not each access\n*For:* `lost-writes overlap`\n"))
     }
 }

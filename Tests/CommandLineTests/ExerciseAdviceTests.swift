@@ -111,25 +111,49 @@ struct ExerciseAdviceTests {
 
     static let onceCases = [
         HintCase(
-            testDescription: "the starter: duplicates, hint 1",
+            testDescription: "the starter: duplicates with the flag set after the work, hint 1",
             planted: .file("\(exercise2)/Starter/Once.swift"),
-            diagnosis: "duplicates",
+            diagnosis: "flag-after-work",
             hint: 1,
             failing: [exactlyOnce],
             holding: [waits]
         ),
         HintCase(
-            testDescription: "the flag set first: duplicates and early returns, hint 1",
+            testDescription: "the flag set first: duplicates and early returns, the hint on the flag first",
             planted: .patch("\(exercise2)/WrongFixes/FlagFirst.patch"),
-            diagnosis: "duplicates",
-            hint: 1,
+            diagnosis: "flag-before-work",
+            hint: 3,
             failing: [exactlyOnce, waits]
+        ),
+        HintCase(
+            testDescription: "a lock around the check only: the hint on that lock",
+            planted: .patch("\(exercise2)/WrongFixes/LockAroundCheck.patch"),
+            diagnosis: "lock-around-check",
+            hint: 4,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
+            testDescription: "a lock around the work only: executions one after another, that lock's hint",
+            planted: .patch("\(exercise2)/WrongFixes/LockAroundAct.patch"),
+            diagnosis: "lock-around-act",
+            hint: 5,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
+            testDescription: "sync on a concurrent queue: the hint on read locks",
+            planted: .patch("\(exercise2)/WrongFixes/ReadLockForWrite.patch"),
+            diagnosis: "read-lock",
+            hint: 6,
+            failing: [exactlyOnce],
+            holding: [waits]
         ),
         HintCase(
             testDescription: "a compare-exchange: early returns only, the hint on waiting",
             planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
             diagnosis: "inconsistencies",
-            hint: 4,
+            hint: 8,
             failing: [waits],
             holding: [exactlyOnce]
         ),
@@ -170,23 +194,38 @@ struct ExerciseAdviceTests {
             "\(text)"
         )
         let next = lines.first { $0.hasPrefix("Next:") }
-        let hint = "Next: read hint \(planted.hint) of 4 in \(Self.exercise2)/hints.md"
+        let hint = "Next: read hint \(planted.hint) of 8 in \(Self.exercise2)/hints.md"
         #expect(next?.hasPrefix(hint) == true, "\(lines)")
+        // What the run saw, ending with the name the hint lists; only when the work ran twice.
+        let seen = text.firstMatch(of: /seen in the run: [0-9,]+ (extra )?executions? began .*?\(`([a-z-]+)`\)/)
+        #expect((seen?.2).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
     }
 
-    @Test("exercise 2's hints are marked: duplicates get hints 1-3, an early return hint 4")
+    @Test("exercise 2's hints list what they are for in text, and each mistake has a hint of its own")
     func exercise2HintsAreMarked() throws {
         let hints = try String(
             contentsOf: Self.root.appendingPathComponent("\(Self.exercise2)/hints.md"),
             encoding: .utf8
         )
-        let markers = hints.split(separator: "\n").filter { $0.hasPrefix("<!-- diagnosis: ") }
-        #expect(
-            markers == Array(repeating: "<!-- diagnosis: duplicates inconsistencies -->", count: 3)
-                + ["<!-- diagnosis: inconsistencies -->"]
-        )
-        let waiting = "## Hint 4: the second promise\n<!-- diagnosis: inconsistencies -->"
-        #expect(hints.contains(waiting))
+        // Nothing an editor shows as markup.
+        #expect(!hints.contains("<!--"))
+        for (heading, kinds) in [
+            ("## Hint 1: check, then act", "`duplicates flag-after-work`"),
+            ("## Hint 3: the flag set first", "`duplicates inconsistencies flag-before-work`"),
+            ("## Hint 4: a lock around the check only", "`duplicates lock-around-check`"),
+            ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
+            ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
+            ("## Hint 8: the second promise", "`inconsistencies`"),
+        ] {
+            #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
+        }
+        // Every duplicate diagnosis steps on to the general fix, hint 7, whose list spans lines.
+        let general = try #require(hints.firstRange(of: "## Hint 7: one step, not two\n*For:* "))
+        let list = String(hints[general.upperBound...]).components(separatedBy: "\n\n")[0]
+        let mistakes = ["flag-after-work", "inconsistencies flag-before-work", "lock-around-check"]
+        for kinds in mistakes + ["lock-around-act", "read-lock"] {
+            #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
+        }
     }
 
     @Test(

@@ -34,22 +34,24 @@ struct CoordinatorLockingExplorerTests {
     func uncoordinatedLosesAnIncrement() async throws {
         let exploration = try Self.exploration("uncoordinated")
         let report = try await Self.exploreEverySchedule(exploration)
-        // Of the 6 orders of two (mutatingObject: read counter, save object) pairs, only the 2 that run one
-        // increment entirely before the other keep both.
-        #expect(report.schedules == 6)
-        #expect(report.failingSchedules == 4)
+        // Per thread: call mutatingObject, read object, save object.
+        #expect(report.schedules == 14)
+        #expect(report.failingSchedules == 6)
         let failure = try #require(report.failure)
+        // The shortest failure: both read before either saves.
         #expect(
-            failure.steps.prefix(2).map(\.operation) == [
-                "mutatingObject: read counter", "mutatingObject: read counter",
+            failure.steps.prefix(4).map(\.operation) == [
+                "call mutatingObject", "read object", "call mutatingObject", "read object",
             ]
         )
+        #expect(failure.steps.prefix(4).map(\.thread) == [0, 0, 1, 1])
         #expect(failure.outcome == .invariantBroken("counter is 1 after 2 increments"))
         try await Self.expectReplaysReproduce(failure, of: exploration)
     }
 
-    /// Per thread: call mutatingObject, the claim or lock (and the read), save object. Neither holds the other thread
-    /// back (one owner; a process-owned `fcntl` lock), so orders with both threads inside exist and fail.
+    /// Per thread: call mutatingObject, the claim or lock, read object, save object, each a step of
+    /// its own. Neither holds the other thread back (one owner; a process-owned `fcntl` lock), so
+    /// orders with both threads inside exist and fail.
     @Test(
         "a claim under one owner, or an fcntl record lock, is granted to the second thread while the first holds it: an increment is lost",
         arguments: [
@@ -60,9 +62,13 @@ struct CoordinatorLockingExplorerTests {
     func misconfiguredClaimsGrantBothThreads(name: String, claim: String) async throws {
         let exploration = try Self.exploration(name)
         let report = try await Self.exploreEverySchedule(exploration)
-        #expect(report.schedules == 14)
-        #expect(report.failingSchedules == 6)
+        #expect(report.schedules == 26)
+        #expect(report.failingSchedules == 8)
         let failure = try #require(report.failure)
+        for thread in [0, 1] {
+            let steps = failure.steps.filter { $0.thread == thread }.map(\.operation)
+            #expect(steps == ["call mutatingObject", claim, "read object", "save object"], "thread \(thread)")
+        }
         let saved = try #require(failure.steps.firstIndex { $0.operation == "save object" })
         let granted = failure.steps[..<saved].filter { $0.operation == claim }
         #expect(Set(granted.map(\.thread)) == [0, 1], "both threads hold it before either saves")
@@ -86,9 +92,9 @@ struct CoordinatorLockingExplorerTests {
     func failingScheduleShowsBothCopies(variant: (name: String, first: String, second: String)) async throws {
         let exploration = try Self.exploration(variant.name)
         let failure = try #require(try await Self.exploreEverySchedule(exploration).failure)
-        // A claim is a step of its own; without one, each thread reads at its first step.
+        // The claim and the read are steps of their own; `uncoordinated` takes no claim.
         let claims = variant.name != "uncoordinated"
-        #expect(failure.schedule.choices == (claims ? [0, 0, 1, 1, 1, 0] : [0, 1, 1, 0]))
+        #expect(failure.schedule.choices == (claims ? [0, 0, 0, 1, 1, 1, 1, 0] : [0, 0, 1, 1, 1, 0]))
         let replay = try Explorer.replay(exploration, schedule: failure.schedule, describingStates: true)
         let none = "no counter file yet (reads as 0)"
         let thread0 = "thread 0 \(variant.first)read 0 → will write 1"
@@ -97,8 +103,11 @@ struct CoordinatorLockingExplorerTests {
             none, "\(none) · \(thread0)", "\(none) · \(thread0) · \(thread1)", "counter file holds 1 · \(thread0)",
             "counter file holds 1",
         ]
-        // The claimed variants' first step (`call mutatingObject`, before the claim) changes nothing.
-        let expected = claims ? [none, none, changes[1], changes[1], changes[2], changes[3], changes[4]] : changes
+        // `call mutatingObject` and the claim change nothing; the read shows what the thread read.
+        let expected =
+            claims
+            ? [none, none, none, changes[1], changes[1], changes[1], changes[2], changes[3], changes[4]]
+            : [none, none, changes[1], changes[1], changes[2], changes[3], changes[4]]
         #expect(replay.states == expected)
     }
 
@@ -128,9 +137,11 @@ struct CoordinatorLockingExplorerTests {
             #expect(report.abandoned == nil)
             #expect(report.warning == nil)
             #expect(report.failingSchedules == 0)
-            // Per thread: call mutatingObject, the barrier, save object. The barrier holds a second thread
-            // back while the first is inside, so far fewer orders are possible than without it.
-            #expect(report.schedules == (threads == 2 ? 8 : 120))
+            // Per thread: call mutatingObject, the barrier, read object, save object. The barrier holds
+            // a second thread back while the first is inside, so far fewer orders are possible than
+            // without it: with 2 threads, each order of the two barrier items and one of 5 places for
+            // the later thread's call.
+            #expect(report.schedules == (threads == 2 ? 10 : 204))
         }
     }
 
@@ -148,7 +159,7 @@ struct CoordinatorLockingExplorerTests {
     @Test("a schedule that runs one increment before the other starts keeps both")
     func serialScheduleKeepsBoth() async throws {
         let exploration = try Self.exploration("uncoordinated")
-        let serial = Schedule(threads: 2, choices: [0, 0, 1, 1])
+        let serial = Schedule(threads: 2, choices: [0, 0, 0, 1, 1, 1])
         let replay = try await Explorer.replay(exploration, schedule: serial)
         #expect(replay.outcome == .passed)
     }

@@ -54,6 +54,9 @@ public final class ObjectStorage<Object: Codable>: Sendable {
     @inline(never)
     public func mutatingObject(defaultValue: Object, _ mutate: (inout Object) throws -> Void) throws {
         try coordinator.coordinateWriting(at: url) { url in
+            // The read: a window of its own, so that a schedule shows the claim, the read and the
+            // save as three steps (a mark only widens the window the claim already leaves open).
+            Race.window("read object")
             var object = try Self.read(from: url) ?? defaultValue
             try mutate(&object)
             // hazard: the value was read above. A writer that this claim does not exclude can save

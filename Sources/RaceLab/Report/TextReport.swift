@@ -90,7 +90,8 @@ package struct TextReport {
         if let reason = report.unmeasured {
             lines.append(
                 contentsOf: wrapped(
-                    "  unmeasured on this system, so its verdict does not decide the run: \(reason)",
+                    "  not yet measured on this system, so this verdict does not count toward PASS or FAIL: "
+                        + reason,
                     hang: "    "
                 )
             )
@@ -159,7 +160,8 @@ package struct TextReport {
         }
         if let reason = report.unmeasured {
             lines += wrapped(
-                "  unmeasured on this system, so its verdict does not decide the run: \(reason)",
+                "  not yet measured on this system, so this verdict does not count toward PASS or FAIL: "
+                    + reason,
                 hang: "    "
             )
         }
@@ -197,7 +199,7 @@ package struct TextReport {
         var parts: [String] = []
         if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
         if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
-        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) unmeasured, not counted") }
+        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) not yet measured here, not counted") }
         // ERROR only when errors are all that went wrong: a real failure beside an error is a FAIL.
         let failingVerdicts = Set(lesson.variants.filter { !$0.passed && $0.decides }.map(\.verdict))
         let end = lesson.passed ? " → PASS" : failingVerdicts == [.error] ? " → ERROR" : " → FAIL"

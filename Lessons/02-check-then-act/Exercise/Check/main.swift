@@ -8,11 +8,28 @@ import Synchronization
 /// atomically, so the count itself can never lose one. The moment it takes is what makes the
 /// starter's window (the flag is set after the work) wide even without the runner's noise, and
 /// what a call that returns without waiting for another call's work returns inside (count 0).
+///
+/// It also notes how each execution after the first began, for the hint: while another was still
+/// running (nothing kept the two apart), or after another had finished (something serialized the
+/// work, but not the check).
 final class Executions: Sendable {
     private let count = Atomic<Int>(0)
+    private let running = Atomic<Int>(0)
+    /// Over every `Executions` of the stress run: executions that began while another was running,
+    /// and executions after the first that began when none was.
+    static let overlapping = Atomic<Int>(0)
+    static let afterAnother = Atomic<Int>(0)
+
     @inline(never) func execute() {
+        let others = running.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+        if others > 0 {
+            Self.overlapping.wrappingAdd(1, ordering: .relaxed)
+        } else if count.load(ordering: .acquiring) > 0 {
+            Self.afterAnother.wrappingAdd(1, ordering: .relaxed)
+        }
         usleep(100)
-        count.wrappingAdd(1, ordering: .relaxed)
+        count.wrappingAdd(1, ordering: .releasing)
+        running.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
     var value: Int { count.load(ordering: .acquiring) }
 }
@@ -46,12 +63,16 @@ struct Trial: Sendable {
     let once = Once()
     let work = Executions()
 }
+Executions.overlapping.store(0, ordering: .relaxed)
+Executions.afterAnother.store(0, ordering: .relaxed)
+let earlyReturns = Atomic<Int>(0)
 let variant = ExerciseCheck.variant(
     of: "Once",
     makeState: { Trial() },
     operation: { trial, iteration in
         trial.once.run { trial.work.execute() }
         if trial.work.value == 0 {
+            earlyReturns.wrappingAdd(1, ordering: .relaxed)
             iteration.recordInconsistency("a call returned before the work had run")
         }
     },
@@ -70,4 +91,13 @@ check.stress(
         showsSamples: false
     )
 )
+// What the code did, for the hint: read from the run where it can tell, from the source where only
+// the source can.
+if let mistake = Mistake.diagnose(
+    overlapping: Executions.overlapping.load(ordering: .relaxed),
+    afterAnother: Executions.afterAnother.load(ordering: .relaxed),
+    earlyReturns: earlyReturns.load(ordering: .relaxed)
+) {
+    check.diagnose(mistake.kind, mistake.line)
+}
 check.finish()

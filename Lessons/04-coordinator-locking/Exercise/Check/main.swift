@@ -79,7 +79,7 @@ check.stress(
 if check.hasFailed, let folder = try? makeFolder() {
     defer { try? FileManager.default.removeItem(at: folder) }
     if let overlap = OverlapWatch.diagnosis(of: FileCounter(url: folder.appendingPathComponent("counter.txt"))) {
-        check.diagnose(overlap.kind, overlap.line)
+        check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
     }
 }
 check.finish()

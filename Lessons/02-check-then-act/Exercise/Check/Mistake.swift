@@ -1,0 +1,76 @@
+// Part of exercise 2's harness (do not edit): what a failing `Once` did, for the hint.
+import Foundation
+
+/// The mistake a failing run points to, as a kind for the checker's hint (`hints.md` names the
+/// kinds each hint is for) and one line saying what was seen. The run tells most of it: whether a
+/// second execution began while another was running or only after one finished, and whether calls
+/// returned before the work had run. Which kind of lock the code takes is read from the code (the
+/// run cannot see a lock), and the line says so.
+enum Mistake {
+    static func diagnose(overlapping: Int, afterAnother: Int, earlyReturns: Int) -> (kind: String, line: String)? {
+        // Early returns alone are the `inconsistencies` kind's, which the stress run already names.
+        guard overlapping + afterAnother > 0 else { return nil }
+        let code = participantCode()
+        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
+        if overlapping == 0, locks {
+            return (
+                "lock-around-act",
+                "seen in the run: \(count(afterAnother, "extra execution")) began after another had "
+                    + "finished, never while one ran: your lock makes the work wait its turn, but the "
+                    + "check happens before it (`lock-around-act`)"
+            )
+        }
+        let began = "seen in the run: \(count(overlapping, "execution")) began while another was running"
+        if readLock(in: code) {
+            return (
+                "read-lock",
+                "\(began); read from your code: a concurrent queue's `sync` (or a read lock) is shared, "
+                    + "it lets every caller in at once (`read-lock`)"
+            )
+        }
+        if locks {
+            return (
+                "lock-around-check",
+                "\(began); read from your code: it takes a lock, so that lock is let go somewhere "
+                    + "between the check and the set (`lock-around-check`)"
+            )
+        }
+        if earlyReturns > 0 {
+            return (
+                "flag-before-work",
+                "\(began), and calls returned before the work had run: the flag is set before the "
+                    + "work, and the check and the set are still two steps (`flag-before-work`)"
+            )
+        }
+        return (
+            "flag-after-work",
+            "\(began): a second call checked the flag before the first one set it, after its work "
+                + "(`flag-after-work`)"
+        )
+    }
+
+    /// A lock that admits many holders at once: a concurrent queue used without a barrier, or a
+    /// pthread read lock without a write lock.
+    static func readLock(in code: String) -> Bool {
+        let compact = code.filter { !$0.isWhitespace }
+        let concurrentQueue = compact.contains(".concurrent") && !compact.contains(".barrier")
+        let readOnly = compact.contains("pthread_rwlock_rdlock") && !compact.contains("pthread_rwlock_wrlock")
+        return concurrentQueue || readOnly
+    }
+
+    private static func count(_ value: Int, _ noun: String) -> String {
+        "\(value.formatted()) \(noun)\(value == 1 ? "" : "s")"
+    }
+
+    /// The participant's file as compiled beside this one, without its comments (`//` to the end of
+    /// the line, `/* ... */` over any lines) and string literals; empty if unreadable.
+    private static func participantCode() -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Once.swift")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        var code = text
+        for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#, #""[^"\n]*""#] {
+            if let regex = try? Regex(pattern) { code = code.replacing(regex, with: " ") }
+        }
+        return code
+    }
+}
