@@ -258,8 +258,14 @@ extension AsyncDataSourceLesson {
     ) -> String? {
         if let first = findings.first { return "the UI saw \(first)" }
         // An observer's problem is in its own words: "told v1 twice", "told v4 right after v2".
-        if let first = problems.first { return "observer order broken: an observer was \(first.detail)" }
-        return version == updates ? nil : "the data source ended at v\(version) after \(updates) updates"
+        let observer = problems.first.map { "an observer was \($0.detail)" }
+        // A lost update is the bug, and an observer told a state twice only its symptom: it leads.
+        guard version == updates else {
+            let lost = version < updates ? "\(updates - version) of \(updates) updates lost: " : ""
+            return lost + "the data source ended at v\(version) after \(updates) updates"
+                + (observer.map { ", and \($0)" } ?? "")
+        }
+        return observer.map { "observer order broken: \($0)" }
     }
 }
 

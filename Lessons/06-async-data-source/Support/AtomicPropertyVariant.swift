@@ -39,7 +39,7 @@ enum AtomicPropertyVariant {
             return TrialEnd(
                 finalVersion: final,
                 problems: observers.problems(finalVersion: final),
-                readers: dataSource.readerWaits.bucket
+                readers: dataSource.readerWaits
             )
         }
     }

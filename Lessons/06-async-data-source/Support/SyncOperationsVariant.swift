@@ -41,7 +41,7 @@ enum SyncOperationsVariant {
             return TrialEnd(
                 finalVersion: final,
                 problems: observers.problems(finalVersion: final),
-                readers: dataSource.readerWaits.bucket
+                readers: dataSource.readerWaits
             )
         }
     }
