@@ -17,8 +17,8 @@ import RaceLab
 ///
 /// Scheduling points, besides the queue operations: `update` (`change` in `public-properties`, after
 /// its API) and `render` (marked here, so that each thread's first move is a step of the schedule
-/// and not set-up) and the windows of the variant's code: `read items`, `read footer` (`read footer,
-/// title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
+/// and not set-up) and the windows of the variant's code: `read header` (`public-properties`), `read
+/// items`, `read footer` (`read footer, title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
 /// `set items`, `notify observers`. The set-up's own work items (observers added in `init`) run
 /// before the threads start, on the real queues. The invariant is checked once every thread and
 /// every work item has finished, so the final state needs no waiting. The order of the steps
