@@ -17,8 +17,8 @@ import RaceLab
 ///
 /// Scheduling points, besides the queue operations: `update` (`change` in `public-properties`, after
 /// its API) and `render` (marked here, so that each thread's first move is a step of the schedule
-/// and not set-up) and the windows of the variant's code: `read items`, `read footer` (`read footer,
-/// title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
+/// and not set-up) and the windows of the variant's code: `read header` (`public-properties`), `read
+/// items`, `read footer` (`read footer, title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
 /// `set items`, `notify observers`. The set-up's own work items (observers added in `init`) run
 /// before the threads start, on the real queues. The invariant is checked once every thread and
 /// every work item has finished, so the final state needs no waiting. The order of the steps
@@ -258,8 +258,14 @@ extension AsyncDataSourceLesson {
     ) -> String? {
         if let first = findings.first { return "the UI saw \(first)" }
         // An observer's problem is in its own words: "told v1 twice", "told v4 right after v2".
-        if let first = problems.first { return "observer order broken: an observer was \(first.detail)" }
-        return version == updates ? nil : "the data source ended at v\(version) after \(updates) updates"
+        let observer = problems.first.map { "an observer was \($0.detail)" }
+        // A lost update is the bug, and an observer told a state twice only its symptom: it leads.
+        guard version == updates else {
+            let lost = version < updates ? "\(updates - version) of \(updates) updates lost: " : ""
+            return lost + "the data source ended at v\(version) after \(updates) updates"
+                + (observer.map { ", and \($0)" } ?? "")
+        }
+        return observer.map { "observer order broken: \($0)" }
     }
 }
 

@@ -1,9 +1,10 @@
-import AsyncDataSource
 import Dispatch
 import Foundation
 import RaceLab
 import RaceLabTesting
 import Testing
+
+@testable import AsyncDataSource
 
 @Suite("An atomic property: every read is whole, two reads are two states")
 struct AtomicPropertyTests {
@@ -45,13 +46,31 @@ struct AtomicPropertyTests {
         }
         #expect(
             buckets == [
-                "0 reads waited", "1 or more reads waited, under 1%", "1–10% of reads waited",
+                "0 reads waited", "0–1% of reads waited", "1–10% of reads waited",
                 "10–100% of reads waited",
             ]
         )
         // The histogram puts rows equally far from the correct result in this order.
         let sorted = buckets.reversed().sorted { $0.localizedStandardCompare($1) == .orderedAscending }
         #expect(sorted == buckets)
+    }
+
+    @Test("the meter's tally states the measured count: reads that waited, of all reads")
+    func waitTallyCountsReads() {
+        let meter = WaitMeter()
+        for read in 0..<1_000 { meter.record(waited: read < 5) }
+        #expect(meter.tally.text == "5 of 1,000 reads waited (their lock or queue was busy)")
+        // A trial's observation carries it, so the run sums it under the verdict.
+        let end = TrialEnd(finalVersion: 2, problems: [], readers: meter)
+        let observation = TrialOutcome.observation(
+            updates: 2,
+            finalVersion: end.finalVersion,
+            problems: end.problems,
+            readers: end.readers,
+            waits: end.waits
+        )
+        #expect(observation.outcome == "in order · 0–1% of reads waited")
+        #expect(observation.tallies == [meter.tally])
     }
 
     @Test("observers: notify-on-add tells the current state once, then every state in order")

@@ -166,7 +166,7 @@ struct PlayCommandLineTests {
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
     func lessonSix() throws {
         // A shortest failing schedule: the UI reads the title, a change block runs, it reads the detail.
-        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
+        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
         // Who publishes what, for the two threads played.
         #expect(
@@ -184,19 +184,19 @@ struct PlayCommandLineTests {
         // The first change block between its assignments: a header that names a state its items are not.
         #expect(
             output.stdout.contains(
-                "step 8   state: header v1 (UI v0), items v0 (UI v0), footer v0 (UI v0); UI got title v0\n"
+                "step 9   state: header v1 (UI v0), items v0 (UI v0), footer v0 (UI v0); UI got title v0\n"
             )
         )
         // What the UI read: the title before the change block, the detail after it.
         #expect(
             output.stdout.contains(
-                "step 13   state: header v2 (UI v0), items v2 (UI v0), footer v1 (UI v0); UI got title v0, detail v1\n"
+                "step 14   state: header v2 (UI v0), items v2 (UI v0), footer v1 (UI v0); UI got title v0, detail v1\n"
             )
         )
         #expect(
             output.stdout.contains(
                 "The invariant broke: the UI saw torn cell: title \"v0 #0\" shown with detailed title \"v1 #0 more\" (not\n"
-                    + "  the story's mixed state) (13 steps).\n"
+                    + "  the story's mixed state) (14 steps).\n"
             )
         )
         #expect(
@@ -209,13 +209,13 @@ struct PlayCommandLineTests {
 
     @Test("lesson 6: explore's failing schedule, played, ends with the story: header and list disagree")
     func lessonSixStory() throws {
-        // The change block runs between the UI's header and items reads.
-        let output = try Self.play(["6"], input: "0\n0\n1\n1\n2\n2\n2\n1\n1\n1\n3\n3\n3\nq\n")
+        // The change block runs between the UI's header read (a step of its own) and its items read.
+        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n2\n2\n2\n1\n1\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
         #expect(
             output.stdout.contains(
                 "The invariant broke: the UI saw mixed state: header says 2 items, the list shows 3 (header v0, items\n"
-                    + "  v1, footer v1) (13 steps).\n"
+                    + "  v1, footer v1) (14 steps).\n"
             )
         )
     }

@@ -79,6 +79,8 @@ extension PublicPropertiesDataSource {
     /// `log` (the schedule explorer's) is told each value read.
     @inline(never)
     public func render(cell index: Int, log: ReadLog? = nil) -> [Inconsistency] {
+        // The header read is a step of its own (`read header`), so a schedule shows which state it saw.
+        Race.window("read header")
         let header = self.header
         log?.note("header v\(header.version)")
         // hazard: the header is read; a `change` may replace the items before the next line.

@@ -39,7 +39,7 @@ enum AtomicObserverVariant {
                 finalVersion: final,
                 problems: observers.problems(finalVersion: final)
                     + TrialOutcome.uiCopy(endedAt: latest.state.version, finalVersion: final),
-                readers: latest.readerWaits.bucket
+                readers: latest.readerWaits
             )
         }
     }

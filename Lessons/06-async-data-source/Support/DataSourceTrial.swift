@@ -31,6 +31,15 @@ struct TrialEnd {
     let problems: [Inconsistency]
     /// A `WaitMeter.bucket`, or a few words on why no reader can wait.
     let readers: String
+    /// The reads that waited, of all reads (`WaitMeter.tally`), for a design whose readers can wait.
+    var waits: Tally? = nil
+}
+
+extension TrialEnd {
+    /// The end of a trial whose readers can wait: how they fared, as `meter` measured it.
+    init(finalVersion: Int, problems: [Inconsistency], readers meter: WaitMeter) {
+        self.init(finalVersion: finalVersion, problems: problems, readers: meter.bucket, waits: meter.tally)
+    }
 }
 
 extension TrialEnd {
@@ -40,7 +49,7 @@ extension TrialEnd {
         self.init(
             finalVersion: finalVersion,
             problems: observers.problems(finalVersion: finalVersion),
-            readers: readerWaits.bucket
+            readers: readerWaits
         )
     }
 }
@@ -85,7 +94,8 @@ extension DataSourceTrial {
                     updates: Role.updates(in: info.iterations),
                     finalVersion: end.finalVersion,
                     problems: end.problems,
-                    readers: end.readers
+                    readers: end.readers,
+                    waits: end.waits
                 )
             }
         )

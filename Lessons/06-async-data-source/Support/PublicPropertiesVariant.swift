@@ -34,7 +34,7 @@ enum PublicPropertiesVariant {
             return TrialEnd(
                 finalVersion: dataSource.header.version,
                 problems: [],
-                readers: dataSource.readerWaits.bucket
+                readers: dataSource.readerWaits
             )
         }
     }

@@ -7,8 +7,14 @@ enum TrialOutcome {
     ///   - finalVersion: the data source's version after the trial.
     ///   - problems: what observers (and the UI's final copy) got wrong.
     ///   - readers: a few words on how the readers fared: a `WaitMeter.bucket`, or why nothing can wait.
-    static func observation(updates: Int, finalVersion: Int, problems: [Inconsistency], readers: String) -> Observation
-    {
+    ///   - waits: the reads that waited, of all reads, for a design whose readers can wait.
+    static func observation(
+        updates: Int,
+        finalVersion: Int,
+        problems: [Inconsistency],
+        readers: String,
+        waits: Tally? = nil
+    ) -> Observation {
         let lost = max(0, updates - finalVersion)
         // The verdict comes first, so a participant reads it at a glance; how readers fared (what a
         // compromise costs) only under a clean trial, where it is the news.
@@ -33,6 +39,7 @@ enum TrialOutcome {
             meaning: meaning
         )
         observation.samples = problems.prefix(3).map { "inconsistency: \($0)" }
+        observation.tallies = waits.map { [$0] } ?? []
         return observation
     }
 
