@@ -39,6 +39,9 @@ final class DocumentTrial: @unchecked Sendable {
     private let pending = DispatchGroup()
     private let lock = NSLock()
     private var nextVersion: [Int]
+    /// Which store (its index in `stores`) took each version of each document, so that a file
+    /// that went back can say whether the two stores went through one queue or two.
+    private var takenThrough: [[Int: Int]]
     private var succeeded: [[Int]]
     private var failedStores = 0
     private var firstFailure: String?
@@ -100,6 +103,7 @@ final class DocumentTrial: @unchecked Sendable {
             try payload.encoded().write(to: URL(fileURLWithPath: store.path(of: Self.identifier(document))))
         }
         nextVersion = Array(repeating: 1, count: Self.documents)
+        takenThrough = Array(repeating: [:], count: Self.documents)
         succeeded = Array(repeating: [0], count: Self.documents)
         let paths = (0..<Self.documents).map { [store] in store.path(of: Self.identifier($0)) }
         outsideReader = OutsideReader(paths: paths)
@@ -315,7 +319,7 @@ final class DocumentTrial: @unchecked Sendable {
         let store = store ?? self.store
         store.storeData(
             { [self] in
-                let number = takeVersion(of: document)
+                let number = takeVersion(of: document, through: store)
                 version.set(number)
                 let payload = Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
                 if slowEncodes { encodeSlowly(for: store) }
@@ -325,7 +329,7 @@ final class DocumentTrial: @unchecked Sendable {
             completion: { [self] result in
                 record(result, version: version.get(), of: document)
                 if watchesCompletions, case .success = result, let number = version.get() {
-                    checkNotOvertaken(number, of: document)
+                    checkNotOvertaken(number, of: document, through: store)
                 }
                 then?()
                 pending.leave()
@@ -389,17 +393,28 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// Counts a store as overtaken when its document's file, read once its store reported success,
     /// holds an older version: after this store's rename, only stores made later may replace the
-    /// file, so an older version there was renamed in after it.
-    private func checkNotOvertaken(_ version: Int, of document: Int) {
-        let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
+    /// file, so an older version there was renamed in after it. The first one, in words, says which
+    /// store each version went through: one queue whose writes overlapped (`no-barrier`), or two
+    /// stores whose barriers each order only their own queue (`two-stores`).
+    private func checkNotOvertaken(_ version: Int, of document: Int, through store: PersistentDataStore) {
+        let data = try? DataFile.contents(of: self.store.path(of: Self.identifier(document)))
         guard let payload = data.flatMap({ Payload(validating: $0) }), payload.version < version else { return }
         lock.withLock {
             overtaken += 1
-            if firstOvertaken == nil {
-                firstOvertaken =
-                    "\(Self.identifier(document)): the store of v\(version) reported success, "
-                    + "then its file held the older v\(payload.version)"
+            guard firstOvertaken == nil else { return }
+            let newer = takenThrough[document][version]
+            let older = takenThrough[document][payload.version]
+            let name = { (index: Int) in "store \(Character(UnicodeScalar(65 + index)!))" }
+            var through = ("", "")
+            if stores.count == 1 {
+                through.1 = ", renamed in later by the same store: the two writes overlapped"
+            } else if let newer, let older {
+                through = (" through \(name(newer))", " through \(name(older))")
+                through.1 += newer == older ? "" : ": each barrier orders only its own queue"
             }
+            firstOvertaken =
+                "\(Self.identifier(document)): the store of v\(version)\(through.0) reported success, "
+                + "then its file held the older v\(payload.version)\(through.1)"
         }
     }
 
@@ -435,11 +450,12 @@ final class DocumentTrial: @unchecked Sendable {
         return names.count == 1 ? ", staging file \(shown)" : ", \(names.count) staging files \(shown)"
     }
 
-    private func takeVersion(of document: Int) -> Int {
+    private func takeVersion(of document: Int, through store: PersistentDataStore) -> Int {
         lock.lock()
         defer { lock.unlock() }
         let version = nextVersion[document]
         nextVersion[document] += 1
+        takenThrough[document][version] = stores.firstIndex { $0 === store }
         return version
     }
 
