@@ -86,7 +86,7 @@ final class DocumentTrial: @unchecked Sendable {
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
         // With more than one store, each names its queues (`store A barrier`, `store B barrier`), so
         // that a schedule shows two queues whose barriers order nothing between them.
-        let instances = count > 1 ? (0..<count).map { "store \(Character(UnicodeScalar(65 + $0)!))" } : [nil]
+        let instances = count > 1 ? (0..<count).map(Self.storeName) : [nil]
         stores = try instances.map { [parent, completions] instance in
             try PersistentDataStore(
                 name: "documents",
@@ -115,6 +115,11 @@ final class DocumentTrial: @unchecked Sendable {
                 isEncoding: { [self] number in lock.withLock { encoding.contains(number) } }
             )
         }
+    }
+
+    /// The name of the store at `index` in `stores`, as its queues and samples say it: `store A`.
+    static func storeName(_ index: Int) -> String {
+        "store \(Character(UnicodeScalar(65 + index)!))"
     }
 
     static func identifier(_ document: Int) -> String {
@@ -193,6 +198,8 @@ final class DocumentTrial: @unchecked Sendable {
         var lost = failedStores
         var torn = 0
         var orphaned = 0
+        // The newest store left overwritten, and the older version that holds its file.
+        var firstOverwritten: (newer: Int, older: Int, document: Int)?
         for document in 0..<Self.documents {
             let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
             guard let data, let payload = Payload(validating: data) else {
@@ -200,7 +207,11 @@ final class DocumentTrial: @unchecked Sendable {
                 continue
             }
             let latest = succeeded[document].max() ?? 0
-            lost += succeeded[document].filter { $0 > payload.version }.count
+            let overwritten = succeeded[document].filter { $0 > payload.version }
+            lost += overwritten.count
+            if firstOverwritten == nil, let newer = overwritten.max() {
+                firstOverwritten = (newer, payload.version, document)
+            }
             if payload.version == latest { current += 1 }
             // Data whose store reported failure: another store renamed it into place.
             if payload.version > latest { orphaned += 1 }
@@ -224,6 +235,7 @@ final class DocumentTrial: @unchecked Sendable {
             problems.append(
                 Self.count(lost - failedStores, "store") + " overwritten by "
                     + (lost - failedStores == 1 ? "an older one" : "older ones")
+                    + (firstOverwritten.flatMap(throughStores) ?? "")
             )
         }
         if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
@@ -261,6 +273,17 @@ final class DocumentTrial: @unchecked Sendable {
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
+    }
+
+    /// With more than one store, which store each version of an overwritten store went through
+    /// (` (v2 through store B, v1 through store A)`), so that a failure shows two queues;
+    /// nil with one store (the lock is held).
+    private func throughStores(_ overwritten: (newer: Int, older: Int, document: Int)) -> String? {
+        guard stores.count > 1, let newer = takenThrough[overwritten.document][overwritten.newer],
+            let older = takenThrough[overwritten.document][overwritten.older]
+        else { return nil }
+        return
+            " (v\(overwritten.newer) through \(Self.storeName(newer)), v\(overwritten.older) through \(Self.storeName(older)))"
     }
 
     /// A trial's outcome. A bad one leads with what went wrong; the documents current at the end
@@ -404,12 +427,11 @@ final class DocumentTrial: @unchecked Sendable {
             guard firstOvertaken == nil else { return }
             let newer = takenThrough[document][version]
             let older = takenThrough[document][payload.version]
-            let name = { (index: Int) in "store \(Character(UnicodeScalar(65 + index)!))" }
             var through = ("", "")
             if stores.count == 1 {
                 through.1 = ", renamed in later by the same store: the two writes overlapped"
             } else if let newer, let older {
-                through = (" through \(name(newer))", " through \(name(older))")
+                through = (" through \(Self.storeName(newer))", " through \(Self.storeName(older))")
                 through.1 += newer == older ? "" : ": each barrier orders only its own queue"
             }
             firstOvertaken =
