@@ -121,12 +121,17 @@ public final class ExerciseCheck {
     ///   - lost: the plural noun the exercise counts its lost writes in (`points`), so that the
     ///     FAIL line uses the starter's word.
     ///   - eachOperation: the requirement inconsistencies break, when it is not `requirement`.
+    ///   - inconsistent: the phrase of the check's `Observation.tallies` entry that counts the
+    ///     inconsistencies out of the operations that could have been one (`reads torn`), if any: the
+    ///     lines then say `12 of 14,400 reads torn`, not a count beside the run's operations, which
+    ///     it can exceed (one operation can read several times).
     public func stress(
         _ variant: Variant,
         workload: Workload,
         requirement: String,
         lost: String = "writes",
-        eachOperation: EachOperation? = nil
+        eachOperation: EachOperation? = nil,
+        inconsistent: String? = nil
     ) {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
@@ -139,9 +144,10 @@ public final class ExerciseCheck {
         let operations = report.operations.formatted()
         let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, noise on"
         let samples = distinct(report.samples)
+        let outOf = inconsistent.flatMap { phrase in report.tallies?.first { $0.phrase == phrase } }
         // With `eachOperation`, inconsistencies (and the trials that saw nothing else) are its
         // line's: each FAIL line then names what broke.
-        let inconsistent = eachOperation == nil ? report.inconsistencies : 0
+        let inconsistencies = eachOperation == nil ? report.inconsistencies : 0
         let rows = report.histogram.filter {
             $0.expectation == .forbidden
                 && (eachOperation == nil || $0.outcome != "inconsistent reads")
@@ -155,12 +161,16 @@ public final class ExerciseCheck {
             ]
             // Each kind seen: its name for the checker's hint, its count, what the count counts.
             let found = [
-                ("lost-writes", report.lostWrites, lost + " lost"),
-                ("duplicates", report.duplicates, "duplicate executions"),
-                ("inconsistencies", inconsistent, "inconsistencies"),
-                ("errors", report.errors, "errors"),
+                ("lost-writes", report.lostWrites, "\(report.lostWrites.formatted()) \(lost) lost"),
+                ("duplicates", report.duplicates, "\(report.duplicates.formatted()) duplicate executions"),
+                (
+                    "inconsistencies", inconsistencies,
+                    outOf.flatMap { $0.count == inconsistencies ? $0.text : nil }
+                        ?? "\(inconsistencies.formatted()) inconsistencies"
+                ),
+                ("errors", report.errors, "\(report.errors.formatted()) errors"),
             ].filter { $0.1 > 0 }
-            evidence += found.map { "\($0.1.formatted()) \($0.2)" }
+            evidence += found.map(\.2)
             kinds += found.map(\.0)
             require(false, requirement, evidence: evidence.joined(separator: "; "))
             for line in outcomeLines(rows) {
@@ -171,7 +181,7 @@ public final class ExerciseCheck {
                 say("        e.g. \(sample)")
             }
         } else {
-            require(true, "\(requirement) (\(ran))")
+            require(true, "\(requirement) (\(ran))" + (outOf.map { ": \($0.text)" } ?? ""))
         }
         guard let eachOperation else { return }
         guard report.inconsistencies > 0 else {

@@ -88,6 +88,18 @@ struct ExerciseAdviceTests {
     )
     func hintFollowsTheDiagnosis(_ planted: HintCase) throws {
         let lines = try Self.check(exercise: 5, planted.planted, diagnosis: planted.diagnosis)
+        // Each count says what it counts, out of what: torn reads out of the reads made (one reader
+        // reads several times), documents that went back out of the documents stored.
+        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let torn = try #require(
+            text.firstMatch(of: #/ ([\d,]+) of ([\d,]+) reads torn \(loads and direct reads of the files\)/#),
+            "\(lines)"
+        )
+        #expect((torn.1 != "0") == (planted.diagnosis == "inconsistencies"), "\(lines)")
+        if planted.diagnosis == "unordered-stores" {
+            #expect(text.contains(#/ [1-9][\d,]* of 1,600 documents went back to an older version /#), "\(lines)")
+        }
+        #expect(!text.contains(" inconsistencies") && !text.contains("the run checked"), "\(lines)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(
             next?.hasPrefix("Next: read hint \(planted.hint) of 4 in Lessons/05-persistent-store/Exercise/hints.md")

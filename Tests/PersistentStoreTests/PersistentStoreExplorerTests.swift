@@ -38,6 +38,21 @@ struct PersistentStoreExplorerTests {
         try await Self.findAndReplay("no-barrier", symptom: "1 store overwritten by an older one")
     }
 
+    @Test("two stores on one folder: the failure names the store each version went through, and it replays")
+    func twoStoresNameTheirQueues() async throws {
+        try await Self.findAndReplay("two-stores", symptom: "1 store overwritten by an older one (v")
+        let report = try await Explorer.explore(try Self.exploration("two-stores"), options: .init(preemptions: 2))
+        let summary = try #require(report.failure?.outcome.summary)
+        let match = try #require(
+            summary.firstMatch(
+                of: /overwritten by an older one \(v(\d+) through (store [AB]), v(\d+) through (store [AB])\)/
+            ),
+            "\(summary)"
+        )
+        // The newer store was overwritten by an older version that came through the other store.
+        #expect(Int(match.3)! < Int(match.1)! && match.2 != match.4, "\(summary)")
+    }
+
     /// Both submit and read; store 2 encodes v1 and writes it, store 3 encodes v2, writes and
     /// renames; store 2's rename of v1 comes last.
     static let secondStoreInside = Schedule(threads: 2, choices: [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2])

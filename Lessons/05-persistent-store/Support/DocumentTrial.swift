@@ -39,6 +39,9 @@ final class DocumentTrial: @unchecked Sendable {
     private let pending = DispatchGroup()
     private let lock = NSLock()
     private var nextVersion: [Int]
+    /// Which store (its index in `stores`) took each version of each document, so that a file
+    /// that went back can say whether the two stores went through one queue or two.
+    private var takenThrough: [[Int: Int]]
     private var succeeded: [[Int]]
     private var failedStores = 0
     private var firstFailure: String?
@@ -83,7 +86,7 @@ final class DocumentTrial: @unchecked Sendable {
         parent = try ScratchSpace.makeFolder(label: "persistent-store")
         // With more than one store, each names its queues (`store A barrier`, `store B barrier`), so
         // that a schedule shows two queues whose barriers order nothing between them.
-        let instances = count > 1 ? (0..<count).map { "store \(Character(UnicodeScalar(65 + $0)!))" } : [nil]
+        let instances = count > 1 ? (0..<count).map(Self.storeName) : [nil]
         stores = try instances.map { [parent, completions] instance in
             try PersistentDataStore(
                 name: "documents",
@@ -100,6 +103,7 @@ final class DocumentTrial: @unchecked Sendable {
             try payload.encoded().write(to: URL(fileURLWithPath: store.path(of: Self.identifier(document))))
         }
         nextVersion = Array(repeating: 1, count: Self.documents)
+        takenThrough = Array(repeating: [:], count: Self.documents)
         succeeded = Array(repeating: [0], count: Self.documents)
         let paths = (0..<Self.documents).map { [store] in store.path(of: Self.identifier($0)) }
         outsideReader = OutsideReader(paths: paths)
@@ -111,6 +115,11 @@ final class DocumentTrial: @unchecked Sendable {
                 isEncoding: { [self] number in lock.withLock { encoding.contains(number) } }
             )
         }
+    }
+
+    /// The name of the store at `index` in `stores`, as its queues and samples say it: `store A`.
+    static func storeName(_ index: Int) -> String {
+        "store \(Character(UnicodeScalar(65 + index)!))"
     }
 
     static func identifier(_ document: Int) -> String {
@@ -189,6 +198,8 @@ final class DocumentTrial: @unchecked Sendable {
         var lost = failedStores
         var torn = 0
         var orphaned = 0
+        // The newest store left overwritten, and the older version that holds its file.
+        var firstOverwritten: (newer: Int, older: Int, document: Int)?
         for document in 0..<Self.documents {
             let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
             guard let data, let payload = Payload(validating: data) else {
@@ -196,7 +207,11 @@ final class DocumentTrial: @unchecked Sendable {
                 continue
             }
             let latest = succeeded[document].max() ?? 0
-            lost += succeeded[document].filter { $0 > payload.version }.count
+            let overwritten = succeeded[document].filter { $0 > payload.version }
+            lost += overwritten.count
+            if firstOverwritten == nil, let newer = overwritten.max() {
+                firstOverwritten = (newer, payload.version, document)
+            }
             if payload.version == latest { current += 1 }
             // Data whose store reported failure: another store renamed it into place.
             if payload.version > latest { orphaned += 1 }
@@ -220,6 +235,7 @@ final class DocumentTrial: @unchecked Sendable {
             problems.append(
                 Self.count(lost - failedStores, "store") + " overwritten by "
                     + (lost - failedStores == 1 ? "an older one" : "older ones")
+                    + (firstOverwritten.flatMap(throughStores) ?? "")
             )
         }
         if failedStores > 0 { problems.append(Self.count(failedStores, "store") + " failed (\(firstFailure ?? "?"))") }
@@ -257,6 +273,17 @@ final class DocumentTrial: @unchecked Sendable {
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
+    }
+
+    /// With more than one store, which store each version of an overwritten store went through
+    /// (` (v2 through store B, v1 through store A)`), so that a failure shows two queues;
+    /// nil with one store (the lock is held).
+    private func throughStores(_ overwritten: (newer: Int, older: Int, document: Int)) -> String? {
+        guard stores.count > 1, let newer = takenThrough[overwritten.document][overwritten.newer],
+            let older = takenThrough[overwritten.document][overwritten.older]
+        else { return nil }
+        return
+            " (v\(overwritten.newer) through \(Self.storeName(newer)), v\(overwritten.older) through \(Self.storeName(older)))"
     }
 
     /// A trial's outcome. A bad one leads with what went wrong; the documents current at the end
@@ -315,7 +342,7 @@ final class DocumentTrial: @unchecked Sendable {
         let store = store ?? self.store
         store.storeData(
             { [self] in
-                let number = takeVersion(of: document)
+                let number = takeVersion(of: document, through: store)
                 version.set(number)
                 let payload = Payload(document: document, version: number, bodyLength: Self.bodyLength).encoded()
                 if slowEncodes { encodeSlowly(for: store) }
@@ -325,7 +352,7 @@ final class DocumentTrial: @unchecked Sendable {
             completion: { [self] result in
                 record(result, version: version.get(), of: document)
                 if watchesCompletions, case .success = result, let number = version.get() {
-                    checkNotOvertaken(number, of: document)
+                    checkNotOvertaken(number, of: document, through: store)
                 }
                 then?()
                 pending.leave()
@@ -389,17 +416,27 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// Counts a store as overtaken when its document's file, read once its store reported success,
     /// holds an older version: after this store's rename, only stores made later may replace the
-    /// file, so an older version there was renamed in after it.
-    private func checkNotOvertaken(_ version: Int, of document: Int) {
-        let data = try? DataFile.contents(of: store.path(of: Self.identifier(document)))
+    /// file, so an older version there was renamed in after it. The first one, in words, says which
+    /// store each version went through: one queue whose writes overlapped (`no-barrier`), or two
+    /// stores whose barriers each order only their own queue (`two-stores`).
+    private func checkNotOvertaken(_ version: Int, of document: Int, through store: PersistentDataStore) {
+        let data = try? DataFile.contents(of: self.store.path(of: Self.identifier(document)))
         guard let payload = data.flatMap({ Payload(validating: $0) }), payload.version < version else { return }
         lock.withLock {
             overtaken += 1
-            if firstOvertaken == nil {
-                firstOvertaken =
-                    "\(Self.identifier(document)): the store of v\(version) reported success, "
-                    + "then its file held the older v\(payload.version)"
+            guard firstOvertaken == nil else { return }
+            let newer = takenThrough[document][version]
+            let older = takenThrough[document][payload.version]
+            var through = ("", "")
+            if stores.count == 1 {
+                through.1 = ", renamed in later by the same store: the two writes overlapped"
+            } else if let newer, let older {
+                through = (" through \(Self.storeName(newer))", " through \(Self.storeName(older))")
+                through.1 += newer == older ? "" : ": each barrier orders only its own queue"
             }
+            firstOvertaken =
+                "\(Self.identifier(document)): the store of v\(version)\(through.0) reported success, "
+                + "then its file held the older v\(payload.version)\(through.1)"
         }
     }
 
@@ -435,11 +472,12 @@ final class DocumentTrial: @unchecked Sendable {
         return names.count == 1 ? ", staging file \(shown)" : ", \(names.count) staging files \(shown)"
     }
 
-    private func takeVersion(of document: Int) -> Int {
+    private func takeVersion(of document: Int, through store: PersistentDataStore) -> Int {
         lock.lock()
         defer { lock.unlock() }
         let version = nextVersion[document]
         nextVersion[document] += 1
+        takenThrough[document][version] = stores.firstIndex { $0 === store }
         return version
     }
 
