@@ -154,6 +154,9 @@ struct CommandArgument: Sendable {
         )
     }
 
+    /// A lesson or 'all', as `run` and `power` take it.
+    static let lessonOrAll = lesson(all: true, "A lesson number (1), its slug (subscript-race), or 'all'.")
+
     /// A command's name, as `help` takes it: optional, for the tool's help.
     static let command = CommandArgument(
         name: "command",

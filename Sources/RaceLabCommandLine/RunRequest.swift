@@ -48,7 +48,7 @@ extension RunRequest: CommandRequest {
         "run",
         summary: "Run a lesson's variants and report what went wrong.",
         abstract: "run a lesson's variants and report what went wrong.",
-        argument: .lesson(all: true, "A lesson number (1), its slug (subscript-race), or 'all'."),
+        argument: .lessonOrAll,
         epilogue: """
             Every variant runs in a child process: a crash is reported as CRASHED with its signal and
             the end of its stderr, a hang as TIMED OUT, an error (a failed setup or system call) as
@@ -103,7 +103,7 @@ extension PowerRequest: CommandRequest {
         "power",
         summary: "Measure how often each buggy variant shows its bug, by strategy.",
         abstract: "measure how likely each buggy variant is to show its bug.",
-        argument: .lesson(all: true, "A lesson number (1), its slug (subscript-race), or 'all'."),
+        argument: .lessonOrAll,
         discussion: """
             Runs every buggy variant of the lesson twice, with noise off and with noise on (each in its
             own process, same seed and workload), and, where the schedule explorer can run the variant,

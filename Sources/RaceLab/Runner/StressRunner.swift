@@ -385,14 +385,7 @@ private struct Totals {
             lostWrites += trial.lostWrites
             duplicates += trial.duplicates
             inconsistencies += trial.inconsistencies
-            for tally in trial.tallies {
-                if let index = tallies.firstIndex(where: { $0.phrase == tally.phrase }) {
-                    tallies[index].count += tally.count
-                    tallies[index].total += tally.total
-                } else {
-                    tallies.append(tally)
-                }
-            }
+            tallies.add(trial.tallies)
         }
         errors += trial.errors
         for sample in trial.samples where samples.count < 5 { samples.append(sample) }

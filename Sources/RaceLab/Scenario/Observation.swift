@@ -205,6 +205,21 @@ public struct Tally: Sendable, Codable, Equatable {
     public var text: String { "\(grouped(count)) of \(grouped(total)) \(phrase)" }
 }
 
+extension [Tally] {
+    /// Adds each of `other`'s counts and totals to the tally with its phrase, appending a tally
+    /// whose phrase is new: the sums stay in the order the phrases first came.
+    mutating func add(_ other: [Tally]) {
+        for tally in other {
+            if let index = firstIndex(where: { $0.phrase == tally.phrase }) {
+                self[index].count += tally.count
+                self[index].total += tally.total
+            } else {
+                append(tally)
+            }
+        }
+    }
+}
+
 /// `renders` → `render`: the noun of a plural unit for a count of one.
 private func singular(_ unit: String) -> String {
     unit.hasSuffix("s") ? String(unit.dropLast()) : unit
