@@ -221,10 +221,8 @@ enum RaceLabCheck {
         "\(replay) (pin it: @Test(.raceLabReplay(\"\(replay)\")) or RACELAB_REPLAY=\(replay) swift test)"
     }
 
-    /// A report as JSON, for attachments.
+    /// A report as JSON, for attachments: in the format of `racelab`'s `--json` documents.
     static func json(_ value: some Encodable) -> String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+        try? JSONText.encode(value)
     }
 }
