@@ -230,8 +230,11 @@ final class PlaySession {
             after: prefix
         )
         let searched =
-            report.exhaustive
-            ? "the explorer checked all \(report.schedules)" : "the explorer checked \(report.schedules)"
+            switch (report.exhaustive, report.schedules) {
+            case (true, 1): "the explorer checked the only one"
+            case (true, _): "the explorer checked all \(report.schedules) schedules"
+            case (false, _): "the explorer checked \(counted(report.schedules, "schedule"))"
+            }
         guard let failure = report.failure, failure.steps.count > prefix.count else {
             print(
                 wrappedText(

@@ -100,12 +100,12 @@ struct PlayCommandLineTests {
         }
         #expect(
             hints == [
-                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10",
-                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5",
-                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4",
-                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2",
-                "hint: run thread 2 (storage barrier)\n  a shortest failing schedule from here takes 2 more steps; the explorer checked all 1",
-                "hint: run thread 3 (storage barrier)\n  a shortest failing schedule from here takes 1 more step; the explorer checked all 1",
+                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10 schedules",
+                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5 schedules",
+                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4 schedules",
+                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2 schedules",
+                "hint: run thread 2 (storage barrier)\n  a shortest failing schedule from here takes 2 more steps; the explorer checked the only one",
+                "hint: run thread 3 (storage barrier)\n  a shortest failing schedule from here takes 1 more step; the explorer checked the only one",
             ]
         )
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
@@ -113,7 +113,7 @@ struct PlayCommandLineTests {
         let safe = try Self.play(["1"], input: "0\n0\nh\nq\n")
         #expect(
             safe.stdout.contains(
-                "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked all 1)"
+                "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked the only one)"
             )
         )
     }
