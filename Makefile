@@ -50,6 +50,7 @@ workshop: release ## Before a workshop: build everything participants use (racel
 		echo "exercise $$n: checker built, reference solution passes"; \
 	done
 	@echo "Ready: make lesson-N, explore-N, play-N and exercise-N start without a build."
+	@echo 'To type racelab ... as the lessons write it: export PATH="$$PWD/.build/release:$$PATH"'
 
 # Lessons explored a second time with --marks off: the explorer finds their bugs with no
 # Race.window or Race.step, from the primitives and Swift concurrency jobs it sees by itself.
