@@ -108,6 +108,25 @@ struct ExerciseAdviceTests {
         )
     }
 
+    @Test(
+        "exercise 6's wrong fix: torn snapshots counted out of the snapshots taken",
+        .timeLimit(.minutes(20))
+    )
+    func tornSnapshotsOutOfTaken() throws {
+        let lines = try Self.check(
+            exercise: 6,
+            .patch("Lessons/06-async-data-source/Exercise/WrongFixes/LockedWriterOnly.patch"),
+            diagnosis: "inconsistencies"
+        )
+        // 100 trials × 500 reading iterations, plus each trial's final snapshot.
+        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(
+            text.contains(#/ [1-9][\d,]* of 50,100 snapshots torn \(count and items from different versions\)/#),
+            "\(lines)"
+        )
+        #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
+    }
+
     @Test("exercise 5's barrier hint is marked for unordered stores and lost writes")
     func barrierHintIsMarked() throws {
         let hints = try String(

@@ -40,23 +40,50 @@ check.require(
 )
 
 // Concurrent: half the iterations write versions, half take snapshots and check them.
+struct Trial: Sendable {
+    let playlist: Playlist
+    let snapshots: Snapshots
+}
+
+/// One trial's snapshots and the torn ones among them: each torn snapshot is also the trial's
+/// inconsistency, so the two counts say the same thing, the second out of the first.
+final class Snapshots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0
+    private var torn = 0
+
+    /// Counts `snapshot` and returns whether it is torn (no `replace(with:)` wrote it).
+    func isTorn(_ snapshot: PlaylistSnapshot) -> Bool {
+        let torn = !isPublished(snapshot)
+        lock.withLock {
+            taken += 1
+            if torn { self.torn += 1 }
+        }
+        return torn
+    }
+    var tally: Tally { lock.withLock { Tally(torn, of: taken, tornPhrase) } }
+}
+/// What the torn-snapshot tally counts, as its line reads: `12 of 50,100 snapshots torn (…)`.
+let tornPhrase = "snapshots torn (count and items from different versions)"
+
 let variant = ExerciseCheck.variant(
     of: "Playlist",
-    makeState: { Playlist() },
-    operation: { playlist, iteration in
+    makeState: { Trial(playlist: Playlist(), snapshots: Snapshots()) },
+    operation: { trial, iteration in
         if iteration.index.isMultiple(of: 2) {
-            playlist.replace(with: version(iteration.index + 1))
+            trial.playlist.replace(with: version(iteration.index + 1))
         } else {
-            let snapshot = playlist.snapshot()
-            if !isPublished(snapshot) {
+            let snapshot = trial.playlist.snapshot()
+            if trial.snapshots.isTorn(snapshot) {
                 iteration.recordInconsistency("torn snapshot: count \(snapshot.count), items \(snapshot.items)")
             }
         }
     },
-    check: { playlist, trial in
-        let last = playlist.snapshot()
-        let whole = isPublished(last) && !last.items.isEmpty
-        return Observation(
+    check: { trial, _ in
+        let last = trial.playlist.snapshot()
+        let torn = trial.snapshots.isTorn(last)
+        let whole = !torn && !last.items.isEmpty
+        var observation = Observation(
             expected: 1,
             observed: whole ? 1 : 0,
             inconsistencies: whole ? 0 : 1,
@@ -66,11 +93,14 @@ let variant = ExerciseCheck.variant(
                 : "after the trial, snapshot() returned a list no replace(with:) wrote: "
                     + "versions mixed, count and items disagreeing, or empty"
         )
+        observation.tallies.append(trial.snapshots.tally)
+        return observation
     }
 )
 check.stress(
     variant,
     workload: Workload(trials: 100, iterations: 1_000),
-    requirement: "readers racing writers only ever see whole versions (every trial)"
+    requirement: "readers racing writers only ever see whole versions (every trial)",
+    inconsistent: tornPhrase
 )
 check.finish()
