@@ -20,7 +20,9 @@ final class QueueMap: @unchecked Sendable {
         var claims = 0
 
         init(url: URL) {
-            queue = RaceQueue(label: "racelab.file-coordinator.\(url.lastPathComponent)", attributes: .concurrent)
+            // The label's last part names the step in a schedule: `sync barrier counter-queue`.
+            let stem = url.deletingPathExtension().lastPathComponent
+            queue = RaceQueue(label: "racelab.file-coordinator.\(stem)-queue", attributes: .concurrent)
         }
     }
 
