@@ -141,26 +141,15 @@ struct Trial: Sendable {
     let folder: URL
     let store: DocumentStore
     let wentBack: WentBack
-    let reads: Reads
+    /// The trial's reads that checked a payload, and those that found it torn: each torn read is
+    /// also the trial's inconsistency, so the two counts say the same thing, the second out of the
+    /// first.
+    let reads: TornCount
 }
 
-/// One trial's reads that checked a payload, and those that found it torn: each torn read is also
-/// the trial's inconsistency, so the two counts say the same thing, the second out of the first.
-final class Reads: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var checked = 0
-    private(set) var torn = 0
-
+extension TornCount {
     /// Counts a read of `data` and returns whether it was torn.
-    func isTorn(_ data: Data) -> Bool {
-        let torn = Payload.version(of: data) == nil
-        lock.withLock {
-            checked += 1
-            if torn { self.torn += 1 }
-        }
-        return torn
-    }
-    var tally: Tally { lock.withLock { Tally(torn, of: checked, tornPhrase) } }
+    func isTorn(_ data: Data) -> Bool { count(torn: Payload.version(of: data) == nil) }
 }
 /// What the torn-read tally counts, as its line reads: `12 of 14,400 reads torn (…)`.
 let tornPhrase = "reads torn (loads and direct reads of the files)"
@@ -170,7 +159,12 @@ let variant = ExerciseCheck.variant(
     of: "DocumentStore",
     makeState: {
         let folder = try makeFolder()
-        return Trial(folder: folder, store: DocumentStore(folder: folder), wentBack: WentBack(), reads: Reads())
+        return Trial(
+            folder: folder,
+            store: DocumentStore(folder: folder),
+            wentBack: WentBack(),
+            reads: TornCount(tornPhrase)
+        )
     },
     operation: { trial, iteration in
         let shared = "shared-\((iteration.index / 2) % 2)"

@@ -42,33 +42,21 @@ check.require(
 // Concurrent: half the iterations write versions, half take snapshots and check them.
 struct Trial: Sendable {
     let playlist: Playlist
-    let snapshots: Snapshots
+    /// The trial's snapshots and the torn ones among them: each torn snapshot is also the trial's
+    /// inconsistency, so the two counts say the same thing, the second out of the first.
+    let snapshots: TornCount
 }
 
-/// One trial's snapshots and the torn ones among them: each torn snapshot is also the trial's
-/// inconsistency, so the two counts say the same thing, the second out of the first.
-final class Snapshots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var taken = 0
-    private var torn = 0
-
+extension TornCount {
     /// Counts `snapshot` and returns whether it is torn (no `replace(with:)` wrote it).
-    func isTorn(_ snapshot: PlaylistSnapshot) -> Bool {
-        let torn = !isPublished(snapshot)
-        lock.withLock {
-            taken += 1
-            if torn { self.torn += 1 }
-        }
-        return torn
-    }
-    var tally: Tally { lock.withLock { Tally(torn, of: taken, tornPhrase) } }
+    func isTorn(_ snapshot: PlaylistSnapshot) -> Bool { count(torn: !isPublished(snapshot)) }
 }
 /// What the torn-snapshot tally counts, as its line reads: `12 of 50,100 snapshots torn (…)`.
 let tornPhrase = "snapshots torn (count and items from different versions)"
 
 let variant = ExerciseCheck.variant(
     of: "Playlist",
-    makeState: { Trial(playlist: Playlist(), snapshots: Snapshots()) },
+    makeState: { Trial(playlist: Playlist(), snapshots: TornCount(tornPhrase)) },
     operation: { trial, iteration in
         if iteration.index.isMultiple(of: 2) {
             trial.playlist.replace(with: version(iteration.index + 1))
