@@ -12,7 +12,12 @@ struct ShardExplorationTests {
         arguments: [ExplorationOptions.Reduction.none, .dpor]
     )
     func randomPrograms(reduction: ExplorationOptions.Reduction) async throws {
-        try await ParallelExplorationTests.compareRandomPrograms(12, reduction: reduction) { _, exploration, options in
+        // Under TSan a third of them, as the parallel search's test does.
+        let count = ThreadSanitizer.isActive ? 4 : 12
+        try await ParallelExplorationTests.compareRandomPrograms(count, reduction: reduction) {
+            _,
+            exploration,
+            options in
             try await onOwnThread { () throws -> [String] in
                 let sequential = ParallelExplorationTests.Summary(try Explorer.explore(exploration, options: options))
                 var found: [String] = []
