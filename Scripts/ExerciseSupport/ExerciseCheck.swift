@@ -120,6 +120,9 @@ public final class ExerciseCheck {
     /// - Parameters:
     ///   - lost: the plural noun the exercise counts its lost writes in (`points`), so that the
     ///     FAIL line uses the starter's word.
+    ///   - lostOutOf: what the lost writes are out of, given the trials run, when a bare count would
+    ///     not say it (`documents not whole at the end` of `1,600`): the line then says
+    ///     `408 of 1,600 documents not whole at the end`.
     ///   - eachOperation: the requirement inconsistencies break, when it is not `requirement`.
     ///   - inconsistent: the phrase of the check's `Observation.tallies` entry that counts the
     ///     inconsistencies out of the operations that could have been one (`reads torn`), if any: the
@@ -130,6 +133,7 @@ public final class ExerciseCheck {
         workload: Workload,
         requirement: String,
         lost: String = "writes",
+        lostOutOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))? = nil,
         eachOperation: EachOperation? = nil,
         inconsistent: String? = nil
     ) {
@@ -160,8 +164,15 @@ public final class ExerciseCheck {
                     + "(\(operations) operations, seed \(seed))"
             ]
             // Each kind seen: its name for the checker's hint, its count, what the count counts.
-            let found = [
-                ("lost-writes", report.lostWrites, "\(report.lostWrites.formatted()) \(lost) lost"),
+            let lostText: String
+            if let lostOutOf {
+                let (total, phrase) = lostOutOf(report.trials)
+                lostText = "\(report.lostWrites.formatted()) of \(total.formatted()) \(phrase)"
+            } else {
+                lostText = "\(report.lostWrites.formatted()) \(lost) lost"
+            }
+            let found: [(String, Int, String)] = [
+                ("lost-writes", report.lostWrites, lostText),
                 ("duplicates", report.duplicates, "\(report.duplicates.formatted()) duplicate executions"),
                 (
                     "inconsistencies", inconsistencies,

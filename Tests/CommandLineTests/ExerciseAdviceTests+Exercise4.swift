@@ -15,7 +15,8 @@ extension ExerciseAdviceTests {
             ("Starter/FileCounter.swift", "process-owner", 1, "each holding `lockRecord`'s lock"),
             ("WrongFixes/LockInTheInstance.patch", "instance-lock", 3, "stored in its own FileCounter (`lock`)"),
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 3, "each holding `lockDescription`'s lock"),
-            ("WrongFixes/LockReadAndWrite.patch", "overlap", 4, "does not cover the whole of it"),
+            ("WrongFixes/LockReadAndWrite.patch", "overlap", 4, "takes its lock more than once"),
+            ("WrongFixes/LockDescriptionTwice.patch", "overlap", 4, "takes its lock more than once"),
         ]
     )
     func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) throws {

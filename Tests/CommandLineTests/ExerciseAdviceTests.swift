@@ -127,13 +127,25 @@ struct ExerciseAdviceTests {
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
     }
 
-    @Test("exercise 5's barrier hint is marked for unordered stores and lost writes")
+    @Test("exercise 5's hints are marked: unordered stores to the barrier, torn files seen only outside to the rename")
     func barrierHintIsMarked() throws {
         let hints = try String(
             contentsOf: Self.root.appendingPathComponent("Lessons/05-persistent-store/Exercise/hints.md"),
             encoding: .utf8
         )
-        #expect(hints.contains("## Hint 2: the barrier\n<!-- diagnosis: unordered-stores lost-writes -->"))
+        #expect(!hints.contains("<!--"), "nothing an editor shows as markup")
+        #expect(hints.contains("## Hint 1: two kinds of reader\n*For:* `inconsistencies torn-load`\n"))
+        #expect(
+            hints.contains(
+                "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores lost-writes`\n"
+            )
+        )
+        #expect(
+            hints.contains(
+                "## Hint 3: write elsewhere, then rename\n"
+                    + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`\n"
+            )
+        )
     }
 
     static let exercise2 = "Lessons/02-check-then-act/Exercise"

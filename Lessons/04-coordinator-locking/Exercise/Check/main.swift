@@ -148,6 +148,13 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "process, so it does not keep the other thread out"
             )
         }
+        if locksTwice(in: code) {
+            return (
+                "overlap",
+                "\(overlapped): `increment()` takes its lock more than once, so another "
+                    + "increment can read or write between this one's read and its write"
+            )
+        }
         if calls("lockDescription", in: code) {
             return (
                 "shared-owner",
@@ -165,14 +172,29 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             : nil
     }
 
+    /// Whether `increment()` in `code` takes a lock more than once (around the read, then again
+    /// around the write): the sequence is two critical sections, whichever lock it is.
+    static func locksTwice(in code: String) -> Bool {
+        guard let start = code.range(of: "func increment") else { return false }
+        let rest = code[start.upperBound...]
+        let body = rest.range(of: "func ").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
+        let takes = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
+        return takes.map { name in countCalls(name, in: body) }.reduce(0, +) > 1
+    }
+
+    /// How many times `code` names the method `name` (see `calls(_:in:)`).
+    static func countCalls(_ name: String, in code: String) -> Int {
+        let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
+        return code.ranges(of: name).filter { range in
+            !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
+                && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
+        }.count
+    }
+
     /// Whether `code` uses the method `name`: the whole word (not `unlockRecord` for `lockRecord`),
     /// with any spacing around the dot (`lockFile . lockRecord ()`), as a call or a reference.
     static func calls(_ name: String, in code: String) -> Bool {
-        let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
-        return code.ranges(of: name).contains { range in
-            !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
-                && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
-        }
+        countCalls(name, in: code) > 0
     }
 
     /// The participant's file as compiled beside this one, without its comments (`//` to the end of
