@@ -117,7 +117,8 @@ public enum ActorReentrancyLesson {
             Tally(
                 await source.sharedLoads,
                 of: await source.liveReloads,
-                "reloads joined a load already in flight and dropped their own update (the design's trade-off)"
+                "reloads that found their item joined a load in flight, dropping their own update "
+                    + "(the design's trade-off)"
             )
         }
     )

@@ -206,8 +206,13 @@ public enum CoordinatorLockingLesson {
         var observation = kept
         observation.inconsistencies += overlaps
         observation.outcome = (overlaps > 0 ? "overlap: " + overlap : "no overlap") + " · " + kept.outcome
-        // A band's meaning repeats the outcome's numbers (`100–119 of 200 increments kept, the others lost`).
-        let lost = kept.meaning.hasSuffix(", the others lost") ? "the rest lost" : kept.meaning
+        // A band (`100–119/200`) says what its two numbers count: the counter's final value, and the
+        // increments the trial made.
+        let band = kept.outcome.split(separator: "/", maxSplits: 1)
+        let lost =
+            kept.meaning.hasSuffix(", the others lost") && band.count == 2
+            ? "the counter ended at \(band[0]) of the trial's \(band[1]) increments, the rest lost"
+            : kept.meaning
         observation.meaning = lost + (overlaps > 0 ? " to overlaps" : ", one claim at a time")
         return observation
     }

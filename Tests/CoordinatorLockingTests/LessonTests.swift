@@ -31,7 +31,8 @@ struct LessonTests {
         arguments: [
             (
                 kept: 130, of: 200, overlaps: 3, overlap: "one process",
-                outcome: "overlap: one process · 120–139/200", meaning: "the rest lost to overlaps",
+                outcome: "overlap: one process · 120–139/200",
+                meaning: "the counter ended at 120–139 of the trial's 200 increments, the rest lost to overlaps",
                 inconsistencies: 3
             ),
             (
