@@ -255,6 +255,9 @@ struct ExerciseAdviceTests {
         // What the run saw, ending with the name the hint lists; only when the work ran twice.
         let seen = text.firstMatch(of: /seen in the run: [0-9,]+ (extra )?executions? began .*?\(`([a-z-]+)`\)/)
         #expect((seen?.2).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
+        // Calls that returned early with the work run once: that, seen in the run, in one line.
+        let waitedFor = /seen in the run: no second execution began; the calls that lost .* returned without waiting/
+        #expect((text.firstMatch(of: waitedFor) != nil) == (planted.failing == [Self.waits]), "\(text)")
     }
 
     @Test("exercise 2's hints list what they are for in text, and each mistake has a hint of its own")

@@ -8,8 +8,15 @@ import Foundation
 /// run cannot see a lock), and the line says so.
 enum Mistake {
     static func diagnose(overlapping: Int, afterAnother: Int, earlyReturns: Int) -> (kind: String, line: String)? {
-        // Early returns alone are the `inconsistencies` kind's, which the stress run already names.
-        guard overlapping + afterAnother > 0 else { return nil }
+        // Early returns alone: the `inconsistencies` kind, which the stress run already names.
+        guard overlapping + afterAnother > 0 else {
+            guard earlyReturns > 0 else { return nil }
+            return (
+                "inconsistencies",
+                "seen in the run: no second execution began; the calls that lost the race to the flag "
+                    + "returned without waiting for the one that won (`inconsistencies`)"
+            )
+        }
         let code = participantCode()
         let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         if overlapping == 0, locks {
