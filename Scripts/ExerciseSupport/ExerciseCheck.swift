@@ -51,6 +51,10 @@ public final class ExerciseCheck {
     /// Whether a requirement has failed so far.
     public var hasFailed: Bool { !failures.isEmpty }
 
+    /// Whether the failures so far include `kind` (`lost-writes`…): a diagnosis read from the code
+    /// is only for the failure it explains.
+    public func saw(_ kind: String) -> Bool { kinds.contains(kind) }
+
     /// What a failed run showed, for the hint: one line under the FAIL, and `kind` added to the
     /// diagnosis (a hint marked with it in hints.md is the one the checker names).
     public func diagnose(_ kind: String, _ line: String) {

@@ -49,7 +49,7 @@ check.stress(
 )
 // What the code did, for the hint: read from the code, since the run sees the same lost keys
 // whichever lock the getter and the setter take.
-if check.hasFailed, AtomicProperty.found(in: participantCode()) {
+if check.saw("lost-writes"), AtomicProperty.found(in: participantCode()) {
     check.diagnose(
         "atomic-property",
         "read from your code: `contents` has a getter and a setter that each take a lock, so "

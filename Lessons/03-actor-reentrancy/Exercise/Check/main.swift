@@ -65,4 +65,41 @@ check.require(
     "every concurrent add asked the referee once",
     evidence: "\((40 * 200).formatted()) adds asked \((Referee.count - asked).formatted()) times"
 )
+// What the code did, for the hint: an add that compares after its `await` and writes only if nothing
+// changed drops its points instead of overwriting others'; the run sees the same lost points, the
+// code tells it apart.
+if check.saw("lost-writes"), RecheckAfterAwait.found(in: participantCode()) {
+    check.diagnose(
+        "recheck-drop",
+        "read from your code: after its `await` an add compares and writes only if the score did "
+            + "not change, so an add that finds it changed drops its points (`recheck-drop`)"
+    )
+}
 check.finish()
+
+/// An add that re-checks after its `await` and writes only if nothing changed: a comparison
+/// (`==`, `!=`) in an `if` or `guard` after the first `await` of `add`.
+enum RecheckAfterAwait {
+    static func found(in code: String) -> Bool {
+        guard let add = code.range(of: "func add") else { return false }
+        let rest = code[add.upperBound...]
+        let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        guard let suspension = body.range(of: "await") else { return false }
+        let after = body[suspension.upperBound...]
+        let branches = after.contains("if ") || after.contains("guard ")
+        return branches && (after.contains("==") || after.contains("!="))
+    }
+}
+
+/// The participant's file as compiled beside this one, without its comments; empty if unreadable.
+func participantCode() -> String {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Scoreboard.swift"
+    )
+    let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    var code = text
+    for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#] {
+        if let regex = try? Regex(pattern) { code = code.replacing(regex, with: " ") }
+    }
+    return code
+}
