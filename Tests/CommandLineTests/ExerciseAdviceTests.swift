@@ -122,14 +122,14 @@ struct ExerciseAdviceTests {
     }
 
     @Test(
-        "exercise 6's wrong fix: torn snapshots counted out of the snapshots taken",
+        "exercise 6's writer-only lock: torn snapshots out of those taken, and the hint on one value",
         .timeLimit(.minutes(20))
     )
     func tornSnapshotsOutOfTaken() throws {
         let lines = try Self.check(
             exercise: 6,
             .patch("Lessons/06-async-data-source/Exercise/WrongFixes/LockedWriterOnly.patch"),
-            diagnosis: "inconsistencies"
+            diagnosis: "reader-two-looks"
         )
         // 100 trials × 500 reading iterations, plus each trial's final snapshot.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
@@ -138,6 +138,13 @@ struct ExerciseAdviceTests {
             "\(lines)"
         )
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
+        // The writer is whole, the reader takes two looks: read from the code, sent to hint 3.
+        #expect(text.contains("snapshot() still reads the count and the items in two looks"), "\(lines)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(
+            next?.hasPrefix("Next: read hint 3 of 4 in Lessons/06-async-data-source/Exercise/hints.md") == true,
+            "\(lines)"
+        )
     }
 
     @Test("exercise 5's hints are marked: unordered stores to the barrier, torn files seen only outside to the rename")

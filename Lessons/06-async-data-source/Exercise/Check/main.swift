@@ -91,4 +91,39 @@ check.stress(
     requirement: "readers racing writers only ever see whole versions (every trial)",
     inconsistent: tornPhrase
 )
+// What the code did, for the hint: a writer made whole under one lock, with a reader that still
+// takes two looks, tears snapshots as the starter does; the code tells it apart.
+if check.saw("inconsistencies"), ReaderTwoLooks.found(in: participantCode()) {
+    check.diagnose(
+        "reader-two-looks",
+        "read from your code: replace(with:) writes under one lock, but snapshot() still reads the "
+            + "count and the items in two looks, with no lock around both (`reader-two-looks`)"
+    )
+}
 check.finish()
+
+/// A reader that takes two looks: `snapshot()` reads `count` and `items` with no lock of its own
+/// around both, while `replace(with:)` takes one.
+enum ReaderTwoLooks {
+    static func found(in code: String) -> Bool {
+        func body(of function: String) -> Substring? {
+            guard let start = code.range(of: "func \(function)") else { return nil }
+            let rest = code[start.upperBound...]
+            return rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        }
+        guard let writer = body(of: "replace"), let reader = body(of: "snapshot") else { return false }
+        let locks = { (body: Substring) in ["lock", "Lock", "sync", "Mutex", "wait"].contains { body.contains($0) } }
+        return locks(writer) && !locks(reader) && reader.contains("count") && reader.contains("items")
+    }
+}
+
+/// The participant's file as compiled beside this one, without its comments; empty if unreadable.
+func participantCode() -> String {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Playlist.swift")
+    let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    var code = text
+    for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#] {
+        if let regex = try? Regex(pattern) { code = code.replacing(regex, with: " ") }
+    }
+    return code
+}
