@@ -49,7 +49,7 @@ check.stress(
 )
 // What the code did, for the hint: read from the code, since the run sees the same lost keys
 // whichever lock the getter and the setter take.
-if check.saw("lost-writes"), AtomicProperty.found(in: participantCode()) {
+if check.saw("lost-writes"), AtomicProperty.found(in: participantCode("Storage.swift")) {
     check.diagnose(
         "atomic-property",
         "read from your code: `contents` has a getter and a setter that each take a lock, so "
@@ -71,15 +71,4 @@ enum AtomicProperty {
         return takesLock(compact[get.upperBound...]) && takesLock(setter)
             && !setter.prefix(120).contains("flags:.barrier")
     }
-}
-
-/// The participant's file as compiled beside this one, without its comments; empty if unreadable.
-func participantCode() -> String {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Storage.swift")
-    let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-    var code = text
-    for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#] {
-        if let regex = try? Regex(pattern) { code = code.replacing(regex, with: " ") }
-    }
-    return code
 }

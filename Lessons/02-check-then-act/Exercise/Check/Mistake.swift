@@ -1,4 +1,5 @@
 // Part of exercise 2's harness (do not edit): what a failing `Once` did, for the hint.
+import ExerciseSupport
 import Foundation
 
 /// The mistake a failing run points to, as a kind for the checker's hint (`hints.md` names the
@@ -17,7 +18,7 @@ enum Mistake {
                     + "returned without waiting for the one that won (`inconsistencies`)"
             )
         }
-        let code = participantCode()
+        let code = participantCode("Once.swift")
         let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         if overlapping == 0, locks {
             return (
@@ -69,15 +70,4 @@ enum Mistake {
         "\(value.formatted()) \(noun)\(value == 1 ? "" : "s")"
     }
 
-    /// The participant's file as compiled beside this one, without its comments (`//` to the end of
-    /// the line, `/* ... */` over any lines) and string literals; empty if unreadable.
-    private static func participantCode() -> String {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Once.swift")
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        var code = text
-        for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#, #""[^"\n]*""#] {
-            if let regex = try? Regex(pattern) { code = code.replacing(regex, with: " ") }
-        }
-        return code
-    }
 }

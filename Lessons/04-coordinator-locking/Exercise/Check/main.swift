@@ -140,7 +140,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "(`\(name)`): a new FileCounter has a new lock, so it keeps no other increment out"
             )
         }
-        let code = participantCode()
+        let code = participantCode("FileCounter.swift")
         if calls("lockRecord", in: code) {
             return (
                 "process-owner",
@@ -197,17 +197,4 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         countCalls(name, in: code) > 0
     }
 
-    /// The participant's file as compiled beside this one, without its comments (`//` to the end of
-    /// the line, `/* ... */` over any lines); empty if unreadable.
-    private static func participantCode() -> String {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "FileCounter.swift"
-        )
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        let blockComment = try? Regex("/\\*[\\s\\S]*?\\*/")
-        let unblocked = blockComment.map { text.replacing($0, with: " ") } ?? text
-        return unblocked.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
-            .joined(separator: "\n")
-    }
 }
