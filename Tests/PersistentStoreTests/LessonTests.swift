@@ -10,7 +10,18 @@ struct LessonTests {
     /// 20 of 20 trials of 400 operations with noise (no-barrier: stores overwritten by older ones;
     /// shared-staging-name: torn files and failed stores; non-atomic-write: torn outside reads). Ten
     /// trials without one would take ten trials in which no two stores of a document ever overlapped.
-    @Test("every buggy variant reproduces", arguments: ["no-barrier", "shared-staging-name", "non-atomic-write"])
+    ///
+    /// Not under TSan: these are races on files, which TSan cannot see, and under its slowdown on a
+    /// busy machine the concurrent queue may run no two stores at once for ten trials; the explorer
+    /// tests find each of them by schedule, without luck (`PersistentStoreExplorerTests`).
+    @Test(
+        "every buggy variant reproduces",
+        .disabled(
+            if: ThreadSanitizer.isActive,
+            "races on files, invisible to TSan; the explorer tests find them by schedule"
+        ),
+        arguments: ["no-barrier", "shared-staging-name", "non-atomic-write"]
+    )
     func buggyVariantsReproduce(name: String) async throws {
         let variant = try #require(PersistentStoreLesson.lesson.variant(named: name))
         let report = await StressRunner.run(variant, trials: 10, iterations: 400, seed: 5)
