@@ -1,5 +1,6 @@
 // Synthetic lessons with outcomes known in advance, for RaceLab's own tests: a loss of exactly one
-// write in four, a clean counter, a variant that traps, one that hangs, one that exits early.
+// write in four, a clean counter, a variant that traps (in every trial, or in one chosen trial),
+// one that hangs, one that exits early.
 // Running them through the same `RaceLabTool` as `racelab` tests the runner, the watchdog, the
 // report and the exit statuses end to end, without depending on any real race.
 import Foundation
@@ -71,6 +72,26 @@ let faults = Lesson(
             operation: { counter, iteration in
                 if iteration.trial == 1 && iteration.index == 3 { fatalError("fixture trap") }
                 if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
+            }
+        ),
+        Variant.counting(
+            name: "loses-traps-in-trial-3",
+            kind: .buggy,
+            summary: "drops every fourth write in every trial, and traps in trial 3",
+            crashMeansReproduced: true,
+            operation: { counter, iteration in
+                if iteration.trial == 2 && iteration.index == 3 { fatalError("fixture trap") }
+                if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
+            }
+        ),
+        Variant.counting(
+            name: "fixed-traps-in-trial-2",
+            kind: .fixed,
+            summary: "keeps every write, and traps in trial 2",
+            crashMeansReproduced: true,
+            operation: { counter, iteration in
+                if iteration.trial == 1 && iteration.index == 3 { fatalError("fixture trap") }
+                counter.withLockedValue { $0 += 1 }
             }
         ),
     ]

@@ -67,12 +67,12 @@ struct MatrixCommandLineTests {
         #expect(throws: UsageError.self) { try parser.parse(["power", "1", "--junit", "report.xml"]) }
     }
 
-    @Test("a child's request, a time budget included, is read back as it was written; anything else is refused")
+    @Test("a child's request, its time budget and first trial included, is read back as written; nothing else is")
     func childRequestRoundTrip() throws {
         let run = ChildRequest(
             lesson: 1,
             variant: "clean",
-            job: .run(workload: Workload(trials: 3, iterations: 4), seed: 5, noise: true, budget: 1.5),
+            job: .run(workload: Workload(trials: 3, iterations: 4), seed: 5, noise: true, budget: 1.5, firstTrial: 2),
             channel: "/tmp/channel"
         )
         #expect(try parser.parse(run.commandLine()) == .request(run))

@@ -146,7 +146,12 @@ struct IsolationTests {
         #expect(output.status == 1)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
-        #expect(variants.map(\.name) == ["traps", "traps-as-its-bug", "hangs", "exits-early", "loses-then-traps"])
+        #expect(
+            variants.map(\.name) == [
+                "traps", "traps-as-its-bug", "hangs", "exits-early", "loses-then-traps", "loses-traps-in-trial-3",
+                "fixed-traps-in-trial-2",
+            ]
+        )
 
         #expect(variants[0].verdict == .crashed)
         #expect(variants[0].crashed)
@@ -155,6 +160,9 @@ struct IsolationTests {
 
         #expect(variants[1].verdict == .reproduced)
         #expect(variants[1].crashed)
+        // It traps in every trial: each trial after a crash ran in a fresh process, and crashed too.
+        #expect(variants[1].crashedTrials?.map(\.trial) == [1, 2])
+        #expect(variants[1].trials == 0)
 
         #expect(variants[2].verdict == .timedOut)
         #expect(variants[2].timedOut)
@@ -170,8 +178,12 @@ struct IsolationTests {
         #expect(variants[4].trials == 1)
         #expect(variants[4].lostWrites == 3)
         #expect(variants[4].histogram.map(\.outcome) == ["7/10"])
-        #expect(variants[4].verdictReason.hasPrefix("the bug showed in 1 of the 1 trials that finished; then"))
-        #expect(variants[4].verdictReason.contains("in trial 2"))
+        #expect(variants[4].crashedTrials == [.init(trial: 2, signal: 4, whileChecking: false)])
+        #expect(
+            variants[4].verdictReason
+                == "the bug showed in the 1 trial that finished; 1 of the 2 trials run died: trial 2 from signal 4 "
+                + "(SIGILL), memory corrupted by the race"
+        )
     }
 
     @Test("run's text: lost writes seen before a crash stay in the compact verdict; a crash gets the whole block")
@@ -184,8 +196,8 @@ struct IsolationTests {
             .replacingOccurrences(of: "\n    ", with: " ")
         #expect(
             loses.contains(
-                "✓ REPRODUCED: the bug showed in 1 of the 1 trials that finished; then the process died from "
-                    + "signal 4 (SIGILL) in trial 2, memory corrupted by the race"
+                "✓ REPRODUCED: the bug showed in the 1 trial that finished; 1 of the 2 trials run died: trial 2 "
+                    + "from signal 4 (SIGILL), memory corrupted by the race"
             ),
             "\(loses)"
         )
@@ -193,6 +205,112 @@ struct IsolationTests {
         #expect(loses.contains("that trial: 7/10 → 3 "), "\(loses)")
         let traps = try #require(blocks.first { $0.hasPrefix("traps ") })
         #expect(traps.contains("✗ CRASHED") && traps.contains("its stderr ended with:"), "\(traps)")
+    }
+
+    /// The faults lesson's variant that loses one write in four traps in trial 3: the trials after it
+    /// run in a fresh process, numbered as in the whole run.
+    @Test("a crash in trial 3 of 5 loses only that trial: the others' lost writes are all counted")
+    func crashInOneTrial() throws {
+        let output = try Executable.fixtures.run(
+            "run",
+            "faults",
+            "--variant",
+            "loses-traps-in-trial-3",
+            "--trials",
+            "5",
+            "--json"
+        )
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variant = try #require(report.lessons.first?.variants.first)
+        #expect(variant.verdict == .reproduced)
+        #expect(variant.crashed)
+        #expect(variant.crashedTrials == [.init(trial: 3, signal: 4, whileChecking: false)])
+        #expect(variant.trials == 4)
+        #expect(variant.trialsRun == 5)
+        #expect(variant.operations == 4 * 10)
+        #expect(variant.anomalousTrials == 4)
+        #expect(variant.lostWrites == 4 * 3)
+        #expect(variant.histogram.map(\.outcome) == ["7/10"])
+        #expect(variant.histogram.map(\.samples) == [4])
+        #expect(variant.firstAnomalousTrial == 1)
+        #expect(
+            variant.verdictReason
+                == "the bug showed in 4 of the 4 trials that finished; 1 of the 5 trials run died: trial 3 from "
+                + "signal 4 (SIGILL), memory corrupted by the race"
+        )
+    }
+
+    @Test("run's text and HTML say how many trials ran, finished and crashed, and which crashed")
+    func crashedTrialsInTextAndHTML() throws {
+        try Executable.withTemporaryFolder("racelab-crashed-trials") { folder in
+            let page = folder.appendingPathComponent("run.html").path
+            let output = try Executable.fixtures.run(
+                "run",
+                "faults",
+                "--variant",
+                "loses-traps-in-trial-3",
+                "--trials",
+                "5",
+                "--verbose",
+                "--html",
+                page
+            )
+            #expect(output.status == 0, "stderr: \(output.stderr)")
+            let lines = output.stdout.split(separator: "\n")
+            #expect(lines.contains("  5 trials ran: 4 finished, 1 crashed (trial 3)"), "\(output.stdout)")
+            #expect(lines.contains { $0.hasPrefix("  4 trials finished × 10 iterations = 40 operations in ") })
+            #expect(lines.allSatisfy { $0.count <= 100 }, "\(output.stdout)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("5 trials ran, 1 crashed (trial 3) · 4 trials finished × 10 iterations"))
+        }
+    }
+
+    @Test(
+        "a fixed variant that crashes in one trial is CRASHED and fails its lesson, though its other trials were clean"
+    )
+    func fixedVariantCrashInOneTrial() throws {
+        let output = try Executable.fixtures.run(
+            "run",
+            "faults",
+            "--variant",
+            "fixed-traps-in-trial-2",
+            "--trials",
+            "4",
+            "--json"
+        )
+        #expect(output.status == 1)
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        #expect(!report.passed)
+        let variant = try #require(report.lessons.first?.variants.first)
+        #expect(variant.verdict == .crashed)
+        #expect(variant.crashedTrials == [.init(trial: 2, signal: 4, whileChecking: false)])
+        #expect(variant.trials == 3)
+        #expect(variant.anomalousTrials == 0)
+        #expect(
+            variant.verdictReason
+                == "no anomaly in the 3 trials that finished; 1 of the 4 trials run died: trial 2 from signal 4 (SIGILL)"
+        )
+    }
+
+    @Test("a variant that crashes in every trial stops after the crash limit, and says how many trials did not run")
+    func crashLimit() throws {
+        let limit = VariantReport.crashLimit
+        let output = try Executable.fixtures.run(
+            "run",
+            "faults",
+            "--variant",
+            "traps-as-its-bug",
+            "--trials",
+            "\(limit + 5)",
+            "--json"
+        )
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let variant = try #require(report.lessons.first?.variants.first)
+        #expect(variant.verdict == .reproduced)
+        #expect(variant.trials == 0)
+        #expect(variant.crashedTrials?.map(\.trial) == Array(1...limit))
+        #expect(variant.verdictReason.hasSuffix("; after \(limit) crashes no fresh process ran the other 5 trials"))
     }
 
     @Test("a known loss is counted exactly through the child process")
@@ -251,7 +369,7 @@ struct IsolationTests {
         #expect(output.status == 1)
         #expect(output.stdout.contains("✗ CRASHED: the process died from signal 4 (SIGILL)"))
         #expect(output.stdout.contains("✗ TIMED OUT: still running after 1 s; killed by the watchdog"))
-        #expect(output.stdout.contains("lesson 2: buggy reproduced 2/2, fixed clean 0/3 → FAIL"))
+        #expect(output.stdout.contains("lesson 2: buggy reproduced 3/3, fixed clean 0/4 → FAIL"))
     }
 }
 

@@ -12,8 +12,9 @@ package struct ChildRequest: HiddenCommandRequest, Equatable, Sendable {
 
     /// What the child does with the variant.
     package enum Job: Codable, Equatable, Sendable {
-        /// Run it with `StressRunner` and report its `VariantReport`.
-        case run(workload: Workload, seed: UInt64, noise: Bool, budget: Double?)
+        /// Run it with `StressRunner`, trials `firstTrial..<workload.trials` (0 for a whole run; more
+        /// to continue a run whose process died), and report its `VariantReport`.
+        case run(workload: Workload, seed: UInt64, noise: Bool, budget: Double?, firstTrial: Int)
         /// Explore it with `options`, or replay the schedule `replay` (a replay string), and report
         /// its `VariantExploration`; with `states`, also the state after each step of the failing
         /// schedule, for the pictures of `--html` and `--trace`.

@@ -55,11 +55,13 @@ package enum ChildService {
         -> ChildMessage
     {
         switch job {
-        case let .run(workload, seed, noise, budget):
+        case let .run(workload, seed, noise, budget, firstTrial):
             var current: StressRunner.Phase?
+            var options = StressRunner.Options(workload: workload, seed: seed, noise: noise, timeBudget: budget)
+            options.firstTrial = firstTrial
             let report = StressRunner.run(
                 variant,
-                options: .init(workload: workload, seed: seed, noise: noise, timeBudget: budget),
+                options: options,
                 entering: { phase in
                     guard phase != current else { return }
                     current = phase

@@ -22,18 +22,33 @@ package enum IsolatedRun {
             self.timeout = timeout
         }
 
-        /// What the child is asked to do.
-        var job: ChildRequest.Job {
-            .run(workload: options.workload, seed: options.seed, noise: options.noise, budget: options.timeBudget)
+        /// What a child is asked to do: trials `firstTrial` on, within `budget` seconds.
+        func job(firstTrial: Int, budget: Double?) -> ChildRequest.Job {
+            .run(
+                workload: options.workload,
+                seed: options.seed,
+                noise: options.noise,
+                budget: budget,
+                firstTrial: firstTrial
+            )
         }
     }
 
     /// Runs `request` in a child of `executable` and returns the report, whatever became of the child.
     ///
+    /// A variant that declares `Variant.crashMeansReproduced` reports after every trial, so when its
+    /// process dies in a trial (in its own code or in the check) the trials that finished are kept,
+    /// the crash is recorded with its trial's number, and the trials after it run in a fresh child:
+    /// at most `VariantReport.crashLimit` crashes, within the time budget, unless the run was
+    /// interrupted. Each child has the whole watchdog `timeout`. Any other ending (a timeout, an
+    /// exit without a report, a crash before the first trial or while reporting) ends the run as it
+    /// would a run in one child.
+    ///
     /// - Parameters:
     ///   - environment: more variables for the child (the matrix sets `TSAN_OPTIONS` here).
     ///   - launcher: a command that starts the child, e.g. `["/usr/bin/setarch", "x86_64", "-R"]`
     ///     to run it without address randomization; empty to start `executable` directly.
+    ///   - whileWaiting: called about every 100 ms with the seconds since the first child started.
     package static func run(
         _ request: Request,
         executable: String,
@@ -41,33 +56,55 @@ package enum IsolatedRun {
         launcher: [String] = [],
         whileWaiting: (Double) -> Void = { _ in }
     ) -> VariantReport {
-        let answer: ChildProcess.Answer
-        do {
-            answer = try ChildProcess.serve(
-                request.job,
-                lesson: request.lesson.number,
-                variant: request.variant.name,
-                executable: executable,
-                environment: environment,
-                launcher: launcher,
-                timeout: request.timeout,
-                whileWaiting: whileWaiting
+        var run = ContinuedRun(request: request)
+        while true {
+            let answer: ChildProcess.Answer
+            let before = run.wallSeconds
+            do {
+                answer = try ChildProcess.serve(
+                    request.job(firstTrial: run.nextTrial, budget: run.remainingBudget),
+                    lesson: request.lesson.number,
+                    variant: request.variant.name,
+                    executable: executable,
+                    environment: environment,
+                    launcher: launcher,
+                    timeout: request.timeout,
+                    whileWaiting: { whileWaiting(before + $0) }
+                )
+            } catch {
+                // The child never started (no scratch folder for its output, a failed spawn): an error of
+                // this machine, not something the variant did.
+                return run.ended(
+                    by: failedReport(request, wall: 0, stderr: ["\(error)"], ended: .notStarted("\(error)"))
+                )
+            }
+            if case .report(let report) = answer.reply { return run.finished(report, wall: answer.result.wallSeconds) }
+            if request.variant.crashMeansReproduced, ChildProcess.interruptingSignal == nil,
+                case .signaled(let signal) = answer.result.termination,
+                let phase = answer.lastPhase, phase != .report
+            {
+                // A trial's crash: what finished before it stands, and the trials after it may run on.
+                run.crashed(
+                    signal: Int(signal),
+                    whileChecking: phase == .check,
+                    progress: answer.progress,
+                    wall: answer.result.wallSeconds,
+                    stderr: tail(of: answer.result.stderr, lines: stderrTailLines)
+                )
+                if run.goesOn { continue }
+                return run.report()
+            }
+            return run.ended(
+                by: failedReport(
+                    request,
+                    wall: answer.result.wallSeconds,
+                    stderr: tail(of: answer.result.stderr, lines: stderrTailLines),
+                    ended: answer.wroteResult
+                        ? .afterReport(answer.result.termination, answer.ending)
+                        : .ended(answer.result.termination, lastPhase: answer.lastPhase)
+                )
             )
-        } catch {
-            // The child never started (no scratch folder for its output, a failed spawn): an error of
-            // this machine, not something the variant did.
-            return failedReport(request, wall: 0, stderr: ["\(error)"], ended: .notStarted("\(error)"))
         }
-        if case .report(let report) = answer.reply { return report }
-        return failedReport(
-            request,
-            wall: answer.result.wallSeconds,
-            stderr: tail(of: answer.result.stderr, lines: stderrTailLines),
-            trialsBefore: answer.progress,
-            ended: answer.wroteResult
-                ? .afterReport(answer.result.termination, answer.ending)
-                : .ended(answer.result.termination, lastPhase: answer.lastPhase)
-        )
     }
 
     /// How a child that left no report ended.
@@ -79,19 +116,16 @@ package enum IsolatedRun {
         case afterReport(ChildProcess.Termination, String)
     }
 
-    /// The report for a child that crashed, was killed by the watchdog, or exited without a report.
+    /// The report for a child that crashed, was killed by the watchdog, or exited without a report,
+    /// with no trial's counts (see `ContinuedRun` for a crash in a trial that reported its progress).
     ///
     /// A crash counts as a buggy variant's bug (`crashMeansReproduced`) only when the child said it was
     /// running the variant's code: a crash in the check, or before the first trial, is the harness's.
     /// A child that said it was writing its report and left none failed to report: an error.
-    /// `trialsBefore`, the child's last report of the trials it finished (see
-    /// `ChildMessage.progress`), gives the report their counts and histogram, and the reason says
-    /// what they showed: a crash must not hide lost writes seen before it.
     private static func failedReport(
         _ request: Request,
         wall: Double,
         stderr: [String],
-        trialsBefore: VariantReport? = nil,
         ended: Ending
     ) -> VariantReport {
         let variant = request.variant
@@ -124,18 +158,14 @@ package enum IsolatedRun {
             reason = "the variant ran, but its process could not write the report"
         case .ended(.signaled(let number), let phase):
             signal = Int(number)
-            var died = "the process died from signal \(number) (\(signalName(number)))"
-            if let before = trialsBefore, before.trials > 0 {
-                died += " in trial \(before.trials + 1)"
-            }
+            let died = "the process died from signal \(number) (\(signalName(number)))"
             if phase == .variant && variant.kind == .buggy && variant.crashMeansReproduced {
                 verdict = .reproduced
                 // Declared by the variant: its own code mutates shared state unsynchronised.
                 reason = died + ", memory corrupted by the race"
             } else {
                 verdict = .crashed
-                let counted = (trialsBefore?.trials ?? 0) > 0
-                reason = died + (phase == .check ? (counted ? " while checking it" : " while checking a trial") : "")
+                reason = died + (phase == .check ? " while checking a trial" : "")
             }
         case .ended(.exited(let status), _):
             exitStatus = Int(status)
@@ -145,26 +175,25 @@ package enum IsolatedRun {
                 ? "the process exited without a report"
                 : "the process exited with status \(status) without a report"
         }
-        if let before = trialsBefore, before.trials > 0, case .ended(.signaled, let phase) = ended, phase != .report {
-            // The trials that finished are evidence in their own right; the crash is reported beside them.
-            var report = before
-            report.crashed = true
-            report.signal = signal
-            report.timeoutSeconds = request.timeout
-            report.stderrTail = stderr
-            report.wallSeconds = wall
-            report.operationsPerSecond = wall > 0 ? Double(report.operations) / wall : 0
-            report.verdict = before.anomalousTrials > 0 && variant.kind == .buggy ? .reproduced : verdict
-            report.verdictReason =
-                report.verdict == .reproduced
-                ? "the bug showed in \(before.anomalousTrials) of the \(before.trials) trials that finished; then \(reason)"
-                : reason + "; the \(before.trials) trials before it showed no anomaly"
-            return report
-        }
-        return VariantReport(
-            name: variant.name,
-            kind: variant.kind,
-            summary: variant.summary,
+        var report = emptyReport(request)
+        report.errors = harnessError ? 1 : 0
+        report.crashed = !timedOut && !harnessError
+        report.signal = signal
+        report.exitStatus = exitStatus
+        report.timedOut = timedOut
+        report.stderrTail = stderr
+        report.wallSeconds = wall
+        report.verdict = verdict
+        report.verdictReason = reason
+        return report
+    }
+
+    /// A report of no trial, for `request`'s variant, options and watchdog.
+    static func emptyReport(_ request: Request) -> VariantReport {
+        VariantReport(
+            name: request.variant.name,
+            kind: request.variant.kind,
+            summary: request.variant.summary,
             trials: 0,
             iterations: request.options.workload.iterations,
             operations: 0,
@@ -173,23 +202,18 @@ package enum IsolatedRun {
             lostWrites: 0,
             inconsistencies: 0,
             duplicates: 0,
-            errors: harnessError ? 1 : 0,
-            crashed: !timedOut && !harnessError,
-            signal: signal,
-            exitStatus: exitStatus,
-            timedOut: timedOut,
+            errors: 0,
             timeoutSeconds: request.timeout,
-            stderrTail: stderr,
             histogram: [],
             samples: [],
-            wallSeconds: wall,
+            wallSeconds: 0,
             operationsPerSecond: 0,
             seed: request.options.seed,
             noise: request.options.noise,
             firstAnomalousTrial: nil,
             secondsToFirstAnomaly: nil,
-            verdict: verdict,
-            verdictReason: reason
+            verdict: .error,
+            verdictReason: ""
         )
     }
 

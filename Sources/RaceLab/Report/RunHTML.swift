@@ -33,7 +33,9 @@ public enum RunHTML {
                 + HTMLPage.verdict(variant.verdict.label, finding: finding(of: variant), expected: variant.passed)
                 + "</h3>",
             "<p>\(xmlEscaped(variant.summary))</p>",
-            "<p class=\"figures\">\(grouped(variant.trials)) trials × \(grouped(variant.iterations)) iterations · "
+            "<p class=\"figures\">" + crashedTrials(variant)
+                + "\(grouped(variant.trials)) trials\(variant.crashedTrials?.isEmpty == false ? " finished" : "") × "
+                + "\(grouped(variant.iterations)) iterations · "
                 + "anomalous trials \(grouped(variant.anomalousTrials)) · lost writes \(grouped(variant.lostWrites)) · "
                 + "duplicates \(grouped(variant.duplicates)) · inconsistencies \(grouped(variant.inconsistencies))"
                 + (variant.errors > 0 ? " · errors \(grouped(variant.errors)) (not evidence of the bug)" : "")
@@ -64,6 +66,14 @@ public enum RunHTML {
         }
         lines.append("</section>")
         return lines
+    }
+
+    /// `40 trials ran, 2 crashed (trials 3 and 17) · ` for a variant whose process died in some trials;
+    /// empty otherwise.
+    private static func crashedTrials(_ variant: VariantReport) -> String {
+        guard let crashes = variant.crashedTrials, !crashes.isEmpty else { return "" }
+        let which = IsolatedRun.ContinuedRun.trialList(crashes.map(\.trial))
+        return "\(grouped(variant.trialsRun)) trials ran, \(grouped(crashes.count)) crashed (\(which)) · "
     }
 
     /// Red when the variant showed a bug (anomalous trials), green when it stayed clean, grey when

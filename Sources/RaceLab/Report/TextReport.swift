@@ -45,12 +45,16 @@ package struct TextReport {
         if !verbose && report.passed && report.trials > 0 && report.errors == 0 { return compactVariant(report) }
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
+        if let crashes = report.crashedTrials, !crashes.isEmpty {
+            lines.append("  " + crashedTrialsLine(report, crashes: crashes))
+        }
         if report.trials > 0 {
             // Totals come from the trials without errors only, so they are averaged over those.
             let counted = report.trials - report.errorTrials
             let perTrial = { (total: Int) in counted > 0 ? perTrialFigure(total, trials: counted) : "–" }
+            let finished = report.crashedTrials?.isEmpty == false ? " finished" : ""
             lines.append(
-                "  \(trialCount(report.trials)) × \(grouped(report.iterations)) iterations = "
+                "  \(trialCount(report.trials))\(finished) × \(grouped(report.iterations)) iterations = "
                     + "\(grouped(report.operations)) operations in \(String(format: "%.2f", report.wallSeconds)) s "
                     + "(\(grouped(Int(report.operationsPerSecond.rounded()))) operations/s)"
             )
@@ -82,7 +86,7 @@ package struct TextReport {
                 lines.append(contentsOf: wrapped("  e.g. \(sample)", hang: "       "))
             }
             for tally in report.tallies ?? [] { lines += wrapped("  \(tally.text)", hang: "    ") }
-        } else {
+        } else if report.crashedTrials?.isEmpty != false {
             lines.append("  no report from the variant's process after \(String(format: "%.2f", report.wallSeconds)) s")
         }
         let mark = !report.decides ? "·" : report.passed ? "✓" : report.verdict == .error ? "!" : "✗"
@@ -104,6 +108,14 @@ package struct TextReport {
         }
         if report.trials == 0 { lines = lines.flatMap { wrapped($0) } }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How many trials ran, finished and crashed, and which crashed:
+    /// `40 trials ran: 38 finished, 2 crashed (trials 3 and 17)`.
+    func crashedTrialsLine(_ report: VariantReport, crashes: [VariantReport.CrashedTrial]) -> String {
+        let which = IsolatedRun.ContinuedRun.trialList(crashes.map(\.trial))
+        return "\(trialCount(report.trialsRun)) ran: \(grouped(report.trials)) finished, "
+            + "\(grouped(crashes.count)) crashed (\(which))"
     }
 
     /// A variant whose verdict is the expected one, in a few lines: its name and summary; the verdict

@@ -9,8 +9,9 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var kind: VariantKind
     /// What the variant does, in one line.
     public var summary: String
-    /// Independent trials run (fewer than asked only if the process died or was killed, or a time
-    /// budget ran out: see `StressRunner.Options.timeBudget`).
+    /// Independent trials that finished: every count below is over these. Fewer than asked when a
+    /// trial crashed (see `crashedTrials`), the process was killed, or a time budget ran out (see
+    /// `StressRunner.Options.timeBudget`).
     public var trials: Int
     /// Operations per trial.
     public var iterations: Int
@@ -42,6 +43,11 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var signal: Int? = nil
     /// Its exit status, when it exited non-zero instead.
     public var exitStatus: Int? = nil
+    /// The trials whose process died in them, in order; nil when none did, or when the trial is not
+    /// known (a variant that does not declare `Variant.crashMeansReproduced` reports no trial until
+    /// its run ends). The trials after a crash ran in a fresh process, up to
+    /// `VariantReport.crashLimit` crashes.
+    public var crashedTrials: [CrashedTrial]? = nil
     /// The watchdog killed it.
     public var timedOut: Bool = false
     /// The watchdog's limit, in seconds.
@@ -81,6 +87,35 @@ public struct VariantReport: Sendable, Codable, Equatable {
     /// What the design did that is no anomaly (`Observation.tallies`), summed over the trials
     /// without errors; nil when the variant counts nothing of the kind.
     public var tallies: [Tally]? = nil
+
+    /// Trials that ran: those that finished and those whose process died in them.
+    public var trialsRun: Int { trials + (crashedTrials?.count ?? 0) }
+
+    /// A trial in which the variant's process died.
+    public struct CrashedTrial: Sendable, Codable, Equatable {
+        /// The trial's number, from 1, in the whole run.
+        public var trial: Int
+        /// The signal that killed the process.
+        public var signal: Int
+        /// Whether it died while the trial was being checked rather than while the variant's own
+        /// code ran: such a crash is never evidence of the bug.
+        public var whileChecking: Bool
+
+        /// A crashed trial.
+        /// - Parameters:
+        ///   - trial: its number, from 1.
+        ///   - signal: the signal that killed the process.
+        ///   - whileChecking: whether it died in the check.
+        public init(trial: Int, signal: Int, whileChecking: Bool) {
+            self.trial = trial
+            self.signal = signal
+            self.whileChecking = whileChecking
+        }
+    }
+
+    /// Crashes after which a run goes on in a fresh process: after this many, the trials left do
+    /// not run, so that a variant that crashes in every trial ends.
+    public static let crashLimit = 10
 
     /// Whether the verdict is the one this variant's kind should get.
     public var passed: Bool { verdict.isExpected(for: kind) }

@@ -31,6 +31,10 @@ public enum StressRunner {
         public var stopsAtFirstAnomaly = false
         /// Trials the time budget never cuts: it stops the run only after this many (at least one).
         public var minimumTrials = 1
+        /// The index of the first trial to run: a run that continues one whose process died runs
+        /// trials `firstTrial..<workload.trials`, numbered as in the whole run, so that each keeps
+        /// its noise decisions and the report's trial numbers are the whole run's.
+        package var firstTrial = 0
 
         /// Options of a run.
         /// - Parameters:
@@ -124,13 +128,13 @@ public enum StressRunner {
             )
         }
 
-        for trial in 0..<options.workload.trials {
-            if trial >= max(1, options.minimumTrials), let budget = options.timeBudget,
+        for trial in options.firstTrial..<max(options.firstTrial, options.workload.trials) {
+            if trial - options.firstTrial >= max(1, options.minimumTrials), let budget = options.timeBudget,
                 (clock.now - started).seconds >= budget
             {
                 break
             }
-            trialsRun = trial + 1
+            trialsRun = trial - options.firstTrial + 1
             let result = runTrial(
                 variant,
                 trial: trial,
@@ -150,7 +154,7 @@ public enum StressRunner {
                 meaning: result.meaning,
                 distance: result.distance
             )
-            afterTrial(trial + 1)
+            afterTrial(trialsRun)
             progress?(report())
             if options.stopsAtFirstAnomaly && firstAnomaly != nil { break }
         }
