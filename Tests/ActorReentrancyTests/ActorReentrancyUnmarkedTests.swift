@@ -14,7 +14,13 @@ import Testing
 /// explorer does not see it, and a job the explorer holds keeps theirs waiting. The tool runs
 /// nothing beside an exploration: `UIActorUnmarkedCommandLineTests` explores those two variants with
 /// the built `racelab explore 3 --marks off`.
-@Suite("Lesson 3 explored with marks off")
+@Suite(
+    "Lesson 3 explored with marks off",
+    .disabled(
+        if: ThreadSanitizer.isActive,
+        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
+    )
+)
 struct ActorReentrancyUnmarkedTests {
     static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120, marks: false)
 

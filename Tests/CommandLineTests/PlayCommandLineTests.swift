@@ -149,6 +149,7 @@ struct PlayCommandLineTests {
 
     @Test(
         "every line a game prints fits a projector: hints, state lines, the end and the timeline",
+        .disabled(if: ThreadSanitizer.isActive, "the layout of the text: make test checks it"),
         arguments: ["1", "2", "3", "4", "5", "6"]
     )
     func fitsAProjector(lesson: String) throws {

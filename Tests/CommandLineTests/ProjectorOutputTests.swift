@@ -69,6 +69,7 @@ struct ProjectorOutputTests {
 
     @Test(
         "explore, every lesson by default: no line wider than 100 columns, no search internals unless --verbose",
+        .disabled(if: ThreadSanitizer.isActive, "the layout of the text: make test checks it"),
         arguments: 1...6
     )
     func exploreFitsAProjector(lesson: Int) throws {

@@ -142,7 +142,9 @@ struct RacelabCommandTests {
 struct IsolationTests {
     @Test("a trap is reported as CRASHED with its signal and message, and the run goes on")
     func crash() throws {
-        let output = try Executable.fixtures.run("run", "faults", "--json", "--timeout", "2")
+        // The watchdog only has to stop `hangs`; every other variant must finish well within it,
+        // however busy the machine (a TSan build on 2 shared cores starts a child in about a second).
+        let output = try Executable.fixtures.run("run", "faults", "--json", "--timeout", "10")
         #expect(output.status == 1)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
@@ -166,7 +168,7 @@ struct IsolationTests {
 
         #expect(variants[2].verdict == .timedOut)
         #expect(variants[2].timedOut)
-        #expect(variants[2].timeoutSeconds == 2)
+        #expect(variants[2].timeoutSeconds == 10)
 
         #expect(variants[3].verdict == .crashed)
         #expect(variants[3].exitStatus == 3)
@@ -188,7 +190,7 @@ struct IsolationTests {
 
     @Test("run's text: lost writes seen before a crash stay in the compact verdict; a crash gets the whole block")
     func crashInText() throws {
-        let output = try Executable.fixtures.run("run", "faults", "--timeout", "2")
+        let output = try Executable.fixtures.run("run", "faults", "--timeout", "10")
         #expect(output.status == 1)
         let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
         // Read unwrapped: the verdict line wraps at 100 columns.
@@ -365,10 +367,11 @@ struct IsolationTests {
 
     @Test("the text report shows the crash, the timeout and a failing summary")
     func textReport() throws {
-        let output = try Executable.fixtures.run("run", "2", "--timeout", "1")
+        // 10 s: long enough for every variant but `hangs` on a busy machine, as in `crash()`.
+        let output = try Executable.fixtures.run("run", "2", "--timeout", "10")
         #expect(output.status == 1)
         #expect(output.stdout.contains("✗ CRASHED: the process died from signal 4 (SIGILL)"))
-        #expect(output.stdout.contains("✗ TIMED OUT: still running after 1 s; killed by the watchdog"))
+        #expect(output.stdout.contains("✗ TIMED OUT: still running after 10 s; killed by the watchdog"))
         #expect(output.stdout.contains("lesson 2: buggy reproduced 3/3, fixed clean 0/4 → FAIL"))
     }
 }

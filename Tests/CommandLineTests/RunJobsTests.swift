@@ -32,7 +32,7 @@ struct RunJobsTests {
 
     @Test(
         "a fixture lesson prints the same report and exits alike with --jobs 2 as with --jobs 1",
-        arguments: [["synthetic"], ["faults", "--timeout", "1"]]
+        arguments: [["synthetic"], ["faults", "--timeout", "10"]]
     )
     func sameReport(lesson: [String]) throws {
         let arguments = ["run"] + lesson + ["--seed", "3"]

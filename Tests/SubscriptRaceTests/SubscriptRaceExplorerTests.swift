@@ -5,7 +5,13 @@ import Testing
 @testable import SubscriptRace
 
 /// Lesson 1 under the schedule explorer: the lost key is found by search, not by luck.
-@Suite("Lesson 1 under the schedule explorer")
+@Suite(
+    "Lesson 1 under the schedule explorer",
+    .disabled(
+        if: ThreadSanitizer.isActive,
+        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
+    )
+)
 struct SubscriptRaceExplorerTests {
     let buggy = try! #require(SubscriptRaceLesson.buggy.exploration)
     let fixed = try! #require(SubscriptRaceLesson.fixed.exploration)
