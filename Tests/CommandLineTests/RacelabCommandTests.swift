@@ -209,22 +209,28 @@ struct IsolationTests {
         #expect(traps.contains("✗ CRASHED") && traps.contains("its stderr ended with:"), "\(traps)")
     }
 
-    /// The faults lesson's variant that loses one write in four traps in trial 3: the trials after it
-    /// run in a fresh process, numbered as in the whole run.
-    @Test("a crash in trial 3 of 5 loses only that trial: the others' lost writes are all counted")
-    func crashInOneTrial() throws {
+    /// One variant of the faults lesson, run alone for `trials` trials: the exit status, the report
+    /// and the variant's report.
+    static func faults(_ variant: String, trials: Int) throws -> (Int32, RunReport, VariantReport) {
         let output = try Executable.fixtures.run(
             "run",
             "faults",
             "--variant",
-            "loses-traps-in-trial-3",
+            variant,
             "--trials",
-            "5",
+            "\(trials)",
             "--json"
         )
-        #expect(output.status == 0, "stderr: \(output.stderr)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
-        let variant = try #require(report.lessons.first?.variants.first)
+        return (output.status, report, try #require(report.lessons.first?.variants.first, "stderr: \(output.stderr)"))
+    }
+
+    /// The faults lesson's variant that loses one write in four traps in trial 3: the trials after it
+    /// run in a fresh process, numbered as in the whole run.
+    @Test("a crash in trial 3 of 5 loses only that trial: the others' lost writes are all counted")
+    func crashInOneTrial() throws {
+        let (status, _, variant) = try Self.faults("loses-traps-in-trial-3", trials: 5)
+        #expect(status == 0)
         #expect(variant.verdict == .reproduced)
         #expect(variant.crashed)
         #expect(variant.crashedTrials == [.init(trial: 3, signal: 4, whileChecking: false)])
@@ -272,19 +278,9 @@ struct IsolationTests {
         "a fixed variant that crashes in one trial is CRASHED and fails its lesson, though its other trials were clean"
     )
     func fixedVariantCrashInOneTrial() throws {
-        let output = try Executable.fixtures.run(
-            "run",
-            "faults",
-            "--variant",
-            "fixed-traps-in-trial-2",
-            "--trials",
-            "4",
-            "--json"
-        )
-        #expect(output.status == 1)
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let (status, report, variant) = try Self.faults("fixed-traps-in-trial-2", trials: 4)
+        #expect(status == 1)
         #expect(!report.passed)
-        let variant = try #require(report.lessons.first?.variants.first)
         #expect(variant.verdict == .crashed)
         #expect(variant.crashedTrials == [.init(trial: 2, signal: 4, whileChecking: false)])
         #expect(variant.trials == 3)
@@ -298,17 +294,7 @@ struct IsolationTests {
     @Test("a variant that crashes in every trial stops after the crash limit, and says how many trials did not run")
     func crashLimit() throws {
         let limit = VariantReport.crashLimit
-        let output = try Executable.fixtures.run(
-            "run",
-            "faults",
-            "--variant",
-            "traps-as-its-bug",
-            "--trials",
-            "\(limit + 5)",
-            "--json"
-        )
-        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
-        let variant = try #require(report.lessons.first?.variants.first)
+        let (_, _, variant) = try Self.faults("traps-as-its-bug", trials: limit + 5)
         #expect(variant.verdict == .reproduced)
         #expect(variant.trials == 0)
         #expect(variant.crashedTrials?.map(\.trial) == Array(1...limit))
