@@ -156,7 +156,7 @@ tsan: ## TSan build; every variant in its own process under TSan; the tool matri
 
 # Tests that race on purpose carry the `.racesOnPurpose(...)` trait (RaceLabTesting), which disables
 # them when the test process runs under TSan: no skip list.
-test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose disable themselves)
+test-tsan: ## swift test under TSan: harness and fixed variants (tests racing on purpose, or that TSan adds nothing to, disable themselves)
 	Scripts/tsan-exec $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(TEST_ARGS)
 
 tsan-demo: ## Show make tsan failing on a data race planted in a fixed variant (in a scratch copy)
