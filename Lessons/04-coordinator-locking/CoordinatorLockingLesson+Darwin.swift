@@ -6,13 +6,15 @@ import RaceLab
 // type-checks this file against stubs carrying Apple's documented signatures (Scripts/DarwinStubs).
 #if canImport(Darwin)
 extension CoordinatorLockingLesson {
-    /// Written against Apple's documentation: no one has measured on a Mac what the tools make of them.
+    /// They test Foundation's `NSFileCoordinator`, whose owner rule the lesson takes from Apple's
+    /// documentation and the explorer cannot check: their verdicts are printed, and do not decide
+    /// the lesson's.
     static let systemCoordinatorVariants = [nsFileCoordinatorSharedPurpose, nsFileCoordinator].map { variant in
         variant.unmeasured(
             on: .macOS,
-            because: "it follows Apple's documentation and has never run on a Mac. The buggy one should "
-                + "lose increments and the fixed one none; if yours disagrees, the lesson's reading of Apple's "
-                + "rule is wrong"
+            because: "it tests Foundation's NSFileCoordinator, whose rule the lesson takes from Apple's "
+                + "documentation and cannot explore. The buggy one should lose increments and the fixed one "
+                + "none; if yours disagrees, the lesson's reading of Apple's rule is wrong"
         )
     }
 

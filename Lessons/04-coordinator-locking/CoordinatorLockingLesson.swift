@@ -63,7 +63,7 @@ public enum CoordinatorLockingLesson {
         kind: .buggy,
         summary: "same-owner through one ObjectStorage, as in the article's test",
         coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
-        overlap: "one storage",
+        overlap: "same owner, one instance",
         oneInstance: true
     )
     .expecting(

@@ -14,6 +14,10 @@ extension ExerciseAdviceTests {
         arguments: [
             ("Starter/FileCounter.swift", "process-owner", 1, "each holding `lockRecord`'s lock"),
             ("WrongFixes/LockInTheInstance.patch", "instance-lock", 3, "stored in its own FileCounter (`lock`)"),
+            (
+                "WrongFixes/QueueInTheInstance.patch", "instance-lock", 3,
+                "FileCounter (`queue`): each `DispatchQueue(label:)` call makes a new queue",
+            ),
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 3, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 4, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 4, "takes its lock more than once"),

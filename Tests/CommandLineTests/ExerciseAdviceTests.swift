@@ -108,11 +108,29 @@ struct ExerciseAdviceTests {
             #expect(text.contains(#/ [1-9][\d,]* of 1,600 documents went back to an older version /#), "\(lines)")
         }
         #expect(!text.contains(" inconsistencies") && !text.contains("the run checked"), "\(lines)")
-        // A document counted as lost is one whose file is not whole at the end: said so, out of all.
-        #expect(!text.contains("documents lost"), "\(lines)")
-        if text.contains("documents not whole") {
-            #expect(text.contains(#/ [\d,]+ of 1,600 documents not whole at the end/#), "\(lines)")
+        // A document counted as lost is one whose file is torn at the end: said so, out of all.
+        #expect(!text.contains("documents lost") && !text.contains("not whole"), "\(lines)")
+        if text.contains("documents torn") {
+            #expect(text.contains(#/ [\d,]+ of 1,600 documents torn at the end/#), "\(lines)")
         }
+        // Each outcome row says in one vocabulary (torn, whole) what the reads saw and what the files
+        // held at the end, its meaning the same two things in words: never kept/lost.
+        let rows = text.matches(of: #/[\d,]+ trials?: (no torn read|torn reads) · ([^(]+) \(([^)]+)\)/#)
+        #expect(rows.isEmpty == (planted.diagnosis != "inconsistencies"), "\(lines)")
+        for row in rows {
+            let (reads, end, meaning) = (String(row.1), String(row.2), String(row.3))
+            #expect(meaning.hasPrefix(reads == "torn reads" ? "reads saw torn files; " : "no read torn; "), "\(row.0)")
+            if end.hasSuffix(" whole") {
+                #expect(meaning.hasSuffix("; every document whole at the end"), "\(row.0)")
+            } else {
+                let range = try #require(end.firstMatch(of: #/^([\d–]+)\/100 torn$/#), "\(row.0)")
+                #expect(meaning.hasSuffix("; \(range.1) of 100 documents torn at the end"), "\(row.0)")
+            }
+        }
+        #expect(!text.contains(" kept") && !text.contains("the others lost") && !text.contains("inconsistent reads"))
+        // The diagnosis line ends with the name hints.md lists its hint under, as exercise 4's does.
+        let kind = planted.diagnosis == "inconsistencies" ? "torn-load" : planted.diagnosis
+        #expect(text.contains("(`\(kind)`)"), "\(lines)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(
             next?.hasPrefix("Next: read hint \(planted.hint) of 4 in Lessons/05-persistent-store/Exercise/hints.md")

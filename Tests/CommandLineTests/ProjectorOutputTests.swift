@@ -172,8 +172,9 @@ struct ProjectorOutputTests {
     func lessonFiveWentBackSample(variant: String) throws {
         let shape =
             variant == "no-barrier"
-            // One store without a barrier: the older version was renamed in by the same store.
-            ? #/e\.g\. went back: document-[0-3]: the store of v(\d+) reported success, then its file held the older v(\d+), renamed in later by the same store: the two writes overlapped/#
+            // One store without a barrier: the older version was renamed in by another call on the
+            // same instance.
+            ? #/e\.g\. went back: document-[0-3]: the store of v(\d+) reported success, then its file held the older v(\d+), renamed in later by another storeData call on the same PersistentDataStore instance: the two writes overlapped/#
             // Two stores on one folder: the versions went through different stores' queues.
             : #/e\.g\. went back: document-[0-3]: the store of v(\d+) through store [AB] reported success, then its file held the older v(\d+) through store [AB]: each barrier orders only its own queue/#
         let output = try Executable.racelab.run("run", "5", "--variant", variant, "--verbose")

@@ -90,7 +90,10 @@ struct CoordinatorLockingExplorerTests {
         "a failing schedule's states show both threads let in (granted the claim, or with no lock), both read 0, both will write 1",
         arguments: [
             (name: "same-owner", first: "holds the claim, ", second: "granted it too (same owner)"),
-            (name: "same-owner-one-instance", first: "holds the claim, ", second: "granted it too (one storage)"),
+            (
+                name: "same-owner-one-instance", first: "holds the claim, ",
+                second: "granted it too (same owner, one instance)"
+            ),
             (name: "fcntl-process-lock", first: "holds the lock, ", second: "granted it too (one process)"),
             (name: "uncoordinated", first: "", second: "went in too (no lock)"),
         ]

@@ -9,11 +9,11 @@ import Glibc
 /// Replaces a file's contents atomically: writes a uniquely named file beside it, then renames that
 /// over it. Readers see the old contents or the new, never a part.
 ///
-/// `Data.write(to:options: .atomic)` does the same. On Linux, swift-corelibs-foundation was observed
-/// (with `strace`) to also `fsync` the temporary file before the rename; Apple's documentation does
-/// not promise that for its Foundation. An `fsync` makes every save wait for the disk: it protects
-/// against power loss, which this lesson is not about, and it would turn the lesson's timings into a
-/// measurement of the disk. The race is the same either way.
+/// `Data.write(to:options: .atomic)` does the same, and also calls `fsync` on the temporary file
+/// before the rename (swift-foundation, `Sources/FoundationEssentials/Data/Data+Writing.swift`);
+/// this file does not. An `fsync` makes every save wait for the disk: it protects against power
+/// loss (on a Mac only with `F_FULLFSYNC`), which this lesson is not about, and it would turn the
+/// lesson's timings into a measurement of the disk. The race is the same either way.
 enum AtomicFile {
     static func write(_ data: Data, to url: URL) throws {
         let temporary = url.deletingLastPathComponent()

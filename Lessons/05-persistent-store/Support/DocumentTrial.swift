@@ -417,8 +417,8 @@ final class DocumentTrial: @unchecked Sendable {
     /// Counts a store as overtaken when its document's file, read once its store reported success,
     /// holds an older version: after this store's rename, only stores made later may replace the
     /// file, so an older version there was renamed in after it. The first one, in words, says which
-    /// store each version went through: one queue whose writes overlapped (`no-barrier`), or two
-    /// stores whose barriers each order only their own queue (`two-stores`).
+    /// store each version went through: two calls on one instance, whose writes overlapped
+    /// (`no-barrier`), or two stores whose barriers each order only their own queue (`two-stores`).
     private func checkNotOvertaken(_ version: Int, of document: Int, through store: PersistentDataStore) {
         let data = try? DataFile.contents(of: self.store.path(of: Self.identifier(document)))
         guard let payload = data.flatMap({ Payload(validating: $0) }), payload.version < version else { return }
@@ -429,7 +429,9 @@ final class DocumentTrial: @unchecked Sendable {
             let older = takenThrough[document][payload.version]
             var through = ("", "")
             if stores.count == 1 {
-                through.1 = ", renamed in later by the same store: the two writes overlapped"
+                through.1 =
+                    ", renamed in later by another storeData call on the same PersistentDataStore instance:"
+                    + " the two writes overlapped"
             } else if let newer, let older {
                 through = (" through \(Self.storeName(newer))", " through \(Self.storeName(older))")
                 through.1 += newer == older ? "" : ": each barrier orders only its own queue"

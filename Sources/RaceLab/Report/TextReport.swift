@@ -94,7 +94,7 @@ package struct TextReport {
         if let reason = report.unmeasured {
             lines.append(
                 contentsOf: wrapped(
-                    "  not yet measured on this system, so this verdict does not count toward PASS or FAIL: "
+                    "  not counted on this system, so this verdict does not decide PASS or FAIL: "
                         + reason,
                     hang: "    "
                 )
@@ -172,7 +172,7 @@ package struct TextReport {
         }
         if let reason = report.unmeasured {
             lines += wrapped(
-                "  not yet measured on this system, so this verdict does not count toward PASS or FAIL: "
+                "  not counted on this system, so this verdict does not decide PASS or FAIL: "
                     + reason,
                 hang: "    "
             )
@@ -211,7 +211,7 @@ package struct TextReport {
         var parts: [String] = []
         if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
         if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
-        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) not yet measured here, not counted") }
+        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) not counted on this system") }
         // ERROR only when errors are all that went wrong: a real failure beside an error is a FAIL.
         let failingVerdicts = Set(lesson.variants.filter { !$0.passed && $0.decides }.map(\.verdict))
         let end = lesson.passed ? " → PASS" : failingVerdicts == [.error] ? " → ERROR" : " → FAIL"

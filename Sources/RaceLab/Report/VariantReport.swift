@@ -80,7 +80,7 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var windowsReached: Int? = nil
 
     /// Why the variant is declared *unmeasured* on the system that ran it (`Variant.unmeasured(on:because:)`),
-    /// when it is: nobody has yet measured what it does there, so its verdict is reported but does not
+    /// when it is: it has no measured expectation there, so its verdict is reported but does not
     /// decide the run's (`RunReport.LessonReport.passed`).
     public var unmeasured: String? = nil
 

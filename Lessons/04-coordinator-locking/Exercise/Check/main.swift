@@ -128,16 +128,22 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
             "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
         ]
+        // A queue's dynamic type on Darwin is `OS_dispatch_queue_serial` (or `_concurrent`).
         let stored = Mirror(reflecting: counter).children.first { child in
             let type = String(describing: Swift.type(of: child.value))
-            return lockTypes.contains { type == $0 || type.hasPrefix($0 + "<") }
+            return type.hasPrefix("OS_dispatch_queue") || lockTypes.contains { type == $0 || type.hasPrefix($0 + "<") }
         }
         if let stored {
             let name = stored.label ?? "a lock"
+            // `DispatchQueue(label:)` makes a new queue at every call, whatever the label says.
+            let made =
+                stored.value is DispatchQueue
+                ? "each `DispatchQueue(label:)` call makes a new queue, one per FileCounter"
+                : "a new FileCounter has a new lock"
             return (
                 "instance-lock",
                 "\(overlapped), each holding the lock stored in its own FileCounter "
-                    + "(`\(name)`): a new FileCounter has a new lock, so it keeps no other increment out"
+                    + "(`\(name)`): \(made), so it keeps no other increment out"
             )
         }
         let code = participantCode("FileCounter.swift")

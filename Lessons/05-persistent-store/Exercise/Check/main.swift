@@ -145,6 +145,26 @@ struct Trial: Sendable {
     /// also the trial's inconsistency, so the two counts say the same thing, the second out of the
     /// first.
     let reads: TornCount
+    /// The trial's torn reads in words, for its check to report (see `TornReads`).
+    let torn: TornReads
+}
+
+/// A trial's torn reads: how many, and the first few in words. The trial's check reports them as
+/// its inconsistencies, so that its histogram row says in one vocabulary (torn, whole) both what the
+/// readers saw and what the files held at the end.
+final class TornReads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = 0
+    private var lines: [String] = []
+
+    func record(_ line: String) {
+        lock.withLock {
+            seen += 1
+            if lines.count < 3 { lines.append(line) }
+        }
+    }
+    var count: Int { lock.withLock { seen } }
+    var samples: [String] { lock.withLock { lines } }
 }
 
 /// The torn reads of the whole run by who read: the store's `load`, or a reader outside its queue.
@@ -175,7 +195,8 @@ let variant = ExerciseCheck.variant(
             folder: folder,
             store: DocumentStore(folder: folder),
             wentBack: WentBack(),
-            reads: TornCount(tornPhrase)
+            reads: TornCount(tornPhrase),
+            torn: TornReads()
         )
     },
     operation: { trial, iteration in
@@ -201,15 +222,15 @@ let variant = ExerciseCheck.variant(
         } else {
             if let data = try trial.store.load(shared), trial.reads.isTorn(data) {
                 tornBy.load()
-                iteration.recordInconsistency("load(\"\(shared)\") returned a torn payload (\(data.count) bytes)")
+                trial.torn.record("torn read: load(\"\(shared)\") returned \(data.count) bytes, not a whole version")
             }
             for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
                 if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)),
                     trial.reads.isTorn(data)
                 {
                     tornBy.outsideRead()
-                    iteration.recordInconsistency(
-                        "a reader outside the store found \(shared) torn (\(data.count) bytes)"
+                    trial.torn.record(
+                        "torn read: a reader outside the store found \(shared) torn (\(data.count) bytes)"
                     )
                 }
             }
@@ -219,7 +240,7 @@ let variant = ExerciseCheck.variant(
                 guard let data = try trial.store.load(neighbour) else { continue }
                 guard !trial.reads.isTorn(data), let version = Payload.version(of: data) else {
                     tornBy.load()
-                    iteration.recordInconsistency("load(\"\(neighbour)\") returned a torn payload")
+                    trial.torn.record("torn read: load(\"\(neighbour)\") returned a torn payload")
                     continue
                 }
                 if version < completed {
@@ -247,26 +268,52 @@ let variant = ExerciseCheck.variant(
             }
         }
         tally.add(trial.wentBack.count, example: trial.wentBack.firstExample)
-        var observation = Observation.kept(landed, of: writers, unit: "documents")
         for shared in ["shared-0", "shared-1"] {
             // A file that cannot be read counts as torn: it holds no whole payload.
             let data = (try? Data(contentsOf: trial.folder.appendingPathComponent(shared))) ?? Data()
             if trial.reads.isTorn(data) {
                 tornBy.outsideRead()
-                observation.inconsistencies += 1
+                trial.torn.record("torn read: \(shared) is torn at the end (\(data.count) bytes)")
             }
         }
+        var observation = Observation.whole(landed, of: writers, tornReads: trial.torn.count)
+        // Each torn read is one inconsistency (the end's reads of the shared files included), the
+        // same count as the `reads torn` tally.
+        observation.inconsistencies = trial.torn.count
+        observation.samples = trial.torn.samples
         observation.tallies.append(trial.reads.tally)
         return observation
     },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
+extension Observation {
+    /// A trial's row, in the words the FAIL line uses (torn, whole): whether a read found a torn
+    /// file, and how many of the trial's `writers` documents are whole at the end, the others torn.
+    /// Torn documents are grouped in tens, so that 16 trials print a few rows.
+    static func whole(_ whole: Int, of writers: Int, tornReads: Int) -> Observation {
+        let torn = writers - whole
+        let range =
+            torn < 10 ? "1–9" : torn == writers ? "\(writers)" : "\(torn / 10 * 10)–\(min(torn / 10 * 10 + 9, writers))"
+        let (end, atEnd) =
+            torn == 0
+            ? ("all \(writers) whole", "every document whole at the end")
+            : ("\(range)/\(writers) torn", "\(range) of \(writers) documents torn at the end")
+        let (reads, readers) = tornReads > 0 ? ("torn reads", "reads saw torn files") : ("no torn read", "no read torn")
+        return Observation(
+            expected: writers,
+            observed: whole,
+            lostWrites: torn,
+            outcome: "\(reads) · \(end)",
+            meaning: "\(readers); \(atEnd)"
+        )
+    }
+}
 let trials = 16
 check.stress(
     variant,
     workload: Workload(trials: trials, iterations: writersPerTrial * 2),
     requirement: "100 writers and 100 readers at once: no torn read, every document whole (every trial)",
-    lostOutOf: { trials in (trials * writersPerTrial, "documents not whole at the end") },
+    lostOutOf: { trials in (trials * writersPerTrial, "documents torn at the end") },
     inconsistent: tornPhrase
 )
 // Which readers found a file torn: the store's own loads run on its queue, a reader outside it does
@@ -277,13 +324,13 @@ let tornOutside = tornBy.outside
 if tornLoads > 0 {
     check.diagnose(
         "torn-load",
-        "seen in the run: \(tornLoads.formatted()) of the torn reads were the store's own `load`"
+        "seen in the run: \(tornLoads.formatted()) of the torn reads were the store's own `load` (`torn-load`)"
     )
 } else if tornOutside > 0 {
     check.diagnose(
         "torn-outside",
         "seen in the run: all \(tornOutside.formatted()) torn reads were made outside the store's queue"
-            + " (straight from the file); no `load` was torn"
+            + " (straight from the file); no `load` was torn (`torn-outside`)"
     )
 }
 let perTrial = tally.perTrial
@@ -306,6 +353,6 @@ if perTrial.isEmpty {
     )
 }
 if wentBack > 0, let example = tally.firstExample {
-    check.diagnose("unordered-stores", "e.g. went back: \(example)")
+    check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
 }
 check.finish()
