@@ -19,7 +19,8 @@ import RaceLab
 /// its API) and `render` (marked here, so that each thread's first move is a step of the schedule
 /// and not set-up) and the windows of the variant's code: `read header` (`public-properties`), `read
 /// items`, `read footer` (`read footer, title` in `public-properties`, whose step reads both), `read detailedTitle`, `read state again`,
-/// `set items`, `notify observers`. The set-up's own work items (observers added in `init`) run
+/// `set header` (a step) and `set items, footer` (`public-properties`' change, whose last step sets
+/// both), `notify observers`. The set-up's own work items (observers added in `init`) run
 /// before the threads start, on the real queues. The invariant is checked once every thread and
 /// every work item has finished, so the final state needs no waiting. The order of the steps
 /// alone decides what every thread read, and a failing schedule replays.
@@ -223,7 +224,7 @@ extension AsyncDataSourceLesson {
                 var found = CollectionReader.audit(snapshot: snapshot, cell: 0)
                 Race.step("read state again")
                 let later = await dataSource.state
-                if let wentBack = Audit.backInTime(earlier: snapshot.version, later: later.version) {
+                if let wentBack = Audit.olderAfterNewer(earlier: snapshot.version, later: later.version) {
                     found.append(wentBack)
                 }
                 explored.findings.add(found)

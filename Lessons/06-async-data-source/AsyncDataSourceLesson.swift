@@ -99,8 +99,9 @@ public enum AsyncDataSourceLesson {
         countMeanings: [
             "lost writes": "updates missing from the data source's final version",
             "inconsistencies":
-                "UI reads of a state that never existed (mixed state, torn cell, back in time), and "
-                + "observers told a state twice, out of order, skipped, or not the last one",
+                "UI reads of a state no writer stored (mixed state, torn cell) or of an older state "
+                + "after a newer one (older after newer), and observers told a state twice, out of "
+                + "order, skipped, or not the last one",
         ],
     )
 

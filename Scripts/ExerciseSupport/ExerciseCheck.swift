@@ -67,6 +67,13 @@ public final class ExerciseCheck {
         say("  --    \(line)")
     }
 
+    /// Marks the start of concurrent work the harness runs itself (not through `stress`), such as
+    /// writers under a controlled schedule: a hang from here on is reported as one in the
+    /// concurrent run, not in the single-threaded checks.
+    public func enterConcurrentStage() {
+        if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
+    }
+
     /// Whether `stress` is running: a failure then is the stress run's, not a functional check's.
     private var stressing = false
     /// Whether `stress` has run: a functional requirement that fails after it is `concurrent`.

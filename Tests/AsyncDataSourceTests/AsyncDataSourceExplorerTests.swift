@@ -96,6 +96,10 @@ struct AsyncDataSourceExplorerTests {
         let barrier = try #require(operations.firstIndex(of: "public-properties barrier"))
         let items = try #require(operations.firstIndex(of: "read items"))
         #expect(header < barrier && barrier < items)
+        // Each set the change makes is a step of its own: the barrier's start does not hide the header's.
+        let setHeader = try #require(operations.firstIndex(of: "set header"))
+        let setItems = try #require(operations.firstIndex(of: "set items, footer"))
+        #expect(barrier < setHeader && setHeader < setItems && setItems < items)
     }
 
     /// A buggy variant whose failing schedule must contain a step of its own, and, where given, the

@@ -36,10 +36,10 @@ struct AuditTests {
     }
 
     @Test("a later read may be newer, never older")
-    func backInTime() {
-        #expect(Audit.backInTime(earlier: 3, later: 3) == nil)
-        #expect(Audit.backInTime(earlier: 3, later: 4) == nil)
-        #expect(Audit.backInTime(earlier: 4, later: 3)?.kind == .backInTime)
+    func olderAfterNewer() {
+        #expect(Audit.olderAfterNewer(earlier: 3, later: 3) == nil)
+        #expect(Audit.olderAfterNewer(earlier: 3, later: 4) == nil)
+        #expect(Audit.olderAfterNewer(earlier: 4, later: 3)?.kind == .olderAfterNewer)
     }
 }
 

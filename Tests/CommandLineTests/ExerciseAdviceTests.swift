@@ -156,11 +156,11 @@ struct ExerciseAdviceTests {
             "\(lines)"
         )
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
-        // The writer is whole, the reader takes two looks: read from the code, sent to hint 3.
+        // The writer is whole, the reader takes two looks: read from the code, sent to hint 4.
         #expect(text.contains("snapshot() still reads the count and the items in two looks"), "\(lines)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(
-            next?.hasPrefix("Next: read hint 3 of 4 in Lessons/06-async-data-source/Exercise/hints.md") == true,
+            next?.hasPrefix("Next: read hint 4 of 5 in Lessons/06-async-data-source/Exercise/hints.md") == true,
             "\(lines)"
         )
     }

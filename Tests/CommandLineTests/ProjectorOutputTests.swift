@@ -277,8 +277,9 @@ struct ProjectorOutputTests {
                 """
                 what the counts count (mean per trial = total ÷ trials that ran without an error):
                   lost writes: updates missing from the data source's final version
-                  inconsistencies: UI reads of a state that never existed (mixed state, torn cell, back in time),
-                    and observers told a state twice, out of order, skipped, or not the last one
+                  inconsistencies: UI reads of a state no writer stored (mixed state, torn cell) or of an older
+                    state after a newer one (older after newer), and observers told a state twice, out of order,
+                    skipped, or not the last one
                   (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
                 """

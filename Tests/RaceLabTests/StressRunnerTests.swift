@@ -58,6 +58,22 @@ struct StressRunnerTests {
         #expect(report.samples.first == "inconsistency: odd trial")
     }
 
+    @Test("the samples kept are distinct: one message seen in every trial is kept once, beside the others")
+    func distinctSamples() async {
+        let variant = Variant.counting(
+            name: "repeats",
+            kind: .buggy,
+            operation: { counter, iteration in
+                counter.withLockedValue { $0 += 1 }
+                if iteration.index < 2 { iteration.recordInconsistency("every trial") }
+                if iteration.index == 0 && iteration.trial == 4 { iteration.recordInconsistency("trial 4") }
+            }
+        )
+        let report = await StressRunner.run(variant, options: .trials(6, iterations: 20))
+        #expect(report.inconsistencies == 13)
+        #expect(report.samples.sorted() == ["inconsistency: every trial", "inconsistency: trial 4"])
+    }
+
     @Test("errors thrown by operations are errors, not anomalies, and the run goes on")
     func thrownErrors() async {
         struct Failure: Error {}

@@ -63,12 +63,14 @@ extension PublicPropertiesDataSource {
     public func publishNextVersion() {
         change { dataSource in
             let next = CollectionState(version: dataSource.header.version + 1)
+            // A step, not a window: nothing is torn yet, but a schedule then shows the header's set
+            // as a step of its own, not hidden in the barrier's start.
+            Race.step("set header")
             dataSource.header = next.header
             // hazard: the header already names the new version while the items are still the old
             // ones; a reader between these lines pairs them.
-            Race.window("set items")
+            Race.window("set items, footer")
             dataSource.items = next.items
-            Race.window("set footer")
             dataSource.footer = next.footer
         }
     }

@@ -7,8 +7,9 @@ public struct Inconsistency: Sendable, Equatable, CustomStringConvertible {
         case mixedState = "mixed state"
         /// A cell whose title and detailed title come from two different states.
         case tornCell = "torn cell"
-        /// A later read returned an older state than an earlier read.
-        case backInTime = "back in time"
+        /// A later read returned an older state than an earlier read: each state existed, but not
+        /// in that order.
+        case olderAfterNewer = "older after newer"
         /// An observer was told states out of order, twice, not at all, or not the last one.
         case observerOrder = "observer order"
     }
@@ -54,9 +55,9 @@ public enum Audit {
     }
 
     /// Whether a read made after another returned a state at least as new.
-    public static func backInTime(earlier: Int, later: Int) -> Inconsistency? {
+    public static func olderAfterNewer(earlier: Int, later: Int) -> Inconsistency? {
         if later >= earlier { return nil }
-        return Inconsistency(.backInTime, "read v\(earlier), then v\(later)")
+        return Inconsistency(.olderAfterNewer, "read v\(earlier), then v\(later)")
     }
 }
 

@@ -21,7 +21,7 @@ enum ActorStateVariant {
                 var found = CollectionReader.audit(snapshot: snapshot, cell: cell)
                 // A second await may return a newer state (so never mix two), but never an older one.
                 let later = await trial.dataSource.state
-                if let wentBack = Audit.backInTime(earlier: snapshot.version, later: later.version) {
+                if let wentBack = Audit.olderAfterNewer(earlier: snapshot.version, later: later.version) {
                     found.append(wentBack)
                 }
                 iteration.record(found)

@@ -22,7 +22,7 @@ enum AtomicObserverVariant {
             let snapshot = latest.state
             var found = CollectionReader.audit(snapshot: snapshot, cell: cell)
             Race.window("read state again")
-            if let wentBack = Audit.backInTime(earlier: snapshot.version, later: latest.state.version) {
+            if let wentBack = Audit.olderAfterNewer(earlier: snapshot.version, later: latest.state.version) {
                 found.append(wentBack)
             }
             return found

@@ -41,7 +41,7 @@ public final class CollectionComponent: StateObserver, @unchecked Sendable {
     public func render(cell index: Int) -> [Inconsistency] {
         queue.preconditionOnQueue()
         var found: [Inconsistency?] = []
-        found.append(Audit.backInTime(earlier: lastRenderedVersion, later: state.version))
+        found.append(Audit.olderAfterNewer(earlier: lastRenderedVersion, later: state.version))
         lastRenderedVersion = state.version
         found.append(Audit.mixedState(header: state.header, items: state.items, footer: state.footer))
         let title = state.items[index].title

@@ -27,7 +27,7 @@ enum SyncOperationsVariant {
                     (CollectionReader.audit(snapshot: state, cell: cell), state.version)
                 }
                 let later = dataSource.read { $0.version }
-                return found + [Audit.backInTime(earlier: version, later: later)].compactMap { $0 }
+                return found + [Audit.olderAfterNewer(earlier: version, later: later)].compactMap { $0 }
             }
         }
 

@@ -56,7 +56,7 @@ public struct VariantReport: Sendable, Codable, Equatable {
     public var stderrTail: [String] = []
     /// One row per distinct outcome, in outcome order (see `HistogramRow`).
     public var histogram: [HistogramRow]
-    /// The first few inconsistency and error messages, as the variant described them.
+    /// The first few distinct inconsistency and error messages, as the variant described them.
     public var samples: [String]
     /// Wall time of all trials, setup and checks included.
     public var wallSeconds: Double

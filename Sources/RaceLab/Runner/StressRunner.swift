@@ -392,7 +392,8 @@ private struct Totals {
             tallies.add(trial.tallies)
         }
         errors += trial.errors
-        for sample in trial.samples where samples.count < 5 { samples.append(sample) }
+        // Distinct: a message every trial repeats would otherwise fill every slot.
+        for sample in trial.samples where samples.count < 5 && !samples.contains(sample) { samples.append(sample) }
         if let leading = leadingSample, samples.first?.hasPrefix(leading) != true,
             let sample = trial.samples.first(where: { $0.hasPrefix(leading) })
         {

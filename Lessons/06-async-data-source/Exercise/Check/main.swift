@@ -39,6 +39,69 @@ check.require(
     evidence: "got \(playlist.snapshot())"
 )
 
+// Writers only, under a controlled schedule: writer A pauses at its first `Race.window` mark (in the
+// starter, between its two sets) until writer B's whole replace(with:) has returned. A writer that
+// sets the items and the count in two steps then leaves B's items with A's count, in every trial:
+// the pause is a hand-over, not a sleep, so no luck is involved. Then one reader, bounded: a reader
+// that loops until the count matches the items spins on such a state, which is a finding, not a hang.
+check.enterConcurrentStage()
+let writerTrials = 8
+var writersRan = 0
+var writersPaused = 0
+var writersTorn = 0
+var tornSample: PlaylistSnapshot?
+var stuck: String?
+writers: for trial in 0..<writerTrials {
+    // Consecutive versions have different lengths: a mix of the two never looks whole.
+    let (outcome, paused) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial)
+    writersRan += 1
+    if paused { writersPaused += 1 }
+    switch outcome {
+    case .whole:
+        break
+    case .torn(let snapshot):
+        writersTorn += 1
+        tornSample = tornSample ?? snapshot
+    case .readerSpun(let returned):
+        writersTorn += 1
+        stuck =
+            "snapshot() had not returned 1 s after the writers finished"
+            + (returned
+                ? "; it returned only after the checker's own whole replace(with:): it loops on a state "
+                    + "no writer stored"
+                : ", nor 1 s after the checker's own whole replace(with:)")
+        break writers
+    case .writerStuck:
+        stuck = "replace(with:) had not returned 2 s after two writers started"
+        break writers
+    }
+}
+let writersRequirement = "two writers at once leave one writer's whole version"
+if let stuck {
+    let rest = writerTrials - writersRan
+    check.require(
+        false,
+        writersRequirement,
+        kind: writersTorn > 0 ? "inconsistencies" : "concurrent",
+        evidence: "in trial \(writersRan) of \(writerTrials), \(stuck)"
+            + (rest > 0 ? " (the other \(rest) trials not run)" : "")
+    )
+} else if writersTorn > 0 {
+    check.require(
+        false,
+        writersRequirement,
+        kind: "inconsistencies",
+        evidence: "\(writersTorn) of \(writerTrials) trials left a state no replace(with:) wrote, e.g. "
+            + (tornSample.map { "count \($0.count), items \($0.items)" } ?? "")
+    )
+} else {
+    check.require(
+        true,
+        writersRequirement + " (\(writerTrials) trials; in \(writersPaused), one writer paused at its "
+            + "first Race.window mark until the other's replace(with:) returned)"
+    )
+}
+
 // Concurrent: half the iterations write versions, half take snapshots and check them.
 struct Trial: Sendable {
     let playlist: Playlist
@@ -85,22 +148,136 @@ let variant = ExerciseCheck.variant(
         return observation
     }
 )
-check.stress(
-    variant,
-    workload: Workload(trials: 100, iterations: 1_000),
-    requirement: "readers racing writers only ever see whole versions (every trial)",
-    inconsistent: tornPhrase
-)
+let mixedRequirement = "readers racing writers only ever see whole versions (every trial)"
+if stuck == nil {
+    check.stress(
+        variant,
+        workload: Workload(trials: 100, iterations: 1_000),
+        requirement: mixedRequirement,
+        inconsistent: tornPhrase
+    )
+} else {
+    // A reader that loops on a state no writer stored would loop forever once the writers stop.
+    check.note("not run: \(mixedRequirement), since snapshot() did not return above")
+}
+let code = participantCode("Playlist.swift")
 // What the code did, for the hint: a writer made whole under one lock, with a reader that still
 // takes two looks, tears snapshots as the starter does; the code tells it apart.
-if check.saw("inconsistencies"), ReaderTwoLooks.found(in: participantCode("Playlist.swift")) {
+if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
     check.diagnose(
         "reader-two-looks",
         "read from your code: replace(with:) writes under one lock, but snapshot() still reads the "
             + "count and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
 }
+// What the code did, for the hint: a writer that tore the state with writers only, with a reader
+// that locks around its two looks or retries until they match; the reader cannot repair what the
+// writer stored.
+if writersTorn > 0, !ReaderTwoLooks.unguarded(in: code) {
+    check.diagnose(
+        "writer-two-sets",
+        "read from your code: snapshot() locks or retries its two looks, but two replace(with:) "
+            + "calls at once left the items of one and the count of the other: replace(with:) still "
+            + "sets them in two steps, and no reader can undo that (`writer-two-sets`)"
+    )
+}
 check.finish()
+
+/// One writers-only trial: `first` replaces under a hook that pauses it at its first race window
+/// until `second`'s replace has returned; then one snapshot, waited for at most 1 s.
+enum WritersOutcome {
+    /// The snapshot is one writer's whole version.
+    case whole
+    /// The snapshot is a state neither writer stored.
+    case torn(PlaylistSnapshot)
+    /// snapshot() had not returned after 1 s; `returned`: it did once the checker wrote a whole version.
+    case readerSpun(returned: Bool)
+    /// A replace(with:) had not returned after 2 s.
+    case writerStuck
+}
+
+func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, paused: Bool) {
+    let playlist = Playlist()
+    let gate = PauseAtFirstWindow()
+    let firstDone = onThread {
+        Race.$hook.withValue(gate) { playlist.replace(with: version(first)) }
+        gate.atMark.signal()  // also for a writer with no mark: the second one may start
+    }
+    _ = gate.atMark.wait(timeout: .now() + 1)
+    let secondDone = onThread { playlist.replace(with: version(second)) }
+    _ = secondDone.finished(within: 1)  // a writer that paused holding a lock blocks the other
+    gate.resume.signal()
+    guard firstDone.finished(within: 2), secondDone.finished(within: 2) else { return (.writerStuck, gate.paused) }
+    let reader = PendingSnapshot(playlist)
+    if let snapshot = reader.wait(seconds: 1) {
+        let whole = [first, second].contains {
+            snapshot == PlaylistSnapshot(count: version($0).count, items: version($0))
+        }
+        return (whole ? .whole : .torn(snapshot), gate.paused)
+    }
+    _ = onThread { playlist.replace(with: version(first + second)) }
+    return (.readerSpun(returned: reader.wait(seconds: 1) != nil), gate.paused)
+}
+
+/// The hook the first writer runs under: its first race window signals `atMark`, then waits (at
+/// most 1 s) for `resume`.
+final class PauseAtFirstWindow: RaceWindowHook, @unchecked Sendable {
+    private let lock = NSLock()
+    private var reached = false
+    let atMark = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+
+    func windowReached(_ name: StaticString) {
+        let first = lock.withLock {
+            defer { reached = true }
+            return !reached
+        }
+        guard first else { return }
+        atMark.signal()
+        _ = resume.wait(timeout: .now() + 1)
+    }
+
+    /// Whether the writer reached a window and paused there.
+    var paused: Bool { lock.withLock { reached } }
+}
+
+/// Runs `body` on a thread of its own; the semaphore is signalled when it returns.
+func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        done.signal()
+    }.start()
+    return done
+}
+
+/// A snapshot taken on a thread of its own, so that a reader that never returns cannot hang the check.
+final class PendingSnapshot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var snapshot: PlaylistSnapshot?
+    private var done: DispatchSemaphore!
+
+    init(_ playlist: Playlist) {
+        done = onThread { [self] in
+            let taken = playlist.snapshot()
+            lock.withLock { snapshot = taken }
+        }
+    }
+
+    /// The snapshot, if it returned within `seconds`.
+    func wait(seconds: Double) -> PlaylistSnapshot? {
+        done.finished(within: seconds) ? lock.withLock { snapshot } : nil
+    }
+}
+
+extension DispatchSemaphore {
+    /// Whether `onThread`'s body returned within `seconds`; asking again after a yes says yes.
+    func finished(within seconds: Double) -> Bool {
+        guard wait(timeout: .now() + seconds) == .success else { return false }
+        signal()
+        return true
+    }
+}
 
 /// A reader that takes two looks: `snapshot()` reads `count` and `items` with no lock of its own
 /// around both, while `replace(with:)` takes one.
@@ -114,5 +291,15 @@ enum ReaderTwoLooks {
         guard let writer = body(of: "replace"), let reader = body(of: "snapshot") else { return false }
         let locks = { (body: Substring) in ["lock", "Lock", "sync", "Mutex", "wait"].contains { body.contains($0) } }
         return locks(writer) && !locks(reader) && reader.contains("count") && reader.contains("items")
+    }
+
+    /// Whether `snapshot()` reads the count and the items with neither a lock around both nor a
+    /// loop that retries them (the starter's reader).
+    static func unguarded(in code: String) -> Bool {
+        guard let start = code.range(of: "func snapshot") else { return false }
+        let rest = code[start.upperBound...]
+        let reader = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        let guards = ["lock", "Lock", "sync", "Mutex", "wait", "while", "repeat", "for "]
+        return !guards.contains { reader.contains($0) } && reader.contains("count") && reader.contains("items")
     }
 }
