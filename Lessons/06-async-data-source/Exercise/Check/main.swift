@@ -45,6 +45,11 @@ check.require(
 // the pause is a hand-over, not a sleep, so no luck is involved. Then one reader, bounded: a reader
 // that loops until the count matches the items spins on such a state, which is a finding, not a hang.
 check.enterConcurrentStage()
+/// How long a writer or the reader may take before the check calls it stuck. Code that works takes
+/// microseconds; a busy machine may delay a thread by far more than that, never by seconds, so a
+/// correct Playlist is never judged stuck, and only code that blocks or spins waits this long.
+let patience = 5
+
 let writerTrials = 8
 var writersRan = 0
 var writersPaused = 0
@@ -65,14 +70,14 @@ writers: for trial in 0..<writerTrials {
     case .readerSpun(let returned):
         writersTorn += 1
         stuck =
-            "snapshot() had not returned 1 s after the writers finished"
+            "snapshot() had not returned \(patience) s after the writers finished"
             + (returned
                 ? "; it returned only after the checker's own whole replace(with:): it loops on a state "
                     + "no writer stored"
-                : ", nor 1 s after the checker's own whole replace(with:)")
+                : ", nor \(patience) s after the checker's own whole replace(with:)")
         break writers
     case .writerStuck:
-        stuck = "replace(with:) had not returned 2 s after two writers started"
+        stuck = "replace(with:) had not returned \(patience) s after two writers started"
         break writers
     }
 }
@@ -184,15 +189,15 @@ if writersTorn > 0, !ReaderTwoLooks.unguarded(in: code) {
 check.finish()
 
 /// One writers-only trial: `first` replaces under a hook that pauses it at its first race window
-/// until `second`'s replace has returned; then one snapshot, waited for at most 1 s.
+/// until `second`'s replace has returned; then one snapshot, waited for at most `patience` seconds.
 enum WritersOutcome {
     /// The snapshot is one writer's whole version.
     case whole
     /// The snapshot is a state neither writer stored.
     case torn(PlaylistSnapshot)
-    /// snapshot() had not returned after 1 s; `returned`: it did once the checker wrote a whole version.
+    /// snapshot() had not returned after `patience` s; `returned`: it did once the checker wrote a whole version.
     case readerSpun(returned: Bool)
-    /// A replace(with:) had not returned after 2 s.
+    /// A replace(with:) had not returned after `patience` s.
     case writerStuck
 }
 
@@ -207,16 +212,18 @@ func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, paused: Bool)
     let secondDone = onThread { playlist.replace(with: version(second)) }
     _ = secondDone.finished(within: 1)  // a writer that paused holding a lock blocks the other
     gate.resume.signal()
-    guard firstDone.finished(within: 2), secondDone.finished(within: 2) else { return (.writerStuck, gate.paused) }
+    guard firstDone.finished(within: Double(patience)), secondDone.finished(within: Double(patience)) else {
+        return (.writerStuck, gate.paused)
+    }
     let reader = PendingSnapshot(playlist)
-    if let snapshot = reader.wait(seconds: 1) {
+    if let snapshot = reader.wait(seconds: Double(patience)) {
         let whole = [first, second].contains {
             snapshot == PlaylistSnapshot(count: version($0).count, items: version($0))
         }
         return (whole ? .whole : .torn(snapshot), gate.paused)
     }
     _ = onThread { playlist.replace(with: version(first + second)) }
-    return (.readerSpun(returned: reader.wait(seconds: 1) != nil), gate.paused)
+    return (.readerSpun(returned: reader.wait(seconds: Double(patience)) != nil), gate.paused)
 }
 
 /// The hook the first writer runs under: its first race window signals `atMark`, then waits (at
