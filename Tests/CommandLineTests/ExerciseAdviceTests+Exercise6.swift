@@ -28,7 +28,7 @@ extension ExerciseAdviceTests {
                 file: "WrongFixes/RetryingReader.patch",
                 kind: "writer-two-sets",
                 hint: 3,
-                writersLine: writersFail + #"in trial 1 of 8, snapshot\(\) had not returned 1 s after the "#
+                writersLine: writersFail + #"in trial 1 of 8, snapshot\(\) had not returned \d+ s after the "#
                     + #"writers finished; it returned only after the checker's own whole replace\(with:\)"#
             ),
             WriterCase(
