@@ -112,16 +112,23 @@ public enum ActorReentrancyLesson {
         showsState: false,
         source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) },
-        // The design's trade-off, measured: a reload that joins drops its own update, by design.
+        // The design's trade-off, measured: a reload that joins drops its own update, by design, and
+        // returns nil to say so. The audit owes only updates reported applied, so the line says why
+        // these are not lost writes and the CLEAN verdict does not hide them.
         tally: { source in
             Tally(
                 await source.sharedLoads,
                 of: await source.liveReloads,
-                "reloads that found their item joined a load in flight, dropping their own update "
-                    + "(the design's trade-off)"
+                sharedLoadsPhrase
             )
         }
     )
+
+    /// What `in-flight-task`'s tally counts, after `N of M`.
+    static let sharedLoadsPhrase =
+        "reloads that found their item joined a load in flight: each dropped its own update and "
+        + "reported it not applied, so the audit, which checks updates reported applied, does not "
+        + "count it lost (the design's trade-off)"
 
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit). The same `source` and `apply` make its

@@ -56,7 +56,8 @@ public final class ExerciseCheck {
     public func saw(_ kind: String) -> Bool { kinds.contains(kind) }
 
     /// What a failed run showed, for the hint: one line under the FAIL, and `kind` added to the
-    /// diagnosis (a hint marked with it in hints.md is the one the checker names).
+    /// diagnosis (a hint marked with it in hints.md is the one the checker names). Call it right
+    /// after the FAIL it explains (or through `stress(…diagnosis:)`), before any other requirement.
     public func diagnose(_ kind: String, _ line: String) {
         say("        \(line)")
         kinds.append(kind)
@@ -139,6 +140,9 @@ public final class ExerciseCheck {
     ///     inconsistencies out of the operations that could have been one (`reads torn`), if any: the
     ///     lines then say `12 of 14,400 reads torn`, not a count beside the run's operations, which
     ///     it can exceed (one operation can read several times).
+    ///   - diagnosis: what the failed run showed, for the hint (`diagnose(_:_:)`), asked for once
+    ///     the run has failed: its line goes under the FAIL it explains, the main requirement's if
+    ///     that broke, else `eachOperation`'s, never under an `ok` line.
     public func stress(
         _ variant: Variant,
         workload: Workload,
@@ -146,7 +150,8 @@ public final class ExerciseCheck {
         lost: String = "writes",
         lostOutOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))? = nil,
         eachOperation: EachOperation? = nil,
-        inconsistent: String? = nil
+        inconsistent: String? = nil,
+        diagnosis: (() -> (kind: String, line: String)?)? = nil
     ) {
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
@@ -202,6 +207,7 @@ public final class ExerciseCheck {
             for sample in shown.prefix(3) {
                 say("        e.g. \(sample)")
             }
+            if let (kind, line) = diagnosis?() { diagnose(kind, line) }
         } else {
             require(true, "\(requirement) (\(ran))" + (outOf.map { ": \($0.text)" } ?? ""))
         }
@@ -221,6 +227,7 @@ public final class ExerciseCheck {
             say("        e.g. \(sample.dropFirst("inconsistency: ".count))")
         }
         if anomalous == 0, let aside = eachOperation.aside { say("        " + aside) }
+        if anomalous == 0, let (kind, line) = diagnosis?() { diagnose(kind, line) }
     }
 
     /// Prints the verdict, hands it to the checker script (when this check owns the channel) and

@@ -33,7 +33,7 @@ extension ExerciseAdviceTests {
                 exercise: 1,
                 file: "Lessons/01-subscript-race/Exercise/WrongFixes/AtomicProperty.patch",
                 kind: "atomic-property",
-                hint: 4,
+                hint: 3,
                 readFromCode: "a getter and a setter that each take a lock"
             ),
             FromCodeCase(
@@ -52,6 +52,14 @@ extension ExerciseAdviceTests {
                 hint: 4,
                 readFromCode: "an add that finds it changed drops its points"
             ),
+            FromCodeCase(
+                testDescription: "exercise 3: the await inside the sum, after the read of the score",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/AwaitInsideTheSum.patch",
+                kind: "await-in-expression",
+                hint: 5,
+                readFromCode: "Swift reads the score before the `await`"
+            ),
         ]
     )
     func mistakeReadFromCode(_ planted: FromCodeCase) throws {
@@ -62,12 +70,17 @@ extension ExerciseAdviceTests {
             diagnosis: planted.kind
         )
         let hints = path.replacing(/Exercise\/.*/, with: "Exercise/hints.md")
+        let count = try String(contentsOf: Self.root.appendingPathComponent(hints), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasPrefix("## Hint") }.count
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 4 in \(hints)") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of \(count) in \(hints)") == true, "\(lines)")
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("read from your code") == (planted.readFromCode != nil), "\(lines)")
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")
+            // Under the FAIL it explains, not under a later requirement's `ok` line.
+            let above = Self.requirement(above: "read from your code", in: lines)
+            #expect(above?.hasPrefix("  FAIL  ") == true, "\(lines)")
         }
     }
 }

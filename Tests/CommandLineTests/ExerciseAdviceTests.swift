@@ -48,6 +48,13 @@ struct ExerciseAdviceTests {
         return lines
     }
 
+    /// The requirement line a diagnosis line starting with `words` sits under: the nearest `ok` or
+    /// `FAIL` line above it (nil when there is no such diagnosis line).
+    static func requirement(above words: String, in lines: [String]) -> String? {
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("        " + words) }) else { return nil }
+        return lines[..<index].last { $0.hasPrefix("  ok    ") || $0.hasPrefix("  FAIL  ") }
+    }
+
     @Test(
         "a retry that asks the referee again fails after the concurrent run, and Next says so",
         .timeLimit(.minutes(20))
@@ -278,8 +285,19 @@ struct ExerciseAdviceTests {
         let hint = "Next: read hint \(planted.hint) of 8 in \(Self.exercise2)/hints.md"
         #expect(next?.hasPrefix(hint) == true, "\(lines)")
         // What the run saw, ending with the name the hint lists; only when the work ran twice.
-        let seen = text.firstMatch(of: /seen in the run: [0-9,]+ (extra )?executions? began .*?\(`([a-z-]+)`\)/)
-        #expect((seen?.2).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
+        let seen = text.firstMatch(
+            of: /seen in the run: [0-9,]+ (of the [0-9,]+ )?(extra )?executions? began .*?\(`([a-z-]+)`\)/
+        )
+        #expect((seen?.3).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
+        // What the run saw sits under the FAIL it explains, never under an `ok` line.
+        if let above = Self.requirement(above: "seen in the run", in: lines) {
+            #expect(above.hasPrefix("  FAIL  "), "\(lines)")
+        }
+        // The extra executions it sorts are the FAIL line's duplicates, all of them.
+        if let duplicates = text.firstMatch(of: /; ([0-9,]+) duplicate executions/) {
+            let extra = text.firstMatch(of: /seen in the run: (?:[0-9,]+ of the )?([0-9,]+) extra executions? began/)
+            #expect(extra?.1 == duplicates.1, "\(text)")
+        }
         // Calls that returned early with the work run once: that, seen in the run, in one line.
         let waitedFor = /seen in the run: no second execution began; the calls that lost .* returned without waiting/
         #expect((text.firstMatch(of: waitedFor) != nil) == (planted.failing == [Self.waits]), "\(text)")

@@ -46,6 +46,10 @@ struct SubscriptRaceTests {
         )
         #expect(report.lostWrites > 0)
         #expect(report.verdict == .reproduced)
+        // The verbose block shows the one count the lesson measures, lost keys, and no other.
+        let block = TextReport(lessonVariants: true).variant(report, counts: SubscriptRaceLesson.lesson.measuredCounts)
+        #expect(block.contains("\n  lost writes       \(grouped(report.lostWrites)) total"), "\(block)")
+        #expect(!block.contains("duplicates") && !block.contains("inconsistencies"), "\(block)")
     }
 
     @Test(
@@ -65,6 +69,10 @@ struct SubscriptRaceTests {
         #expect(report.lostWrites == 0)
         #expect(report.anomalousTrials == 0)
         #expect(report.verdict == .clean)
+        // A clean variant's verbose block still shows the count its verdict rests on: zero lost keys.
+        let block = TextReport(lessonVariants: true).variant(report, counts: SubscriptRaceLesson.lesson.measuredCounts)
+        #expect(block.contains("\n  lost writes       0 total, 0.00 per trial"), "\(block)")
+        #expect(!block.contains("duplicates") && !block.contains("inconsistencies"), "\(block)")
     }
 }
 

@@ -28,7 +28,12 @@ enum Mistake {
                     + "check happens before it (`lock-around-act`)"
             )
         }
-        let began = "seen in the run: \(count(overlapping, "execution")) began while another was running"
+        // Every execution after a trial's first began either while another ran or after one had
+        // finished: the two counts add up to the duplicate executions on the FAIL line.
+        let extra = count(overlapping + afterAnother, "extra execution")
+        let began =
+            "seen in the run: \(overlapping.formatted()) of the \(extra) began while another was running"
+            + (afterAnother > 0 ? ", \(afterAnother.formatted()) after another had finished" : "")
         if readLock(in: code) {
             return (
                 "read-lock",

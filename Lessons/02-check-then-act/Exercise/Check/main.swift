@@ -89,15 +89,15 @@ check.stress(
             + "counts only executions, finds it CLEAN.",
         // Each sample would say "a call returned before the work had run": the count says it.
         showsSamples: false
-    )
+    ),
+    // What the code did, for the hint, under the FAIL it explains: read from the run where it can
+    // tell, from the source where only the source can.
+    diagnosis: {
+        Mistake.diagnose(
+            overlapping: Executions.overlapping.load(ordering: .relaxed),
+            afterAnother: Executions.afterAnother.load(ordering: .relaxed),
+            earlyReturns: earlyReturns.load(ordering: .relaxed)
+        )
+    }
 )
-// What the code did, for the hint: read from the run where it can tell, from the source where only
-// the source can.
-if let mistake = Mistake.diagnose(
-    overlapping: Executions.overlapping.load(ordering: .relaxed),
-    afterAnother: Executions.afterAnother.load(ordering: .relaxed),
-    earlyReturns: earlyReturns.load(ordering: .relaxed)
-) {
-    check.diagnose(mistake.kind, mistake.line)
-}
 check.finish()

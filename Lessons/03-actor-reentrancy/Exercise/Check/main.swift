@@ -60,21 +60,28 @@ check.stress(
     requirement: "200 concurrent adds of one point keep all 200 (every trial)",
     lost: "points"
 )
-check.require(
-    Referee.count - asked == 40 * 200,
-    "every concurrent add asked the referee once",
-    evidence: "\((40 * 200).formatted()) adds asked \((Referee.count - asked).formatted()) times"
-)
-// What the code did, for the hint: an add that compares after its `await` and writes only if nothing
-// changed drops its points instead of overwriting others'; the run sees the same lost points, the
-// code tells it apart.
+// What the code did, for the hint, under the FAIL it explains (so before the next requirement):
+// an add that compares after its `await` and writes only if nothing changed drops its points
+// instead of overwriting others'; one statement that reads the score, then awaits, is the
+// starter's race in one line. The run sees the same lost points; the code tells them apart.
 if check.saw("lost-writes"), RecheckAfterAwait.found(in: participantCode("Scoreboard.swift")) {
     check.diagnose(
         "recheck-drop",
         "read from your code: after its `await` an add compares and writes only if the score did "
             + "not change, so an add that finds it changed drops its points (`recheck-drop`)"
     )
+} else if check.saw("lost-writes"), AwaitInExpression.found(in: participantCode("Scoreboard.swift")) {
+    check.diagnose(
+        "await-in-expression",
+        "read from your code: one statement reads the score and, later in it, awaits the referee; "
+            + "Swift reads the score before the `await`, so it is stale by the write (`await-in-expression`)"
+    )
 }
+check.require(
+    Referee.count - asked == 40 * 200,
+    "every concurrent add asked the referee once",
+    evidence: "\((40 * 200).formatted()) adds asked \((Referee.count - asked).formatted()) times"
+)
 check.finish()
 
 /// An add that re-checks after its `await` and writes only if nothing changed: a comparison
@@ -88,5 +95,24 @@ enum RecheckAfterAwait {
         let after = body[suspension.upperBound...]
         let branches = after.contains("if ") || after.contains("guard ")
         return branches && (after.contains("==") || after.contains("!="))
+    }
+}
+
+/// One statement of `add` that reads the score and then awaits, as in
+/// `scores[player] = scores[player, default: 0] + (await Referee.approve(points))`: an assignment
+/// whose right-hand side reads `scores[` before its `await`. Swift evaluates left to right, so the
+/// read happens before the suspension, as in the starter's three lines.
+enum AwaitInExpression {
+    static func found(in code: String) -> Bool {
+        guard let add = code.range(of: "func add") else { return false }
+        let rest = code[add.upperBound...]
+        let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        return body.split(separator: "\n").contains { line in
+            let compact = line.filter { !$0.isWhitespace }
+            guard let suspension = compact.range(of: "await"),
+                let assignment = compact.range(of: "=scores[")
+            else { return false }
+            return assignment.lowerBound < suspension.lowerBound
+        }
     }
 }
