@@ -182,16 +182,17 @@ struct PlayCommandLineTests {
         #expect(!output.stdout.contains("next: update"))
         #expect(output.stdout.contains("  thread 1  next: read footer, title\n"))
         #expect(output.stdout.contains("step 1   state: header v0, items v0, footer v0; UI got nothing yet\n"))
-        // The first change block between its assignments: a header that names a state its items are not.
+        // The first change block between its sets (after its barrier step and `set header`): a header that
+        // names a state its items are not.
         #expect(
             output.stdout.contains(
-                "step 9   state: header v1 (UI v0), items v0 (UI v0), footer v0 (UI v0); UI got title v0\n"
+                "step 10   state: header v1 (UI v0), items v0 (UI v0), footer v0 (UI v0); UI got title v0\n"
             )
         )
         // What the UI read: the title before the change block, the detail after it.
         #expect(
             output.stdout.contains(
-                "step 14   state: header v2 (UI v0), items v2 (UI v0), footer v1 (UI v0); UI got title v0, detail v1\n"
+                "step 14   state: header v2 (UI v0), items v1 (UI v0), footer v1 (UI v0); UI got title v0, detail v1\n"
             )
         )
         #expect(
