@@ -32,7 +32,7 @@ public enum PersistentStoreLesson {
         name: "no-barrier",
         kind: .buggy,
         discipline: .noBarrier,
-        summary: "this lesson's store without .barrier: writes of one file overlap, older can win"
+        summary: "the article's store without .barrier: writes of one file overlap, older can win"
     )
     .expecting(
         tsan: .silent,

@@ -218,7 +218,10 @@ public struct RaceLabTool: Sendable {
                     let legend = text.countLegend(lesson.countMeanings, reports: reports)
                     if !legend.isEmpty { print(legend) }
                     let explorable = Set(lesson.variants.filter { $0.exploration != nil }.map(\.name))
-                    print(text.summary(lessonReport) + text.hiddenBugAdvice(lessonReport, explorable: explorable))
+                    print(
+                        text.summary(lessonReport)
+                            + text.hiddenBugAdvice(lessonReport, explorable: explorable, tool: commandName)
+                    )
                 }
             }
             reports = []

@@ -30,6 +30,16 @@ struct HiddenBugAdviceTests {
         )
     }
 
+    @Test("the explore command names the tool as it was run, so that it runs as printed")
+    func toolAsRun() {
+        let advice = TextReport().hiddenBugAdvice(
+            Self.lesson([Self.hidden(noise: false)]),
+            explorable: ["observer-on-main-queue"],
+            tool: ".build/release/racelab"
+        )
+        #expect(advice.contains("`.build/release/racelab explore 6 --variant observer-on-main-queue`"))
+    }
+
     @Test("with noise and no exploration: points to more trials only")
     func noiseOnNotExplorable() {
         let advice = TextReport().hiddenBugAdvice(Self.lesson([Self.hidden(noise: true)]), explorable: [])

@@ -225,14 +225,19 @@ package struct TextReport {
 
     /// What to try for each buggy variant of `lesson` whose bug did not show: a race can stay hidden
     /// for a whole run, more often without noise, while the schedule explorer (for the variants in
-    /// `explorable`) searches schedules instead of waiting for one. Empty when every bug showed.
-    package func hiddenBugAdvice(_ lesson: RunReport.LessonReport, explorable: Set<String>) -> String {
+    /// `explorable`) searches schedules instead of waiting for one, run as `tool` (the command that
+    /// started this run, so that the line runs as printed). Empty when every bug showed.
+    package func hiddenBugAdvice(
+        _ lesson: RunReport.LessonReport,
+        explorable: Set<String>,
+        tool: String = "racelab"
+    ) -> String {
         let hidden = lesson.variants.filter { $0.kind == .buggy && $0.decides && $0.verdict == .notReproduced }
         let lines = hidden.flatMap { report in
             let again = report.noise ? "more --trials" : "noise on (the default)"
             let explore =
                 explorable.contains(report.name)
-                ? ", or `racelab explore \(lesson.number) --variant \(report.name)`, which searches schedules "
+                ? ", or `\(tool) explore \(lesson.number) --variant \(report.name)`, which searches schedules "
                     + "rather than waiting for one"
                 : ""
             return wrapped(
