@@ -64,35 +64,26 @@ let faults = Lesson(
             while true { sleep(1) }
         },
         fault("exits-early", .fixed, summary: "exits with status 3 before reporting") { _ in exit(3) },
-        Variant.counting(
-            name: "loses-then-traps",
-            kind: .buggy,
+        trapping(
+            "loses-then-traps",
+            .buggy,
             summary: "drops every fourth write in its first trial, then traps in its second",
-            crashMeansReproduced: true,
-            operation: { counter, iteration in
-                if iteration.trial == 1 && iteration.index == 3 { fatalError("fixture trap") }
-                if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
-            }
+            inTrial: 2,
+            dropsEveryFourth: true
         ),
-        Variant.counting(
-            name: "loses-traps-in-trial-3",
-            kind: .buggy,
+        trapping(
+            "loses-traps-in-trial-3",
+            .buggy,
             summary: "drops every fourth write in every trial, and traps in trial 3",
-            crashMeansReproduced: true,
-            operation: { counter, iteration in
-                if iteration.trial == 2 && iteration.index == 3 { fatalError("fixture trap") }
-                if iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
-            }
+            inTrial: 3,
+            dropsEveryFourth: true
         ),
-        Variant.counting(
-            name: "fixed-traps-in-trial-2",
-            kind: .fixed,
+        trapping(
+            "fixed-traps-in-trial-2",
+            .fixed,
             summary: "keeps every write, and traps in trial 2",
-            crashMeansReproduced: true,
-            operation: { counter, iteration in
-                if iteration.trial == 1 && iteration.index == 3 { fatalError("fixture trap") }
-                counter.withLockedValue { $0 += 1 }
-            }
+            inTrial: 2,
+            dropsEveryFourth: false
         ),
     ]
 )
@@ -113,6 +104,28 @@ func fault(
         crashMeansReproduced: crashMeansReproduced,
         operation: { _, iteration in operation(iteration) },
         check: { counter, _ in .kept(counter.value, of: 0) }
+    )
+}
+
+/// A counting variant whose process traps at iteration 3 of trial `trial` (from 1), before that
+/// iteration's write; with `dropsEveryFourth`, every iteration whose index is a multiple of 4 skips
+/// its write (in every trial). A trap in its own code counts as its bug reproduced.
+func trapping(
+    _ name: String,
+    _ kind: VariantKind,
+    summary: String,
+    inTrial trial: Int,
+    dropsEveryFourth: Bool
+) -> Variant {
+    Variant.counting(
+        name: name,
+        kind: kind,
+        summary: summary,
+        crashMeansReproduced: true,
+        operation: { counter, iteration in
+            if iteration.trial + 1 == trial && iteration.index == 3 { fatalError("fixture trap") }
+            if !dropsEveryFourth || iteration.index % 4 != 0 { counter.withLockedValue { $0 += 1 } }
+        }
     )
 }
 
