@@ -12,8 +12,8 @@ import Testing
 /// whole process, and other tests of this target run on it at the same time, outside any
 /// exploration: a job of theirs that frees the actor runs the explorer's next job where the
 /// explorer does not see it, and a job the explorer holds keeps theirs waiting. The tool runs
-/// nothing beside an exploration: `UIActorUnmarkedCommandLineTests` explores those two variants with
-/// the built `racelab explore 3 --marks off`.
+/// nothing beside an exploration: `UIActorCommandLineTests` explores those two variants with the
+/// built `racelab explore 3`, marks on and off.
 @Suite(
     "Lesson 3 explored with marks off",
     .disabled(

@@ -122,11 +122,12 @@ extension StallDiagnosis {
                 .awaitedOutside,
                 waiting,
                 "its last scheduling point was in async code, and it now waits for something the "
-                    + "explorer does not run: a plain Task another thread awaits, or a continuation that "
-                    + "code outside the exploration resumes"
+                    + "explorer does not run: a plain Task another thread awaits, a continuation that "
+                    + "code outside the exploration resumes, or a global actor (@MainActor) that code "
+                    + "outside the exploration holds"
                     + (paused.isEmpty ? "" : " (or a lock held by \(holders))"),
                 "start the awaited work with RaceTask (or hand it off with Race.handOff) so that it is a "
-                    + "thread of the exploration"
+                    + "thread of the exploration; run nothing else on a global actor while it is explored"
             )
         }
         if !paused.isEmpty {
