@@ -137,6 +137,8 @@ struct PersistentStoreExplorerTests {
         let schedule = Schedule(threads: 2, choices: choices)
         let replay = try await Explorer.replay(try Self.exploration(variant), schedule: schedule)
         let operations = replay.steps.filter { $0.thread == 2 }.map(\.operation)
+        // The item's first step is named after what it does, not after its queue.
+        #expect(operations.first == "encode, chunk 1")
         #expect(Array(operations.dropFirst().prefix(2)) == [middle, last])
         if variant == "no-barrier" { #expect(operations.last == "rename staged file") }
     }
