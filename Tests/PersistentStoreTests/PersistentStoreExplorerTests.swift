@@ -8,13 +8,7 @@ import Testing
 /// Lesson 5 under the schedule explorer: two threads each store a new version of one document and
 /// then read its file directly, as the outside reader does. The store's work items are logical
 /// threads of their own, so the explorer chooses where each chunk of a write falls.
-@Suite(
-    "Lesson 5 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
-)
+@Suite("Lesson 5 under the schedule explorer", .searchesLessonSchedules())
 struct PersistentStoreExplorerTests {
     static func exploration(_ name: String) throws -> Exploration {
         try PersistentStoreLesson.lesson.exploration(ofVariant: name)
