@@ -63,9 +63,12 @@ public final class RaceQueue: @unchecked Sendable {
 
     /// Submits `work` and returns at once, like `DispatchQueue.async(flags:execute:)`.
     ///
-    /// - Parameter firstStep: under the explorer, what the item does before its first scheduling
-    ///   point (`encode, chunk 1`), shown as the name of its first step; nil shows the item's own
-    ///   name (`documents item`), which always names its thread.
+    /// - Parameters:
+    ///   - flags: as for `DispatchQueue`; `.barrier` makes the item run alone on the queue.
+    ///   - firstStep: under the explorer, what the item does before its first scheduling point
+    ///     (`encode, chunk 1`), shown as the name of its first step; nil shows the item's own name
+    ///     (`documents item`), which always names its thread.
+    ///   - work: the item's work.
     public func async(
         flags: DispatchWorkItemFlags = [],
         firstStep: String? = nil,
