@@ -44,34 +44,43 @@ public enum CoordinatorLockingLesson {
         because: "the shared state is a file, which neither TSan nor the compiler models"
     )
 
-    static let sameOwner = counterVariant(
+    static let sameOwner = sameOwnerVariant(
         name: "same-owner",
-        kind: .buggy,
         summary: "owner-scoped claims (NSFileCoordinator's rule), every claim with one owner",
-        coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
         overlap: "same owner"
     )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "a lock with the wrong owner is still a lock, and the shared state is a file: invisible to both tools"
-    )
 
-    static let sameOwnerOneInstance = counterVariant(
+    static let sameOwnerOneInstance = sameOwnerVariant(
         name: "same-owner-one-instance",
-        kind: .buggy,
         summary: "same-owner through one ObjectStorage, as in the article's test",
-        coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
         overlap: "same owner, one instance",
         oneInstance: true
     )
-    .expecting(
-        tsan: .silent,
-        compiler: .accepted,
-        on: .linux,
-        because: "a lock with the wrong owner is still a lock, and the shared state is a file: invisible to both tools"
-    )
+
+    /// The lesson's bug, through a new storage per increment or through one (`oneInstance`): every
+    /// claim of `OwnerScopedCoordinator` with the trial's one owner.
+    private static func sameOwnerVariant(
+        name: String,
+        summary: String,
+        overlap: String,
+        oneInstance: Bool = false
+    ) -> Variant {
+        counterVariant(
+            name: name,
+            kind: .buggy,
+            summary: summary,
+            coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
+            overlap: overlap,
+            oneInstance: oneInstance
+        )
+        .expecting(
+            tsan: .silent,
+            compiler: .accepted,
+            on: .linux,
+            because:
+                "a lock with the wrong owner is still a lock, and the shared state is a file: invisible to both tools"
+        )
+    }
 
     static let processRecordLock = counterVariant(
         name: "fcntl-process-lock",

@@ -4,11 +4,13 @@ import RaceLab
 /// one document through the store and then reading the document's file directly, as the lesson's
 /// `OutsideReader` does (with its own `read(document:)`), on the trial `racelab run` uses.
 ///
-/// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (first step
+/// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (named
 /// `documents item` or `documents barrier`; with two stores, `store A barrier` and `store B barrier`,
-/// one queue each), its scheduling points the chunk windows (`write staged chunk` and
-/// `finish staged file`, or `write chunk in place` and `finish file in place`) and `rename staged file`; a barrier holds back the other items as libdispatch
-/// would. The steps `storeData` and `outside read` let the explorer place the submissions and the
+/// one queue each), whose first step says what it does (`encode, chunk 1`; the fixed store encodes
+/// in an `encoding` item first, then its barrier's first step is `write chunk 1`), then the chunk
+/// windows (`write staged chunk` and `finish staged file`, or `write chunk in place` and
+/// `finish file in place`) and `rename staged file`; a barrier holds back the other items as
+/// libdispatch would. The steps `storeData` and `outside read` let the explorer place the submissions and the
 /// direct reads among them. A read is one `read` call, so its result depends only on where it falls.
 ///
 /// Not under the explorer's control: the completions, which the store hands to a real

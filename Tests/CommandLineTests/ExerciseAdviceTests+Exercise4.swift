@@ -21,6 +21,7 @@ extension ExerciseAdviceTests {
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 3, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 4, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 4, "takes its lock more than once"),
+            ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 5, "a lock on the counter file itself"),
         ]
     )
     func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) throws {
@@ -28,10 +29,14 @@ extension ExerciseAdviceTests {
         let planted: Planted = file.hasSuffix(".patch") ? .patch(exercise + file) : .file(exercise + file)
         let lines = try Self.check(exercise: 4, planted, diagnosis: kind)
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(hint) of 4 in \(exercise)hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint \(hint) of 5 in \(exercise)hints.md") == true, "\(lines)")
         // The overlap line is wrapped: its words are checked in the joined text.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        let overlap = /at least [0-9,]+ increments? overlapped in the read-modify-write/
+        // Both counts say what they count: the lost ones out of all trials' increments, the
+        // overlaps as a lower bound out of the same total.
+        let lost = /[0-9,]+ of 1,000 increments lost in all trials together/
+        #expect(text.firstMatch(of: lost) != nil, "\(lines)")
+        let overlap = /at least [0-9,]+ of the 1,000 increments overlapped in the read-modify-write \(a lower bound/
         #expect(text.firstMatch(of: overlap) != nil, "\(lines)")
         #expect(text.contains(lock), "\(lines)")
         // The line ends with the name hints.md lists the hint under.
@@ -49,5 +54,6 @@ extension ExerciseAdviceTests {
         #expect(hints.contains("## Hint 2: a lock whose owner is one increment\n*For:* `lost-writes process-owner`\n"))
         #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`\n"))
         #expect(hints.contains("## Hint 4: lock the sequence, not each access\n*For:* `lost-writes overlap`\n"))
+        #expect(hints.contains("## Hint 5: lock a file that stays\n*For:* `lost-writes renamed-file`\n"))
     }
 }

@@ -7,13 +7,7 @@ import Testing
 
 /// Lesson 4 under the schedule explorer: two storages increment one file, and the explorer finds the
 /// order in which both read the old value before either saves.
-@Suite(
-    "Lesson 4 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
-)
+@Suite("Lesson 4 under the schedule explorer", .searchesLessonSchedules())
 struct CoordinatorLockingExplorerTests {
     static func exploration(_ name: String) throws -> Exploration {
         try CoordinatorLockingLesson.lesson.exploration(ofVariant: name)

@@ -20,14 +20,18 @@ extension PersistentDataStore {
         guard discipline.encodesBeforeWrite else {
             // The article's store: the encode runs inside the write, so a barrier holds every load
             // back for as long as the provider takes.
-            submit(writing: true) { self.write(provider(), to: name, identifier: identifier, completion: completion) }
+            submit(writing: true, firstStep: "encode, chunk 1") {
+                self.write(provider(), to: name, identifier: identifier, completion: completion)
+            }
             return
         }
         // The encode runs on the serial encoding queue, which submits the writes in the order the
         // stores were made; only the write itself is a barrier.
-        encodingQueue.async {
+        encodingQueue.async(firstStep: "encode") {
             let data = provider()
-            self.submit(writing: true) { self.write(data, to: name, identifier: identifier, completion: completion) }
+            self.submit(writing: true, firstStep: "write chunk 1") {
+                self.write(data, to: name, identifier: identifier, completion: completion)
+            }
         }
     }
 

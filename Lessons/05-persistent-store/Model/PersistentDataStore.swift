@@ -91,12 +91,13 @@ public final class PersistentDataStore: Sendable {
     ///
     /// `RaceQueue` carries the caller's race-window hook into the work item, so that the runner's
     /// noise and a test's forced interleavings reach the windows inside file operations.
-    func submit(writing: Bool, _ work: @escaping @Sendable () -> Void) {
+    /// `firstStep` names, in a schedule, what the item does before its first window.
+    func submit(writing: Bool, firstStep: String? = nil, _ work: @escaping @Sendable () -> Void) {
         // hazard (no-barrier): without .barrier a write runs alongside loads and other writes of the
         // same identifier; they finish in any order, so an older store can overwrite a newer one
         // (and writes that share a staging name tear it).
         let flags: DispatchWorkItemFlags = writing && discipline.barrier ? .barrier : []
-        queue.async(flags: flags, execute: work)
+        queue.async(flags: flags, firstStep: firstStep, execute: work)
     }
 
     /// The file name `identifier` stands for; nil when it is not a valid name, after handing

@@ -70,15 +70,19 @@ let variant = ExerciseCheck.variant(
     check: { trial, info in .kept(onDisk(trial.url) ?? 0, of: info.iterations, unit: "increments") },
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
+let workload = Workload(trials: 5, iterations: 200)
 check.stress(
     variant,
-    workload: Workload(trials: 5, iterations: 200),
-    requirement: "200 concurrent increments of one file end at exactly 200 (every trial)"
+    workload: workload,
+    requirement: "200 concurrent increments of one file end at exactly 200 (every trial)",
+    // The lost increments of all trials together, out of all the increments run.
+    lostOutOf: { trials in (trials * workload.iterations, "increments lost in all trials together") }
 )
 // What the run saw, for the hint: which lock let two increments in together.
 if check.hasFailed, let folder = try? makeFolder() {
     defer { try? FileManager.default.removeItem(at: folder) }
-    if let overlap = OverlapWatch.diagnosis(of: FileCounter(url: folder.appendingPathComponent("counter.txt"))) {
+    let counter = FileCounter(url: folder.appendingPathComponent("counter.txt"))
+    if let overlap = OverlapWatch.diagnosis(of: counter, increments: workload.trials * workload.iterations) {
         check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
     }
 }
@@ -117,13 +121,15 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     /// increment has a new one), else the `RaceLockFile` call the file makes. The call is matched in
     /// the source because the run cannot tell the two kernel locks apart: outside the explorer a
     /// `RaceLockFile` reports nothing to the race hooks. `calls(_:in:)` ignores comments and spacing.
-    static func diagnosis(of counter: FileCounter) -> (kind: String, line: String)? {
+    static func diagnosis(of counter: FileCounter, increments: Int) -> (kind: String, line: String)? {
         let count = lock.withLock { overlaps }
         guard count > 0 else { return nil }
-        // Only overlaps that met at the mark are counted: a lower bound, next to the writes lost.
+        // Only overlaps that met at the mark are counted: a lower bound. Every lost increment
+        // overlapped another one too, so the lost count above is one as well.
         let overlapped =
-            "at least \(count.formatted()) increment\(count == 1 ? "" : "s") overlapped in the "
-            + "read-modify-write (those seen at its `Race.window`)"
+            "at least \(count.formatted()) of the \(increments.formatted()) increments overlapped in the "
+            + "read-modify-write (a lower bound: only those that met another paused at its "
+            + "`Race.window`; every lost increment overlapped too)"
         let lockTypes = [
             "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
             "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
@@ -161,6 +167,14 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "increment can read or write between this one's read and its write"
             )
         }
+        if locksCounterFile() {
+            return (
+                "renamed-file",
+                "\(overlapped), each holding a lock on the counter file itself: every save renames "
+                    + "a new file over it, so an increment that opens it after a save locks the new "
+                    + "file while another still holds the old file's lock"
+            )
+        }
         if calls("lockDescription", in: code) {
             return (
                 "shared-owner",
@@ -176,6 +190,21 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "yet written, so the code's lock does not cover the whole of it"
             )
             : nil
+    }
+
+    /// Whether `increment()` holds a lock on the counter file itself: one increment of a fresh
+    /// counter, stopped at its `Race.window`, while the check asks (without waiting, through an
+    /// `open()` of its own) whether another open file description locks that file. The lock is read
+    /// from the kernel, not the code, whichever call took it.
+    static func locksCounterFile() -> Bool {
+        guard let folder = try? makeFolder() else { return false }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("counter.txt")
+        // The first increment creates the file, so the probed one opens an existing file.
+        try? FileCounter(url: url).increment()
+        let probe = CounterFileProbe(path: url.path)
+        try? Race.$hook.withValue(probe) { try FileCounter(url: url).increment() }
+        return probe.sawLock
     }
 
     /// Whether `increment()` in `code` takes a lock more than once (around the read, then again
@@ -203,4 +232,21 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         countCalls(name, in: code) > 0
     }
 
+}
+
+/// At the race window, asks whether another open file description locks the file at `path`
+/// (`descriptionLockHeld(onFileAt:)`). Used on one thread at a time.
+private final class CounterFileProbe: RaceWindowHook, @unchecked Sendable {
+    let path: String
+    private(set) var sawLock = false
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func windowReached(_ name: StaticString) {
+        if descriptionLockHeld(onFileAt: path) { sawLock = true }
+    }
+
+    func stepReached(_ name: StaticString) {}
 }

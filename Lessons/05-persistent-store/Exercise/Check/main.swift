@@ -222,7 +222,10 @@ let variant = ExerciseCheck.variant(
         } else {
             if let data = try trial.store.load(shared), trial.reads.isTorn(data) {
                 tornBy.load()
-                trial.torn.record("torn read: load(\"\(shared)\") returned \(data.count) bytes, not a whole version")
+                trial.torn.record(
+                    "torn read: load(\"\(shared)\") (a document every writer stores) returned "
+                        + "\(data.count) bytes, not a whole version"
+                )
             }
             for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
                 if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)),
@@ -230,7 +233,8 @@ let variant = ExerciseCheck.variant(
                 {
                     tornBy.outsideRead()
                     trial.torn.record(
-                        "torn read: a reader outside the store found \(shared) torn (\(data.count) bytes)"
+                        "torn read: a reader outside the store found \(shared) (a document every writer "
+                            + "stores) torn (\(data.count) bytes)"
                     )
                 }
             }
@@ -240,13 +244,16 @@ let variant = ExerciseCheck.variant(
                 guard let data = try trial.store.load(neighbour) else { continue }
                 guard !trial.reads.isTorn(data), let version = Payload.version(of: data) else {
                     tornBy.load()
-                    trial.torn.record("torn read: load(\"\(neighbour)\") returned a torn payload")
+                    trial.torn.record(
+                        "torn read: load(\"\(neighbour)\") (one writer's own document) returned a torn payload"
+                    )
                     continue
                 }
                 if version < completed {
                     trial.wentBack.record(
                         neighbour,
-                        "a load of \(neighbour) returned v\(version) after the store of v\(completed) completed"
+                        "a load of \(neighbour) (one writer's own document) returned v\(version) after the "
+                            + "store of v\(completed) completed"
                     )
                 }
             }
@@ -263,7 +270,8 @@ let variant = ExerciseCheck.variant(
             if version < versions {
                 trial.wentBack.record(
                     own,
-                    "\(own) holds v\(version) after v1…v\(versions) were stored in order and all completed"
+                    "\(own) (one writer's own document) holds v\(version) after v1…v\(versions) were "
+                        + "stored in order and all completed"
                 )
             }
         }
@@ -273,7 +281,10 @@ let variant = ExerciseCheck.variant(
             let data = (try? Data(contentsOf: trial.folder.appendingPathComponent(shared))) ?? Data()
             if trial.reads.isTorn(data) {
                 tornBy.outsideRead()
-                trial.torn.record("torn read: \(shared) is torn at the end (\(data.count) bytes)")
+                trial.torn.record(
+                    "torn read: \(shared) (a document every writer stores) is torn at the end "
+                        + "(\(data.count) bytes)"
+                )
             }
         }
         var observation = Observation.whole(landed, of: writers, tornReads: trial.torn.count)

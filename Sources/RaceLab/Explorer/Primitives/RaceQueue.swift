@@ -62,7 +62,18 @@ public final class RaceQueue: @unchecked Sendable {
     }
 
     /// Submits `work` and returns at once, like `DispatchQueue.async(flags:execute:)`.
-    public func async(flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable () -> Void) {
+    ///
+    /// - Parameters:
+    ///   - flags: as for `DispatchQueue`; `.barrier` makes the item run alone on the queue.
+    ///   - firstStep: under the explorer, what the item does before its first scheduling point
+    ///     (`encode, chunk 1`), shown as the name of its first step; nil shows the item's own name
+    ///     (`documents item`), which always names its thread.
+    ///   - work: the item's work.
+    public func async(
+        flags: DispatchWorkItemFlags = [],
+        firstStep: String? = nil,
+        execute work: @escaping @Sendable () -> Void
+    ) {
         guard let logical = LogicalThread.current else {
             let item = Race.handOff("queue item")
             dispatchQueue.async(flags: flags) { item.run(work) }
@@ -80,7 +91,12 @@ public final class RaceQueue: @unchecked Sendable {
                 )
             )
         }
-        submitItem(by: logical, barrier: barrier, name: barrier ? "\(shortName) barrier" : "\(shortName) item") {
+        submitItem(
+            by: logical,
+            barrier: barrier,
+            name: barrier ? "\(shortName) barrier" : "\(shortName) item",
+            firstStep: firstStep
+        ) {
             [id = ObjectIdentifier(self)] in
             // A new thread, on this queue only: nothing of the submitter's queues carries over.
             RaceQueueContext.$running.withValue([id], operation: work)
@@ -157,13 +173,20 @@ extension RaceQueue {
         by submitter: LogicalThread,
         barrier: Bool,
         name: String,
+        firstStep: String? = nil,
         _ work: @escaping @Sendable () -> Void
     ) {
         var item = 0
         let child = submitter.spawn(name) { thread, state in
             item = state.model(of: model, access: access(barrier)) { QueueModel(serial: isSerial) }
                 .submit(barrier: barrier, owner: thread)
-            return QueueItemStart(queue: model, serial: isSerial, barrier: barrier, item: item, name: name)
+            return QueueItemStart(
+                queue: model,
+                serial: isSerial,
+                barrier: barrier,
+                item: item,
+                name: firstStep ?? name
+            )
         }
         child.start { [item] in
             child.begin()
