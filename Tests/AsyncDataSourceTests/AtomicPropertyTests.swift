@@ -76,14 +76,6 @@ struct AtomicPropertyTests {
     @Test("observers: notify-on-add tells the current state once, then every state in order")
     func observers() {
         let dataSource = AtomicPropertyDataSource(initialState: CollectionState.initial)
-        expectObserversHearEveryState(
-            updates: 1_000,
-            add: { dataSource.add(observer: $0, notifyOnAdded: $1) },
-            update: { _ in dataSource.update { $0.next() } },
-            settledVersion: {
-                dataSource.waitUntilIdle()
-                return dataSource.state.version
-            }
-        )
+        expectObserversHearEveryState(of: dataSource, updates: 1_000)
     }
 }
