@@ -73,6 +73,10 @@ extension ExerciseAdviceTests {
         let readFromCode = "replace(title:items:) still sets the title and the items in two steps"
         #expect(text.contains(readFromCode) == (planted.kind == "writer-two-sets"), "\(lines)")
         #expect(!text.contains("ok two writers at once"), "\(lines)")
+        // With no mark reached, what the code shows is said right under the untested line it explains.
+        if planted.writersLine == Self.writersUntested {
+            #expect(text.contains(try Regex(Self.writersUntested + #"\s+read from your code"#)), "\(lines)")
+        }
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
     }

@@ -116,6 +116,9 @@ writers: for trial in 0..<writerTrials {
     }
 }
 let writersRequirement = "two writers at once leave one writer's whole version"
+let code = participantCode("Playlist.swift")
+/// Whether the writer's two sets were already named, under the writers-only FAIL.
+var writerDiagnosed = false
 if let stuck {
     let rest = writerTrials - writersRan
     check.require(
@@ -143,6 +146,18 @@ if let stuck {
         evidence: "not tested: in none of \(writerTrials) trials did a writer reach a Race.window mark "
             + "in replace(title:items:), so none was paused while the other wrote"
     )
+    // What the code did, for the hint, right under the FAIL it explains: a reader that locks or
+    // retries its two looks, and a writer that still sets the two properties apart.
+    if !ReaderTwoLooks.unguarded(in: code), WriterTwoSets.found(in: code) {
+        writerDiagnosed = true
+        check.diagnose(
+            "writer-two-sets",
+            "read from your code: snapshot() locks or retries its two looks, but replace(title:items:) "
+                + "still sets the title and the items in two steps, each under the lock on its own, "
+                + "with no mark between them for the check to pause at; no reader can undo what lies "
+                + "between them (`writer-two-sets`)"
+        )
+    }
 } else {
     check.require(
         true,
@@ -209,7 +224,6 @@ if stuck == nil {
     // A reader that loops on a state no writer stored would loop forever once the writers stop.
     check.note("not run: \(mixedRequirement), since snapshot() did not return above")
 }
-let code = participantCode("Playlist.swift")
 // What the code did, for the hint: a writer made whole under one lock, with a reader that still
 // takes two looks, tears snapshots as the starter does; the code tells it apart.
 if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
@@ -218,17 +232,12 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
         "read from your code: replace(title:items:) writes under one lock, but snapshot() still reads "
             + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
-} else if !ReaderTwoLooks.unguarded(in: code),
-    writersTorn > 0 || check.saw("inconsistencies") || (writersPaused == 0 && WriterTwoSets.found(in: code))
-{
-    // A reader that locks or retries its two looks, yet a torn state: the writer stored it. Or no
-    // state was seen torn because no writer reached a mark, and the code shows the writer's gap.
+} else if !writerDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn > 0 || check.saw("inconsistencies") {
+    // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
     let seen =
         writersTorn > 0
         ? "two replace(title:items:) calls at once left the items of one and the title of the other"
-        : check.saw("inconsistencies")
-            ? "readers racing writers saw torn snapshots"
-            : "with no Race.window mark in replace(title:items:) the check could not pause a writer"
+        : "readers racing writers saw torn snapshots"
     check.diagnose(
         "writer-two-sets",
         "read from your code: snapshot() locks or retries its two looks, but \(seen): "
