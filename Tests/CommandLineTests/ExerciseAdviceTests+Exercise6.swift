@@ -38,6 +38,15 @@ extension ExerciseAdviceTests {
                 writersLine: writersTorn
             ),
             WriterCase(
+                testDescription: "a reader that retries until the items match a count: it loops, reported as such",
+                file: "WrongFixes/CountCheckingReader.patch",
+                kind: "writer-two-sets",
+                hint: 3,
+                writersLine: writersFail + #"in trial 1 of 8, snapshot\(\) had not returned \d+ s after the "#
+                    + #"writers finished; it returned only after the checker's own whole "#
+                    + #"replace\(title:items:\): it loops on a state no writer stored"#
+            ),
+            WriterCase(
                 testDescription: "a lock around the reader's two looks only: torn states, the writer's hint",
                 file: "WrongFixes/LockedReaderOnly.patch",
                 kind: "writer-two-sets",
@@ -73,6 +82,11 @@ extension ExerciseAdviceTests {
         let readFromCode = "replace(title:items:) still sets the title and the items in two steps"
         #expect(text.contains(readFromCode) == (planted.kind == "writer-two-sets"), "\(lines)")
         #expect(!text.contains("ok two writers at once"), "\(lines)")
+        // A reader that loops is never left to hang the check: the run with readers is not started.
+        #expect(
+            text.contains("not run: readers racing writers") == planted.file.hasSuffix("CountCheckingReader.patch"),
+            "\(lines)"
+        )
         // With no mark reached, what the code shows is said right under the untested line it explains.
         if planted.writersLine == Self.writersUntested {
             #expect(text.contains(try Regex(Self.writersUntested + #"\s+read from your code"#)), "\(lines)")
