@@ -91,7 +91,7 @@ var writersTorn = 0
 var tornSample: PlaylistSnapshot?
 var stuck: String?
 writers: for trial in 0..<writerTrials {
-    // Consecutive versions have different lengths: a mix of the two never looks whole.
+    // Consecutive versions differ in title, items and length: a mix of the two never looks whole.
     let (outcome, paused) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial)
     writersRan += 1
     if paused { writersPaused += 1 }
