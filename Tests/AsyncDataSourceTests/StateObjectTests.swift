@@ -61,14 +61,6 @@ struct StateObjectTests {
     @Test("updates from many threads at once: none lost, observers hear every state in order")
     func concurrentUpdates() {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
-        expectObserversHearEveryState(
-            updates: 2_000,
-            add: { dataSource.add(observer: $0, notifyOnAdded: $1) },
-            update: { _ in dataSource.update { $0.next() } },
-            settledVersion: {
-                dataSource.waitUntilIdle()
-                return dataSource.settledState().version
-            }
-        )
+        expectObserversHearEveryState(of: dataSource, updates: 2_000)
     }
 }

@@ -45,3 +45,37 @@ func expectObserversHearEveryState(
     #expect(early.toldVersions == Array(1...updates))
     #expect(late.problems(finalVersion: updates).isEmpty)
 }
+
+/// A data source whose updates and observers `expectObserversHearEveryState(of:updates:)` can drive
+/// the same way: `add` and `update` as both designs have them, and the version once every update
+/// enqueued so far has run.
+protocol ObservedDataSource: Sendable {
+    func add(observer: any StateObserver<CollectionState>, notifyOnAdded: Bool)
+    func update(_ update: @escaping @Sendable (CollectionState) -> CollectionState?)
+    func settledVersion() -> Int
+}
+
+extension StateDataSource: ObservedDataSource where State == CollectionState {
+    func settledVersion() -> Int {
+        waitUntilIdle()
+        return settledState().version
+    }
+}
+
+extension AtomicPropertyDataSource: ObservedDataSource where State == CollectionState {
+    func settledVersion() -> Int {
+        waitUntilIdle()
+        return state.version
+    }
+}
+
+/// `expectObserversHearEveryState(updates:add:update:settledVersion:)` for a data source that adds
+/// and updates the common way.
+func expectObserversHearEveryState(of dataSource: some ObservedDataSource, updates: Int) {
+    expectObserversHearEveryState(
+        updates: updates,
+        add: { dataSource.add(observer: $0, notifyOnAdded: $1) },
+        update: { _ in dataSource.update { $0.next() } },
+        settledVersion: { dataSource.settledVersion() }
+    )
+}

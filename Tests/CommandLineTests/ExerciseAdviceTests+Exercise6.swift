@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// Exercise 6's torn writer: two writers run alone, one paused between its two sets until the
-/// other has finished, then one bounded snapshot. A writer that sets the items and the count in two
-/// steps fails there whatever its reader does, and a reader that locks or retries its two looks
-/// sends the participant to the writer's hint. In `ExerciseAdviceTests`, whose checks run one at a
-/// time.
+/// Exercise 6's torn writer: two writers run alone, one paused at its first race-window mark until
+/// the other has finished, then one bounded snapshot. A writer that sets the title and the items in
+/// two steps fails there whatever its reader does, and a reader that locks or retries its two looks
+/// sends the participant to the writer's hint. A writer with no mark left pauses nowhere: that part
+/// tested nothing and fails as untested, never as ok. In `ExerciseAdviceTests`, whose checks run one
+/// at a time.
 extension ExerciseAdviceTests {
     /// A planted file of exercise 6 (from its Exercise folder), the diagnosis and hint it must get,
     /// and what its writers-only line must say (a regular expression over the joined output).
@@ -18,33 +19,53 @@ extension ExerciseAdviceTests {
     }
 
     static let writersFail = #"FAIL\s+two writers at once leave one writer's whole version: "#
+    static let writersTorn =
+        writersFail + #"8 of 8 trials left a state no replace\(title:items:\) wrote, "#
+        + #"e\.g\. the title of version \d+, the items of version \d+"#
+    static let writersUntested =
+        writersFail + #"not tested: in none of 8 trials did a writer reach a "#
+        + #"Race\.window mark in replace\(title:items:\), so none was paused while the other wrote"#
 
     @Test(
         "exercise 6: a writer that sets its two values apart fails with writers only, whatever the reader",
         .timeLimit(.minutes(20)),
         arguments: [
             WriterCase(
-                testDescription: "a reader that retries until the count matches: it loops, reported as such",
+                testDescription: "a reader that looks at the title twice: it returns the torn state",
                 file: "WrongFixes/RetryingReader.patch",
                 kind: "writer-two-sets",
                 hint: 3,
+                writersLine: writersTorn
+            ),
+            WriterCase(
+                testDescription: "a reader that retries until the items match a count: it loops, reported as such",
+                file: "WrongFixes/CountCheckingReader.patch",
+                kind: "writer-two-sets",
+                hint: 3,
                 writersLine: writersFail + #"in trial 1 of 8, snapshot\(\) had not returned \d+ s after the "#
-                    + #"writers finished; it returned only after the checker's own whole replace\(with:\)"#
+                    + #"writers finished; it returned only after the checker's own whole "#
+                    + #"replace\(title:items:\): it loops on a state no writer stored"#
             ),
             WriterCase(
                 testDescription: "a lock around the reader's two looks only: torn states, the writer's hint",
                 file: "WrongFixes/LockedReaderOnly.patch",
                 kind: "writer-two-sets",
                 hint: 3,
-                writersLine: writersFail + #"8 of 8 trials left a state no replace\(with:\) wrote, e\.g\. "#
-                    + #"count \d+, items \["#
+                writersLine: writersTorn
+            ),
+            WriterCase(
+                testDescription: "a locked reader, the writer's mark deleted: untested, read from the code",
+                file: "WrongFixes/LockedReaderNoMark.patch",
+                kind: "writer-two-sets",
+                hint: 3,
+                writersLine: writersUntested
             ),
             WriterCase(
                 testDescription: "the starter: torn there too, but its reader takes two bare looks: hint 1",
                 file: "Starter/Playlist.swift",
                 kind: "inconsistencies",
                 hint: 1,
-                writersLine: writersFail + #"8 of 8 trials left a state no replace\(with:\) wrote"#
+                writersLine: writersTorn
             ),
         ]
     )
@@ -58,15 +79,20 @@ extension ExerciseAdviceTests {
         )
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains(try Regex(planted.writersLine)), "\(lines)")
-        let readFromCode = "replace(with:) still sets them in two steps, and no reader can undo that"
+        let readFromCode = "replace(title:items:) still sets the title and the items in two steps"
         #expect(text.contains(readFromCode) == (planted.kind == "writer-two-sets"), "\(lines)")
+        #expect(!text.contains("ok two writers at once"), "\(lines)")
         // A reader that loops is never left to hang the check: the run with readers is not started.
         #expect(
-            text.contains("not run: readers racing writers") == planted.file.hasPrefix("WrongFixes/Retrying"),
+            text.contains("not run: readers racing writers") == planted.file.hasSuffix("CountCheckingReader.patch"),
             "\(lines)"
         )
+        // With no mark reached, what the code shows is said right under the untested line it explains.
+        if planted.writersLine == Self.writersUntested {
+            #expect(text.contains(try Regex(Self.writersUntested + #"\s+read from your code"#)), "\(lines)")
+        }
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 5 in \(exercise)hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
     }
 
     @Test("exercise 6's solution passes the writers-only check")
@@ -81,5 +107,25 @@ extension ExerciseAdviceTests {
         let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ")
         #expect(joined.contains(#/ok\s+two writers at once leave one writer's whole version \(8 trials;/#), "\(text)")
+    }
+
+    @Test(
+        "exercise 6: a whole writer with no mark left is untested, not ok, and gets the hint on the mark",
+        .timeLimit(.minutes(20))
+    )
+    func exercise6WriterWithoutMark() throws {
+        let exercise = "Lessons/06-async-data-source/Exercise/"
+        let lines = try Self.check(
+            exercise: 6,
+            .patch(exercise + "WrongFixes/SolutionWithoutMark.patch"),
+            diagnosis: "untested"
+        )
+        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains(try Regex(Self.writersUntested)), "\(lines)")
+        // The readers' run still ran, and found the pair whole: the only failure is the untested part.
+        #expect(text.contains(#/ok\s+readers racing writers only ever see whole versions/#), "\(lines)")
+        #expect(text.contains("FAIL: 1 requirement not met"), "\(lines)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 6 of 6 in \(exercise)hints.md") == true, "\(lines)")
     }
 }

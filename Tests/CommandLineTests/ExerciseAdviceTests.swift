@@ -159,15 +159,15 @@ struct ExerciseAdviceTests {
         // 100 trials × 500 reading iterations, plus each trial's final snapshot.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(
-            text.contains(#/ [1-9][\d,]* of 50,100 snapshots torn \(count and items from different versions\)/#),
+            text.contains(#/ [1-9][\d,]* of 50,100 snapshots torn \(title and items from different versions\)/#),
             "\(lines)"
         )
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
         // The writer is whole, the reader takes two looks: read from the code, sent to hint 4.
-        #expect(text.contains("snapshot() still reads the count and the items in two looks"), "\(lines)")
+        #expect(text.contains("snapshot() still reads the title and the items in two looks"), "\(lines)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(
-            next?.hasPrefix("Next: read hint 4 of 5 in Lessons/06-async-data-source/Exercise/hints.md") == true,
+            next?.hasPrefix("Next: read hint 4 of 6 in Lessons/06-async-data-source/Exercise/hints.md") == true,
             "\(lines)"
         )
     }

@@ -93,13 +93,8 @@ extension PublicPropertiesDataSource {
         let footer = self.footer
         log?.note("footer v\(footer.version)")
         var found = [Audit.mixedState(header: header, items: items, footer: footer)]
-        let title = self.items[index].title
-        log?.note("title " + title.prefix { $0 != " " })  // the version it names
         // hazard: `cellForItemAt` reads the data source again for the second label.
-        Race.window("read detailedTitle")
-        let detailedTitle = self.items[index].detailedTitle
-        log?.note("detail " + detailedTitle.prefix { $0 != " " })
-        found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
+        found.append(CollectionReader.auditCellLabels(cell: index, items: { self.items }, log: log))
         return found.compactMap { $0 }
     }
 }

@@ -37,4 +37,18 @@ public enum CollectionReader {
         found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
         return found.compactMap { $0 }
     }
+
+    /// Fills cell `index`'s two labels from two reads of the data source's items, as
+    /// `cellForItemAt` does: the title, then, past the window in which the data source can install
+    /// a newer state, the detailed title. Notes the version each label names in `log`; a cell whose
+    /// labels name two versions is torn.
+    public static func auditCellLabels(cell index: Int, items: () -> [Item], log: ReadLog?) -> Inconsistency? {
+        let title = items()[index].title
+        log?.note("title " + title.prefix { $0 != " " })  // the version it names
+        // hazard (if the state can change between the two reads): a new state may be installed here.
+        Race.window("read detailedTitle")
+        let detailedTitle = items()[index].detailedTitle
+        log?.note("detail " + detailedTitle.prefix { $0 != " " })
+        return Audit.tornCell(title: title, detailedTitle: detailedTitle)
+    }
 }

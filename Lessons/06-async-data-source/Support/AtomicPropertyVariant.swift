@@ -58,14 +58,9 @@ extension AtomicPropertyDataSource where State == CollectionState {
         let snapshot = state
         log?.note("state v\(snapshot.version)")
         var found = [Audit.mixedState(header: snapshot.header, items: snapshot.items, footer: snapshot.footer)]
-        let title = state.items[index].title
-        log?.note("title " + title.prefix { $0 != " " })  // the version it names
-        // hazard: the lock was released after the first read; the serial queue can install the next
+        // hazard: the lock is released after the first read; the serial queue can install the next
         // state before the second.
-        Race.window("read detailedTitle")
-        let detailedTitle = state.items[index].detailedTitle
-        log?.note("detail " + detailedTitle.prefix { $0 != " " })
-        found.append(Audit.tornCell(title: title, detailedTitle: detailedTitle))
+        found.append(CollectionReader.auditCellLabels(cell: index, items: { state.items }, log: log))
         return found.compactMap { $0 }
     }
 }

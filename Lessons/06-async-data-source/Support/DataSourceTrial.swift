@@ -65,14 +65,17 @@ extension DataSourceTrial {
 
     /// This design as one of the lesson's variants: each iteration plays its `Role`, and the check
     /// is `TrialOutcome.observation` over `settle()`. `makeTrial` makes each trial's state (`init()`
-    /// unless the variant configures the design otherwise).
+    /// unless the variant configures the design otherwise). `crashMeansReproduced`: for a buggy
+    /// variant whose data race can kill the process, so that an isolated run counts the crash as the
+    /// bug reproduced.
     static func variant(
         name: String,
         kind: VariantKind,
         summary: String,
+        crashMeansReproduced: Bool = false,
         makeTrial: @escaping @Sendable () -> Self = { Self() }
     ) -> Variant {
-        Variant(
+        var variant = Variant(
             name: name,
             kind: kind,
             summary: summary,
@@ -99,6 +102,8 @@ extension DataSourceTrial {
                 )
             }
         )
+        variant.crashMeansReproduced = crashMeansReproduced
+        return variant
     }
 }
 

@@ -15,14 +15,11 @@ enum ObserverOnMainQueueVariant {
     /// signal (SIGILL, SIGABRT or SIGSEGV have been seen in some runs of `racelab run 6 --variant
     /// observer-on-main-queue`). That crash is this bug too, so an isolated run counts it as
     /// reproduced.
-    static let variant: Variant = {
-        var variant = SpecificQueueObserverVariant.Trial.variant(
-            name: "observer-on-main-queue",
-            kind: .buggy,
-            summary: "observers added the article's way, from a thread other than main",
-            makeTrial: makeTrial
-        )
-        variant.crashMeansReproduced = true
-        return variant
-    }()
+    static let variant = SpecificQueueObserverVariant.Trial.variant(
+        name: "observer-on-main-queue",
+        kind: .buggy,
+        summary: "observers added the article's way, from a thread other than main",
+        crashMeansReproduced: true,
+        makeTrial: makeTrial
+    )
 }

@@ -4,7 +4,7 @@ import RaceLab
 /// `specific-queue-observer` (fixed): the article's final design. An observer keeps the latest state
 /// on the UI queue; the UI reads it there, as often as it likes, with no lock and no wait.
 enum SpecificQueueObserverVariant {
-    final class Trial: DataSourceTrial {
+    final class Trial: UICopyTrial {
         let dataSource = StateDataSource(initialState: CollectionState.initial)
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
@@ -22,10 +22,6 @@ enum SpecificQueueObserverVariant {
             dataSource.add(observer: uiState, notifyOnAdded: false)
             let first = observers.make(expectsCurrentState: false)
             ui.sync { uiState.add(observer: first, notifyOnAdded: false) }
-        }
-
-        func write(waiting: Bool) {
-            dataSource.update { $0.next() }
         }
 
         func render(cell: Int) -> [Inconsistency] {
@@ -50,13 +46,7 @@ enum SpecificQueueObserverVariant {
             }
         }
 
-        func settle() async -> TrialEnd {
-            await dataSource.trialEnd(
-                version: \.version,
-                uiVersion: ui.sync { uiState.state.version },
-                observers: observers
-            )
-        }
+        var uiVersion: Int { uiState.state.version }
     }
 
     static let variant = Trial.variant(

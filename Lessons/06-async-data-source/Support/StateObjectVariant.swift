@@ -4,7 +4,7 @@ import RaceLab
 /// `state-object` (fixed): one immutable state replaced whole in a barrier; the UI keeps the copy it
 /// was sent, other readers get snapshots from `read { }`.
 enum StateObjectVariant {
-    final class Trial: DataSourceTrial {
+    final class Trial: UICopyTrial {
         let dataSource: StateDataSource<CollectionState>
         /// The UI queue, a `RaceQueue` so that the schedule explorer sees its work items.
         let ui = RaceQueue(label: "racelab.ui")
@@ -22,10 +22,6 @@ enum StateObjectVariant {
 
         convenience init() {
             self.init(updatesAsBarrier: true)
-        }
-
-        func write(waiting: Bool) {
-            dataSource.update { $0.next() }
         }
 
         func render(cell: Int) -> [Inconsistency] {
@@ -47,13 +43,7 @@ enum StateObjectVariant {
             dataSource.add(observer: observers.make(expectsCurrentState: true), notifyOnAdded: true)
         }
 
-        func settle() async -> TrialEnd {
-            await dataSource.trialEnd(
-                version: \.version,
-                uiVersion: ui.sync { component.currentState.version },
-                observers: observers
-            )
-        }
+        var uiVersion: Int { component.currentState.version }
     }
 
     static let variant = Trial.variant(

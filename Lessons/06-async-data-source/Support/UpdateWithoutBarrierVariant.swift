@@ -12,14 +12,11 @@ enum UpdateWithoutBarrierVariant {
     /// count can be corrupted and the process can die of a signal (SIGSEGV has been seen in some runs
     /// of `racelab run 6 --variant update-without-barrier`). That crash is this bug too, so an
     /// isolated run counts it as reproduced.
-    static let variant: Variant = {
-        var variant = StateObjectVariant.Trial.variant(
-            name: "update-without-barrier",
-            kind: .buggy,
-            summary: "the state object with the article's last update: no .barrier",
-            makeTrial: makeTrial
-        )
-        variant.crashMeansReproduced = true
-        return variant
-    }()
+    static let variant = StateObjectVariant.Trial.variant(
+        name: "update-without-barrier",
+        kind: .buggy,
+        summary: "the state object with the article's last update: no .barrier",
+        crashMeansReproduced: true,
+        makeTrial: makeTrial
+    )
 }

@@ -23,9 +23,9 @@ public final class WaitMeter: Sendable {
 
     /// A coarse bucket of the share of reads that waited, so that the report's histogram stays short.
     /// The buckets are disjoint, and each starts with its lower bound, so the histogram's outcome
-    /// order (numbers compared as numbers) reads from no wait to the most: `0 reads waited`,
-    /// `0–1% of reads waited` (at least one), `1–10%`, `10–100% of reads waited`. The count itself
-    /// is `tally`.
+    /// order (numbers compared as numbers) reads from no wait to the most: `0 reads waited` (none),
+    /// `1 or more reads waited, under 1%`, `1–10% of reads waited` (at least 1%, under 10%),
+    /// `10–100% of reads waited`. The count itself is `tally`.
     public var bucket: String {
         let reads = readCount
         let waits = waitCount
@@ -33,7 +33,7 @@ public final class WaitMeter: Sendable {
         guard waits > 0 else { return "0 reads waited" }
         let share = Double(waits) / Double(reads)
         switch share {
-        case ..<0.01: return "0–1% of reads waited"
+        case ..<0.01: return "1 or more reads waited, under 1%"
         case ..<0.1: return "1–10% of reads waited"
         default: return "10–100% of reads waited"
         }

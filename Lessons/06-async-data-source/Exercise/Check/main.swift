@@ -3,47 +3,81 @@ import ExerciseSupport
 import Foundation
 import RaceLab
 
-/// What a reader draws: the count it shows in the header and the items it shows as rows.
+/// What a reader draws: the title in its header and the items as rows.
 struct PlaylistSnapshot: Sendable, Equatable {
-    let count: Int
+    let title: String
     let items: [Int]
 }
 
-/// Version `v` of the list: `v % 5 + 1` items, all equal to `v`. A snapshot mixing two versions,
-/// or whose count disagrees with its items, was never written by anyone.
+/// Version `v`'s items: `v % 5 + 1` items, all equal to `v`, so that two versions' items differ.
 func version(_ v: Int) -> [Int] { Array(repeating: v, count: v % 5 + 1) }
 
+/// Version `v`'s title: random per run and `private`, so that no code but a writer's can know it;
+/// a reader that makes a title up from the items shows one no writer stored.
+private let titleSalt = UInt16.random(in: 1...UInt16.max)
+private func title(_ v: Int) -> String {
+    "Mix " + String(UInt16(truncatingIfNeeded: v) ^ titleSalt, radix: 16)
+}
+
+/// Writes version `v`: its title and its items, in one call.
+func write(_ v: Int, to playlist: Playlist) { playlist.replace(title: title(v), items: version(v)) }
+
+/// The version a title or an item list belongs to, if any (the check's own titles only).
+private func versionOf(title: String) -> Int? {
+    title.hasPrefix("Mix ")
+        ? Int(title.dropFirst(4), radix: 16).flatMap { UInt16(exactly: $0) }.map { Int($0 ^ titleSalt) } : nil
+}
+
+/// Whether some `replace(title:items:)` stored `snapshot` whole (or it is the initial empty list).
 func isPublished(_ snapshot: PlaylistSnapshot) -> Bool {
-    guard snapshot.count == snapshot.items.count else { return false }
-    guard let first = snapshot.items.first else { return true }  // the initial empty list
-    return snapshot.items == version(first)
+    guard let first = snapshot.items.first else { return snapshot.title.isEmpty }
+    return snapshot.items == version(first) && snapshot.title == title(first)
+}
+
+/// Which versions a torn snapshot mixes, for the evidence: `the title of version 10, the items of
+/// version 11`.
+func describe(_ snapshot: PlaylistSnapshot) -> String {
+    var titled = "title \"\(snapshot.title)\""
+    if snapshot.title.isEmpty {
+        titled = "no title"
+    } else if let v = versionOf(title: snapshot.title) {
+        titled = "the title of version \(v)"
+    }
+    var listed = "items \(snapshot.items)"
+    if let first = snapshot.items.first, snapshot.items == version(first) {
+        listed = "the items of version \(first)"
+    } else if snapshot.items.isEmpty {
+        listed = "no items"
+    }
+    return titled + ", " + listed
 }
 
 // The first statement that runs, before any of the participant's code: this check owns the verdict channel.
 // `private`, so that the participant's file cannot name it.
 private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 
-// Functional: a replace is visible, whole, in the next snapshot (an empty snapshot cannot pass).
+// Functional: a replace is visible, whole, in the next snapshot (an empty snapshot cannot pass),
+// and the title is the writer's: the same items under a new title show the new title.
 let playlist = Playlist()
-check.require(playlist.snapshot() == PlaylistSnapshot(count: 0, items: []), "a new playlist is empty")
-playlist.replace(with: [7, 8, 9])
+check.require(playlist.snapshot() == PlaylistSnapshot(title: "", items: []), "a new playlist is empty")
+playlist.replace(title: "Road trip", items: [7, 8, 9])
 check.require(
-    playlist.snapshot() == PlaylistSnapshot(count: 3, items: [7, 8, 9]),
+    playlist.snapshot() == PlaylistSnapshot(title: "Road trip", items: [7, 8, 9]),
     "a snapshot shows the last replace",
     evidence: "got \(playlist.snapshot())"
 )
-playlist.replace(with: [1])
+playlist.replace(title: "Focus", items: [7, 8, 9])
 check.require(
-    playlist.snapshot() == PlaylistSnapshot(count: 1, items: [1]),
-    "a second replace replaces the first",
+    playlist.snapshot() == PlaylistSnapshot(title: "Focus", items: [7, 8, 9]),
+    "a second replace replaces the first, title included",
     evidence: "got \(playlist.snapshot())"
 )
 
 // Writers only, under a controlled schedule: writer A pauses at its first `Race.window` mark (in the
-// starter, between its two sets) until writer B's whole replace(with:) has returned. A writer that
-// sets the items and the count in two steps then leaves B's items with A's count, in every trial:
+// starter, between its two sets) until writer B's whole replace(title:items:) has returned. A writer
+// that sets the items and the title in two steps then leaves B's items with A's title, in every trial:
 // the pause is a hand-over, not a sleep, so no luck is involved. Then one reader, bounded: a reader
-// that loops until the count matches the items spins on such a state, which is a finding, not a hang.
+// that loops until its looks agree may spin on such a state, which is a finding, not a hang.
 check.enterConcurrentStage()
 /// How long a writer or the reader may take before the check calls it stuck. Code that works takes
 /// microseconds; a busy machine may delay a thread by far more than that, never by seconds, so a
@@ -57,7 +91,7 @@ var writersTorn = 0
 var tornSample: PlaylistSnapshot?
 var stuck: String?
 writers: for trial in 0..<writerTrials {
-    // Consecutive versions have different lengths: a mix of the two never looks whole.
+    // Consecutive versions differ in title, items and length: a mix of the two never looks whole.
     let (outcome, paused) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial)
     writersRan += 1
     if paused { writersPaused += 1 }
@@ -72,16 +106,19 @@ writers: for trial in 0..<writerTrials {
         stuck =
             "snapshot() had not returned \(patience) s after the writers finished"
             + (returned
-                ? "; it returned only after the checker's own whole replace(with:): it loops on a state "
+                ? "; it returned only after the checker's own whole replace(title:items:): it loops on a state "
                     + "no writer stored"
-                : ", nor \(patience) s after the checker's own whole replace(with:)")
+                : ", nor \(patience) s after the checker's own whole replace(title:items:)")
         break writers
     case .writerStuck:
-        stuck = "replace(with:) had not returned \(patience) s after two writers started"
+        stuck = "replace(title:items:) had not returned \(patience) s after two writers started"
         break writers
     }
 }
 let writersRequirement = "two writers at once leave one writer's whole version"
+let code = participantCode("Playlist.swift")
+/// Whether the writer's two sets were already named, under the writers-only FAIL.
+var writerDiagnosed = false
 if let stuck {
     let rest = writerTrials - writersRan
     check.require(
@@ -96,14 +133,36 @@ if let stuck {
         false,
         writersRequirement,
         kind: "inconsistencies",
-        evidence: "\(writersTorn) of \(writerTrials) trials left a state no replace(with:) wrote, e.g. "
-            + (tornSample.map { "count \($0.count), items \($0.items)" } ?? "")
+        evidence: "\(writersTorn) of \(writerTrials) trials left a state no replace(title:items:) wrote, e.g. "
+            + (tornSample.map(describe) ?? "")
     )
+} else if writersPaused == 0 {
+    // No writer paused, so the writers never overlapped: this part tested nothing, and a check that
+    // tested nothing does not pass. Without a mark the stress run cannot widen a writer's gap either.
+    check.require(
+        false,
+        writersRequirement,
+        kind: "untested",
+        evidence: "not tested: in none of \(writerTrials) trials did a writer reach a Race.window mark "
+            + "in replace(title:items:), so none was paused while the other wrote"
+    )
+    // What the code did, for the hint, right under the FAIL it explains: a reader that locks or
+    // retries its two looks, and a writer that still sets the two properties apart.
+    if !ReaderTwoLooks.unguarded(in: code), WriterTwoSets.found(in: code) {
+        writerDiagnosed = true
+        check.diagnose(
+            "writer-two-sets",
+            "read from your code: snapshot() locks or retries its two looks, but replace(title:items:) "
+                + "still sets the title and the items in two steps, each under the lock on its own, "
+                + "with no mark between them for the check to pause at; no reader can undo what lies "
+                + "between them (`writer-two-sets`)"
+        )
+    }
 } else {
     check.require(
         true,
         writersRequirement + " (\(writerTrials) trials; in \(writersPaused), one writer paused at its "
-            + "first Race.window mark until the other's replace(with:) returned)"
+            + "first Race.window mark until the other's replace(title:items:) returned)"
     )
 }
 
@@ -116,22 +175,22 @@ struct Trial: Sendable {
 }
 
 extension TornCount {
-    /// Counts `snapshot` and returns whether it is torn (no `replace(with:)` wrote it).
+    /// Counts `snapshot` and returns whether it is torn (no `replace(title:items:)` wrote it).
     func isTorn(_ snapshot: PlaylistSnapshot) -> Bool { count(torn: !isPublished(snapshot)) }
 }
 /// What the torn-snapshot tally counts, as its line reads: `12 of 50,100 snapshots torn (…)`.
-let tornPhrase = "snapshots torn (count and items from different versions)"
+let tornPhrase = "snapshots torn (title and items from different versions)"
 
 let variant = ExerciseCheck.variant(
     of: "Playlist",
     makeState: { Trial(playlist: Playlist(), snapshots: TornCount(tornPhrase)) },
     operation: { trial, iteration in
         if iteration.index.isMultiple(of: 2) {
-            trial.playlist.replace(with: version(iteration.index + 1))
+            write(iteration.index + 1, to: trial.playlist)
         } else {
             let snapshot = trial.playlist.snapshot()
             if trial.snapshots.isTorn(snapshot) {
-                iteration.recordInconsistency("torn snapshot: count \(snapshot.count), items \(snapshot.items)")
+                iteration.recordInconsistency("torn snapshot: \(describe(snapshot))")
             }
         }
     },
@@ -146,8 +205,8 @@ let variant = ExerciseCheck.variant(
             outcome: whole ? "whole" : "torn",
             meaning: whole
                 ? "a published version"
-                : "after the trial, snapshot() returned a list no replace(with:) wrote: "
-                    + "versions mixed, count and items disagreeing, or empty"
+                : "after the trial, snapshot() returned a list no replace(title:items:) wrote: "
+                    + "the title of one version with the items of another, or empty"
         )
         observation.tallies.append(trial.snapshots.tally)
         return observation
@@ -165,25 +224,25 @@ if stuck == nil {
     // A reader that loops on a state no writer stored would loop forever once the writers stop.
     check.note("not run: \(mixedRequirement), since snapshot() did not return above")
 }
-let code = participantCode("Playlist.swift")
 // What the code did, for the hint: a writer made whole under one lock, with a reader that still
 // takes two looks, tears snapshots as the starter does; the code tells it apart.
 if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
     check.diagnose(
         "reader-two-looks",
-        "read from your code: replace(with:) writes under one lock, but snapshot() still reads the "
-            + "count and the items in two looks, with no lock around both (`reader-two-looks`)"
+        "read from your code: replace(title:items:) writes under one lock, but snapshot() still reads "
+            + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
-}
-// What the code did, for the hint: a writer that tore the state with writers only, with a reader
-// that locks around its two looks or retries until they match; the reader cannot repair what the
-// writer stored.
-if writersTorn > 0, !ReaderTwoLooks.unguarded(in: code) {
+} else if !writerDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn > 0 || check.saw("inconsistencies") {
+    // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
+    let seen =
+        writersTorn > 0
+        ? "two replace(title:items:) calls at once left the items of one and the title of the other"
+        : "readers racing writers saw torn snapshots"
     check.diagnose(
         "writer-two-sets",
-        "read from your code: snapshot() locks or retries its two looks, but two replace(with:) "
-            + "calls at once left the items of one and the count of the other: replace(with:) still "
-            + "sets them in two steps, and no reader can undo that (`writer-two-sets`)"
+        "read from your code: snapshot() locks or retries its two looks, but \(seen): "
+            + "replace(title:items:) still sets the title and the items in two steps, each under the "
+            + "lock on its own, and no reader can undo what lies between them (`writer-two-sets`)"
     )
 }
 check.finish()
@@ -197,7 +256,7 @@ enum WritersOutcome {
     case torn(PlaylistSnapshot)
     /// snapshot() had not returned after `patience` s; `returned`: it did once the checker wrote a whole version.
     case readerSpun(returned: Bool)
-    /// A replace(with:) had not returned after `patience` s.
+    /// A replace(title:items:) had not returned after `patience` s.
     case writerStuck
 }
 
@@ -205,11 +264,11 @@ func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, paused: Bool)
     let playlist = Playlist()
     let gate = PauseAtFirstWindow()
     let firstDone = onThread {
-        Race.$hook.withValue(gate) { playlist.replace(with: version(first)) }
+        Race.$hook.withValue(gate) { write(first, to: playlist) }
         gate.atMark.signal()  // also for a writer with no mark: the second one may start
     }
     _ = gate.atMark.wait(timeout: .now() + 1)
-    let secondDone = onThread { playlist.replace(with: version(second)) }
+    let secondDone = onThread { write(second, to: playlist) }
     _ = secondDone.finished(within: 1)  // a writer that paused holding a lock blocks the other
     gate.resume.signal()
     guard firstDone.finished(within: Double(patience)), secondDone.finished(within: Double(patience)) else {
@@ -217,12 +276,10 @@ func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, paused: Bool)
     }
     let reader = PendingSnapshot(playlist)
     if let snapshot = reader.wait(seconds: Double(patience)) {
-        let whole = [first, second].contains {
-            snapshot == PlaylistSnapshot(count: version($0).count, items: version($0))
-        }
+        let whole = [first, second].contains { snapshot == PlaylistSnapshot(title: title($0), items: version($0)) }
         return (whole ? .whole : .torn(snapshot), gate.paused)
     }
-    _ = onThread { playlist.replace(with: version(first + second)) }
+    _ = onThread { write(first + second, to: playlist) }
     return (.readerSpun(returned: reader.wait(seconds: Double(patience)) != nil), gate.paused)
 }
 
@@ -286,8 +343,8 @@ extension DispatchSemaphore {
     }
 }
 
-/// A reader that takes two looks: `snapshot()` reads `count` and `items` with no lock of its own
-/// around both, while `replace(with:)` takes one.
+/// A reader that takes two looks: `snapshot()` reads `title` and `items` with no lock of its own
+/// around both, while `replace(title:items:)` takes one.
 enum ReaderTwoLooks {
     static func found(in code: String) -> Bool {
         func body(of function: String) -> Substring? {
@@ -297,16 +354,28 @@ enum ReaderTwoLooks {
         }
         guard let writer = body(of: "replace"), let reader = body(of: "snapshot") else { return false }
         let locks = { (body: Substring) in ["lock", "Lock", "sync", "Mutex", "wait"].contains { body.contains($0) } }
-        return locks(writer) && !locks(reader) && reader.contains("count") && reader.contains("items")
+        return locks(writer) && !locks(reader) && reader.contains("title") && reader.contains("items")
     }
 
-    /// Whether `snapshot()` reads the count and the items with neither a lock around both nor a
+    /// Whether `snapshot()` reads the title and the items with neither a lock around both nor a
     /// loop that retries them (the starter's reader).
     static func unguarded(in code: String) -> Bool {
         guard let start = code.range(of: "func snapshot") else { return false }
         let rest = code[start.upperBound...]
         let reader = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         let guards = ["lock", "Lock", "sync", "Mutex", "wait", "while", "repeat", "for "]
-        return !guards.contains { reader.contains($0) } && reader.contains("count") && reader.contains("items")
+        return !guards.contains { reader.contains($0) } && reader.contains("title") && reader.contains("items")
+    }
+}
+
+/// A writer that sets the items and the title as two properties: `replace(title:items:)` takes no
+/// lock of its own around both (the starter's writer, its mark deleted or not).
+enum WriterTwoSets {
+    static func found(in code: String) -> Bool {
+        guard let start = code.range(of: "func replace") else { return false }
+        let rest = code[start.upperBound...]
+        let writer = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        let locks = ["lock", "Lock", "sync", "Mutex", "wait"]
+        return !locks.contains { writer.contains($0) } && writer.contains("title") && writer.contains("items")
     }
 }

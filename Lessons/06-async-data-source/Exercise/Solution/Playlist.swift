@@ -6,13 +6,15 @@ import RaceLab
 final class Playlist: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`; replaced as a whole, never changed piece by piece.
-    private var state = PlaylistSnapshot(count: 0, items: [])
+    private var state = PlaylistSnapshot(title: "", items: [])
 
     init() {}
 
     @inline(never)
-    func replace(with newItems: [Int]) {
-        let next = PlaylistSnapshot(count: newItems.count, items: newItems)
+    func replace(title: String, items: [Int]) {
+        let next = PlaylistSnapshot(title: title, items: items)
+        // A writer paused here has stored nothing yet: the other writer's version stays whole.
+        Race.window("before the one store")
         lock.withLock { state = next }
     }
 
