@@ -70,4 +70,33 @@ struct ExerciseHintSequenceTests {
             ]
         )
     }
+
+    /// Exercise 3's hints build up to the fix, which comes last: each mistake gets its own hint,
+    /// then the fix.
+    @Test(
+        "exercise 3: each mistake steps to its hint, then to the fix, the last hint",
+        arguments: [
+            ("lost-writes", [1, 2, 3, 5, 5]),
+            ("lost-writes recheck-drop", [3, 5, 5]),
+            ("lost-writes await-in-expression", [4, 5]),
+            ("concurrent retry-asks-again", [3, 5]),
+        ]
+    )
+    func exercise3BuildsUpToTheFix(diagnosis: String, hints: [Int]) throws {
+        try Self.run(
+            exercise: "03-actor-reentrancy",
+            hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
+        )
+        let text = try String(
+            contentsOf: ExerciseAdviceTests.root.appendingPathComponent(
+                "Lessons/03-actor-reentrancy/Exercise/hints.md"
+            ),
+            encoding: .utf8
+        )
+        let last = try #require(text.components(separatedBy: "\n## Hint ").last)
+        #expect(last.hasPrefix("5: don't carry state across an `await`"), "\(last)")
+        // The wrong fixes it names are given from the repository's root.
+        #expect(text.contains("(`Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckAfterAwait.patch`)"))
+        #expect(!text.contains("(`WrongFixes/"))
+    }
 }
