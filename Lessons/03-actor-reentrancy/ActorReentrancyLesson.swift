@@ -26,14 +26,16 @@ public enum ActorReentrancyLesson {
     static let everyAccessIsolated =
         "every access is isolated: nothing for TSan, and the compiler cannot tell the fix from the bug"
 
+    /// Why the tools miss the buggy actor methods: the same words for each of them.
+    static let reentrancyIsNoDataRace =
+        "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks"
+
     static let buggyUpdate = variant(
         name: "buggy-update",
         kind: .buggy,
         summary: "updateItem: let items = self.items; await load; self.items = items with one item changed",
         explored: "call updateItem",
-        because:
-            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks",
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
+        because: reentrancyIsNoDataRace,
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
     )
 
@@ -42,9 +44,7 @@ public enum ActorReentrancyLesson {
         kind: .buggy,
         summary: "reloadItem: let item = items[i]; await loadUpdates(for: item); items[i] = loaded",
         explored: "call reloadItem",
-        because:
-            "actor reentrancy is not a data race: every access is isolated, and isolation is all the compiler checks",
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
+        because: reentrancyIsNoDataRace,
         apply: { source, slot, update in await source.reloadItem(at: slot, update: update) }
     )
 
@@ -54,7 +54,6 @@ public enum ActorReentrancyLesson {
         summary: "a UI-actor component: var items = await source.items; change one; await the list written back whole",
         explored: "call updateItem",
         because: "two isolated reads and writes on two actors: no data race, and isolation is all the compiler checks",
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in
             await CollectionComponent(dataSource: source).updateItem(at: slot, update: update)
         }
@@ -65,8 +64,6 @@ public enum ActorReentrancyLesson {
         kind: .fixed,
         summary: "the UI-actor component hands the change to the source: one synchronous modifyItem job",
         explored: "call updateItemInOneJob",
-        because: everyAccessIsolated,
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in
             await CollectionComponent(dataSource: source).updateItemInOneJob(at: slot, update: update)
         }
@@ -77,8 +74,6 @@ public enum ActorReentrancyLesson {
         kind: .fixed,
         summary: "await the load first, then read, change and write with no await in between",
         explored: "call updateItemAfterLoading",
-        because: everyAccessIsolated,
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItemAfterLoading(at: slot, update: update) }
     )
 
@@ -87,8 +82,6 @@ public enum ActorReentrancyLesson {
         kind: .fixed,
         summary: "after the await, store only if the item read before is still there unchanged; else load again",
         explored: "call reloadItemRevalidating",
-        because: everyAccessIsolated,
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemRevalidating(at: slot, update: update) }
     )
 
@@ -97,7 +90,6 @@ public enum ActorReentrancyLesson {
         kind: .fixed,
         summary: "private state changed only by one synchronous update { state in ... } transform",
         explored: "call updateItem",
-        because: everyAccessIsolated,
         source: { StateDataSource(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.updateItem(at: slot, update: update) }
     )
@@ -108,9 +100,7 @@ public enum ActorReentrancyLesson {
         summary: "one stored Task per item: a reload joins the load in flight (its own update is not applied); "
             + "store only if the item still exists",
         explored: "call reloadItem",
-        because: everyAccessIsolated,
         showsState: false,
-        source: { DataSourceActor(items: TrialPlan.initialItems) },
         apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) },
         // The design's trade-off, measured: a reload that joins drops its own update, by design, and
         // returns nil to say so. The audit owes only updates reported applied, so the line says why
@@ -130,6 +120,31 @@ public enum ActorReentrancyLesson {
         + "reported it not applied, so the audit, which checks updates reported applied, does not "
         + "count it lost (the design's trade-off)"
 
+    /// A variant on the lesson's `DataSourceActor`, holding `TrialPlan.initialItems` at the start
+    /// of each trial: the source of every variant but `state-object`'s.
+    static func variant(
+        name: String,
+        kind: VariantKind,
+        summary: String,
+        explored method: StaticString,
+        because reason: String = everyAccessIsolated,
+        showsState: Bool = true,
+        apply: @escaping @Sendable (DataSourceActor, _ slot: Int, _ update: Int) async -> Int?,
+        tally: (@Sendable (DataSourceActor) async -> Tally)? = nil
+    ) -> Variant {
+        variant(
+            name: name,
+            kind: kind,
+            summary: summary,
+            explored: method,
+            because: reason,
+            showsState: showsState,
+            source: { DataSourceActor(items: TrialPlan.initialItems) },
+            apply: apply,
+            tally: tally
+        )
+    }
+
     /// A variant whose iterations follow `TrialPlan`, updating items with `apply`, each iteration in
     /// its own task (the runner joins them before the audit). The same `source` and `apply` make its
     /// exploration (`sameItemExploration`, each task's first step named `explored`); on Linux, TSan
@@ -141,7 +156,7 @@ public enum ActorReentrancyLesson {
         kind: VariantKind,
         summary: String,
         explored method: StaticString,
-        because reason: String,
+        because reason: String = everyAccessIsolated,
         showsState: Bool = true,
         source: @escaping @Sendable () -> Source,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?,

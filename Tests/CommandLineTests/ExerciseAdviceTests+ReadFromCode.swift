@@ -49,7 +49,7 @@ extension ExerciseAdviceTests {
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckAfterAwait.patch",
                 kind: "recheck-drop",
-                hint: 4,
+                hint: 3,
                 readFromCode: "an add that finds it changed drops its points"
             ),
             FromCodeCase(
@@ -57,7 +57,7 @@ extension ExerciseAdviceTests {
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/AwaitInsideTheSum.patch",
                 kind: "await-in-expression",
-                hint: 5,
+                hint: 4,
                 readFromCode: "Swift reads the score before the `await`"
             ),
         ]

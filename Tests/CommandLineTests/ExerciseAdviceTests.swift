@@ -56,19 +56,28 @@ struct ExerciseAdviceTests {
     }
 
     @Test(
-        "a retry that asks the referee again fails after the concurrent run, and Next says so",
+        "a retry that asks the referee again fails after the concurrent run, and Next names the hint for it",
         .timeLimit(.minutes(20))
     )
     func retryUntilUnchanged() throws {
         let lines = try Self.check(
             exercise: 3,
             .patch("Lessons/03-actor-reentrancy/Exercise/WrongFixes/RetryUntilUnchanged.patch"),
-            diagnosis: "concurrent"
+            diagnosis: "retry-asks-again"
         )
         let failure = lines.first { $0.contains("FAIL  every concurrent add asked the referee once") }
         #expect(failure?.contains("8,000 adds asked") == true, "\(lines)")
+        // Read from the code, under that FAIL: the loop that asks again, and the hint written for it.
+        #expect(
+            Self.requirement(above: "read from your code: an add that finds the score changed starts over", in: lines)
+                == failure,
+            "\(lines)"
+        )
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.contains("passed the single-threaded checks") == true, "\(lines)")
+        #expect(
+            next?.hasPrefix("Next: read hint 3 of 5 in Lessons/03-actor-reentrancy/Exercise/hints.md") == true,
+            "\(lines)"
+        )
         #expect(!lines.contains { $0.contains("functional checks run") })
     }
 
@@ -313,7 +322,10 @@ struct ExerciseAdviceTests {
         #expect(!hints.contains("<!--"))
         for (heading, kinds) in [
             ("## Hint 1: check, then act", "`duplicates flag-after-work`"),
-            ("## Hint 3: the flag set first", "`duplicates inconsistencies flag-before-work`"),
+            (
+                "## Hint 3: the flag set first",
+                "`duplicates inconsistencies flag-before-work`, `inconsistencies flag-before-work`"
+            ),
             ("## Hint 4: a lock around the check only", "`duplicates lock-around-check`"),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
@@ -328,6 +340,25 @@ struct ExerciseAdviceTests {
         for kinds in mistakes + ["lock-around-act", "read-lock"] {
             #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
         }
+    }
+
+    @Test(
+        "exercise 2: the flag set above the mark is sent to the flag-first hint, whether or not the work ran twice",
+        .timeLimit(.minutes(20))
+    )
+    func flagFirstAboveTheMark() throws {
+        // Its read and its write have no mark between them, so a run rarely sees a second execution;
+        // it always sees early returns, and the code tells a plain flag from a one-step exchange.
+        let lines = try Self.check(
+            exercise: 2,
+            .patch("\(Self.exercise2)/WrongFixes/FlagFirstAboveMark.patch"),
+            diagnosis: "flag-before-work"
+        )
+        #expect(lines.contains { $0.hasPrefix("  FAIL  \(Self.waits)") }, "\(lines)")
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        #expect(text.contains("(`flag-before-work`)"), "\(text)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 3 of 8 in \(Self.exercise2)/hints.md") == true, "\(lines)")
     }
 
     @Test(

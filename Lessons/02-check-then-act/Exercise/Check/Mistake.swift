@@ -9,17 +9,28 @@ import Foundation
 /// run cannot see a lock), and the line says so.
 enum Mistake {
     static func diagnose(overlapping: Int, afterAnother: Int, earlyReturns: Int) -> (kind: String, line: String)? {
-        // Early returns alone: the `inconsistencies` kind, which the stress run already names.
+        let code = participantCode("Once.swift")
+        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
+        // Early returns alone. A check-and-set that is one step (a lock, an atomic exchange) ran the
+        // work once and let the losers go: the `inconsistencies` kind, which the stress run already
+        // names. A plain flag set before the work is two steps: the run only happened not to split
+        // them (its window holds no mark, so a second execution is rare), and the code says so.
         guard overlapping + afterAnother > 0 else {
             guard earlyReturns > 0 else { return nil }
+            if !locks, !atomicCheckAndSet(in: code) {
+                return (
+                    "flag-before-work",
+                    "seen in the run: no second execution began, but calls returned before the work had run; "
+                        + "read from your code: the flag is set before the work, and its check and its set "
+                        + "are two steps no lock joins (`flag-before-work`)"
+                )
+            }
             return (
                 "inconsistencies",
                 "seen in the run: no second execution began; the calls that lost the race to the flag "
                     + "returned without waiting for the one that won (`inconsistencies`)"
             )
         }
-        let code = participantCode("Once.swift")
-        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         if overlapping == 0, locks {
             return (
                 "lock-around-act",
@@ -69,6 +80,13 @@ enum Mistake {
         let concurrentQueue = compact.contains(".concurrent") && !compact.contains(".barrier")
         let readOnly = compact.contains("pthread_rwlock_rdlock") && !compact.contains("pthread_rwlock_wrlock")
         return concurrentQueue || readOnly
+    }
+
+    /// A check and set of the flag in one atomic step: a compare-exchange or an exchange of an
+    /// atomic, or a `lazy`/`static let` initializer (which Swift runs once, under its own lock).
+    static func atomicCheckAndSet(in code: String) -> Bool {
+        ["compareExchange", "exchange(", "Atomic", "atomic_", "OSAtomic", "pthread_once", "lazy var", "static let"]
+            .contains { code.contains($0) }
     }
 
     private static func count(_ value: Int, _ noun: String) -> String {

@@ -82,6 +82,15 @@ check.require(
     "every concurrent add asked the referee once",
     evidence: "\((40 * 200).formatted()) adds asked \((Referee.count - asked).formatted()) times"
 )
+// An add that starts over when the score changed asks the referee again: the count above says so,
+// the loop around the `await` says why.
+if check.saw("concurrent"), RetryAroundAwait.found(in: participantCode("Scoreboard.swift")) {
+    check.diagnose(
+        "retry-asks-again",
+        "read from your code: an add that finds the score changed starts over and asks the referee "
+            + "again; the rules allow one question per add (`retry-asks-again`)"
+    )
+}
 check.finish()
 
 /// An add that re-checks after its `await` and writes only if nothing changed: a comparison
@@ -114,5 +123,21 @@ enum AwaitInExpression {
             else { return false }
             return assignment.lowerBound < suspension.lowerBound
         }
+    }
+}
+
+/// An add that retries: a loop (`while`, `repeat`, `for`) in `add` with an `await` inside it.
+enum RetryAroundAwait {
+    static func found(in code: String) -> Bool {
+        guard let add = code.range(of: "func add") else { return false }
+        let rest = code[add.upperBound...]
+        let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        let loop = ["while ", "repeat ", "repeat{", "for "].compactMap { body.range(of: $0) }.min {
+            $0.lowerBound < $1.lowerBound
+        }
+        guard let loop, let suspension = body.range(of: "await", range: loop.upperBound..<body.endIndex) else {
+            return false
+        }
+        return suspension.lowerBound > loop.lowerBound
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// The place a participant's checks keep in an exercise's hints (`Scripts/exercise-hint`, which
+/// `Scripts/check-exercise` asks after every FAIL): each check of a changed file that still shows
+/// the bug names the next hint; an outcome the hints are not written for (a deadlock, a crash, a
+/// functional failure) is no step of that sequence. The sequences are fed to the script as the
+/// checker keeps them between checks, without building or running a harness.
+@Suite("a participant's checks step through an exercise's hints")
+struct ExerciseHintSequenceTests {
+    /// One check: its diagnosis, whether the file is the last check's, and what the checker names.
+    struct Check {
+        var diagnosis: String
+        var unchanged = false
+        /// `hinted N`, or `other` (the deadlock's or the functional failure's own advice).
+        var names: String
+    }
+
+    /// Runs the checks in order, each with what the one before kept, as `Scripts/check-exercise`
+    /// keeps it in `.build-exercise/last-N`.
+    static func run(exercise folder: String, _ checks: [Check]) throws {
+        let root = ExerciseAdviceTests.root
+        var last = (hint: "0", diagnosis: "-")
+        for (index, check) in checks.enumerated() {
+            let (status, text) = try Executable.capture(
+                root.appendingPathComponent("Scripts/exercise-hint"),
+                [
+                    "Lessons/\(folder)/Exercise/hints.md", check.diagnosis, String(check.unchanged),
+                    last.hint, last.diagnosis,
+                ],
+                in: root,
+                stderr: .merged
+            )
+            #expect(status == 0, "\(text)")
+            let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            try #require(fields.count == 3, "\(text)")
+            let named = fields[0] == "hinted" ? "hinted \(fields[1])" : fields[0]
+            #expect(named == check.names, "check \(index + 1) (\(check.diagnosis)): \(text)")
+            last = (fields[1], fields[2])
+        }
+    }
+
+    @Test("exercise 1: a deadlock between two lost-writes checks keeps the place in the hints")
+    func deadlockKeepsThePlace() throws {
+        try Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lock-taken-twice", names: "other"),
+                Check(diagnosis: "lost-writes", names: "hinted 2"),
+                Check(diagnosis: "sync-onto-own-queue", names: "other"),
+                Check(diagnosis: "timeout", names: "other"),
+                Check(diagnosis: "lost-writes", names: "hinted 3"),
+                Check(diagnosis: "lost-writes", unchanged: true, names: "hinted 3"),
+            ]
+        )
+    }
+
+    @Test("exercise 1: another hinted mistake starts from its own first hint; a functional failure keeps it")
+    func anotherMistakeStartsOver() throws {
+        try Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lost-writes", names: "hinted 2"),
+                Check(diagnosis: "lost-writes atomic-property", names: "hinted 3"),
+                Check(diagnosis: "functional", names: "other"),
+                Check(diagnosis: "lost-writes atomic-property", names: "hinted 4"),
+                Check(diagnosis: "lost-writes atomic-property", names: "hinted 4"),
+            ]
+        )
+    }
+
+    /// Exercise 3's hints build up to the fix, which comes last: each mistake gets its own hint,
+    /// then the fix.
+    @Test(
+        "exercise 3: each mistake steps to its hint, then to the fix, the last hint",
+        arguments: [
+            ("lost-writes", [1, 2, 3, 5, 5]),
+            ("lost-writes recheck-drop", [3, 5, 5]),
+            ("lost-writes await-in-expression", [4, 5]),
+            ("concurrent retry-asks-again", [3, 5]),
+        ]
+    )
+    func exercise3BuildsUpToTheFix(diagnosis: String, hints: [Int]) throws {
+        try Self.run(
+            exercise: "03-actor-reentrancy",
+            hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
+        )
+        let text = try String(
+            contentsOf: ExerciseAdviceTests.root.appendingPathComponent(
+                "Lessons/03-actor-reentrancy/Exercise/hints.md"
+            ),
+            encoding: .utf8
+        )
+        let last = try #require(text.components(separatedBy: "\n## Hint ").last)
+        #expect(last.hasPrefix("5: don't carry state across an `await`"), "\(last)")
+        // The wrong fixes it names are given from the repository's root.
+        #expect(text.contains("(`Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckAfterAwait.patch`)"))
+        #expect(!text.contains("(`WrongFixes/"))
+    }
+}
