@@ -77,9 +77,13 @@ struct ExplorerAsyncSleepTests {
 
     @Test("a lost booking whose schedule needs the plain Tasks' sleeps is found and replays 100 of 100 times")
     func sleepInPlainTaskReplays() async throws {
+        // The first failing schedule and 50 more: the search goes on past failures. The fixed
+        // twin's search runs the same tree of schedules to its end.
+        var options = Self.options
+        options.schedulesAfterFailure = 50
         let failure = try await Explorer.expectFailureThatReplays(
             Self.bookings(fixed: false),
-            options: Self.options,
+            options: options,
             outcome: .invariantBroken("booked 1, expected 2")
         )
         // Both sleeps were the explorer's threads, woken by its choice, not by a system timer.
@@ -97,7 +101,10 @@ struct ExplorerAsyncSleepTests {
 
     @Test("a task given a name (Task(name:)) is a thread of that name, and its resumes carry it")
     func namedTasks() async throws {
-        let report = try await Explorer.explore(Self.bookings(fixed: false, named: true), options: Self.options)
+        // The first failing schedule is enough to read the names from.
+        var options = Self.options
+        options.schedulesAfterFailure = 0
+        let report = try await Explorer.explore(Self.bookings(fixed: false, named: true), options: options)
         let failure = try #require(report.failure)
         #expect(Set(failure.spawned.map(\.name)).isSuperset(of: ["booking 0", "booking 1"]))
         // Known once the task has run: its start was enqueued by its creator, and is `start Task`.
@@ -111,9 +118,11 @@ struct ExplorerAsyncSleepTests {
         // stall instead. The runtime calls its delay hook first; on Swift 6.3 a job the hook
         // passed on would then reach the wrapped default executor, so this passes by either layer
         // here (checked by disabling the hook's interception), and the hook alone matters on
-        // runtimes before 6.2, where there is no wrapper.
+        // runtimes before 6.2, where there is no wrapper. The first failing schedule and 50 more
+        // each wake both sleeps through that enqueue.
         var options = Self.options
         options.stallTimeout = 20
+        options.schedulesAfterFailure = 50
         let exploration = Self.bookings(fixed: false, oldWay: true)
         let report = try await Explorer.explore(exploration, options: options)
         #expect(report.abandoned == nil)
