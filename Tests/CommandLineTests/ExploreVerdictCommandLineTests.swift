@@ -91,7 +91,12 @@ struct ExploreVerdictCommandLineTests {
                 "verdict: CLEAN (every schedule of 2 threads and the work they start, with at most 2 preemptions)"
             )
         )
-        #expect(output.stdout.contains("each step: code between two scheduling points; a data race inside one is"))
+        #expect(
+            output.stdout.contains(
+                "  each step: code from one scheduling point to the next, named after the point it starts at\n"
+                    + "  a data race inside a step is ThreadSanitizer's to find\n"
+            )
+        )
         let verbose = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--verbose")
         #expect(verbose.unwrappedStdout.contains("a data race inside a step is ThreadSanitizer's to find"))
     }

@@ -94,8 +94,10 @@ struct ProjectorOutputTests {
         let syncLegend = "    sync Q: the thread waits until queue Q has run its block"
         let spawnedLegend =
             "    Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q"
-        let stepLine =
-            "  each step: code between two scheduling points; a data race inside one is ThreadSanitizer's to find"
+        let stepLines = [
+            "  each step: code from one scheduling point to the next, named after the point it starts at",
+            "  a data race inside a step is ThreadSanitizer's to find",
+        ]
         var said: Set<String> = []
         var lastScope: String?
         for block in blocks {
@@ -110,7 +112,8 @@ struct ProjectorOutputTests {
             if steps.contains(where: { $0.contains(" item', started") || $0.contains(" barrier', started") }) {
                 legend.append(spawnedLegend)
             }
-            if lines[verdict].hasPrefix("  verdict: CLEAN") { legend.append(stepLine) }
+            // What a step is: under the first block's counts, above any schedule, whatever its verdict.
+            legend += stepLines
             // What a preemption is, under the first block that counts them.
             // It names the units the block's exploration ran: tasks for async bodies.
             let unit =

@@ -84,22 +84,16 @@ extension VariantExploration {
         case .search(let report):
             // A verdict line that says what the search covered leaves the counts only the numbers.
             lines.append(Self.countsLine(report, covered: failure == nil || inconclusive))
-            // What bounds a preemption-bounded search, in words, once a run.
+            // What bounds a preemption-bounded search, and what a step is, in words, once a run:
+            // above the first schedule shown, or under the first clean verdict.
             if report.isPreemptionBounded { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
+            lines += said.once(["  each step: " + Self.step(of: report), Self.dataRaceInAStep])
         case .replay: lines.append(replayedLine)
         }
-        // A clean search says what a step is, once a run: only a search with no schedule shown prints it.
-        let quiet =
-            failure == nil && error == nil
-            ? report.map {
-                said.once([
-                    "  each step: " + Self.step(of: $0) + "; a data race inside one is ThreadSanitizer's to find"
-                ])
-            } : nil
         return lines
             + scheduleSection(
                 failureMessage: false,
-                quiet: quiet ?? [],
+                quiet: [],
                 states: states,
                 said: &said,
                 replayCommand: replayCommand
@@ -255,9 +249,14 @@ extension VariantExploration {
         }
     }
 
-    /// What a step was, in a few words (`granularity` says it in full).
+    /// What the explorer leaves to ThreadSanitizer, under what a step is.
+    static let dataRaceInAStep = "  a data race inside a step is ThreadSanitizer's to find"
+
+    /// What a step was and what names it, in a few words (`granularity` says it in full).
     private static func step(of report: ExplorationReport) -> String {
-        report.jobsWereSteps ? "one Swift concurrency job" : "code between two scheduling points"
+        report.jobsWereSteps
+            ? "one Swift concurrency job, named after its kind"
+            : "code from one scheduling point to the next, named after the point it starts at"
     }
 
     /// One schedule as a timeline with its replay line.
