@@ -4,6 +4,7 @@
 SWIFT   ?= swift
 RACELAB := .build/release/racelab
 # Extra options for `racelab run`, e.g. make lesson-2 ARGS="--noise off --trials 5000"
+# (with noise off a buggy variant can go unreproduced: NOT REPRODUCED, exit 1)
 ARGS    ?=
 # Extra options for `swift test`, e.g. make test TEST_ARGS="--filter ProcessSpawn" (CI adds --xunit-output)
 TEST_ARGS ?=

@@ -117,12 +117,23 @@ public final class ExerciseCheck {
         /// Whether its FAIL line shows sample inconsistencies (`e.g. …`): false when every sample
         /// only repeats `broken` for one call, which the count on the FAIL line already says.
         public var showsSamples: Bool
+        /// What the broken operations are out of, given the trials run, when not every operation
+        /// could break it (`13,500`, `calls that did not run the work`): the FAIL line
+        /// then counts against it, with `broken` after the phrase, instead of all operations.
+        public var outOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))?
 
-        public init(_ requirement: String, broken: String, aside: String? = nil, showsSamples: Bool = true) {
+        public init(
+            _ requirement: String,
+            broken: String,
+            aside: String? = nil,
+            showsSamples: Bool = true,
+            outOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))? = nil
+        ) {
             self.requirement = requirement
             self.broken = broken
             self.aside = aside
             self.showsSamples = showsSamples
+            self.outOf = outOf
         }
     }
 
@@ -179,7 +190,7 @@ public final class ExerciseCheck {
                 "anomalies in \(anomalous.formatted()) of \(trials(report.trials)) "
                     + "(\(operations) operations, seed \(seed))"
             ]
-            // Each kind seen: its name for the checker's hint, its count, what the count counts.
+            // Each kind seen: its name for the checker's hint (printed too), its count, what it counts.
             let lostText: String
             if let lostOutOf {
                 let (total, phrase) = lostOutOf(report.trials)
@@ -197,7 +208,8 @@ public final class ExerciseCheck {
                 ),
                 ("errors", report.errors, "\(report.errors.formatted()) errors"),
             ].filter { $0.1 > 0 }
-            evidence += found.map(\.2)
+            // The name in backticks is the one hints.md's *For* lines use.
+            evidence += found.map { "\($0.2) (`\($0.0)`)" }
             kinds += found.map(\.0)
             require(false, requirement, evidence: evidence.joined(separator: "; "))
             for line in outcomeLines(rows) {
@@ -219,7 +231,9 @@ public final class ExerciseCheck {
         require(
             false,
             eachOperation.requirement,
-            evidence: "\(report.inconsistencies.formatted()) of \(operations) "
+            evidence: "\(report.inconsistencies.formatted()) of "
+                + (eachOperation.outOf.map { $0(report.trials) }.map { "\($0.total.formatted()) \($0.phrase) " }
+                    ?? "\(operations) ")
                 + "\(eachOperation.broken) (\(ran), seed \(seed))"
         )
         kinds.append("inconsistencies")

@@ -60,6 +60,14 @@ extension ExerciseAdviceTests {
                 hint: 4,
                 readFromCode: "Swift reads the score before the `await`"
             ),
+            FromCodeCase(
+                testDescription: "exercise 3: the await first in the sum, one await for the whole statement",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/AwaitBeforeTheSum.patch",
+                kind: "await-in-expression",
+                hint: 4,
+                readFromCode: "Swift reads the score before the `await`"
+            ),
         ]
     )
     func mistakeReadFromCode(_ planted: FromCodeCase) throws {
@@ -76,6 +84,8 @@ extension ExerciseAdviceTests {
         #expect(next?.hasPrefix("Next: read hint \(planted.hint) of \(count) in \(hints)") == true, "\(lines)")
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("read from your code") == (planted.readFromCode != nil), "\(lines)")
+        // The name hints.md's *For* lines use is printed: on the FAIL line, or the line read from code.
+        #expect(text.contains("(`\(planted.kind)`)"), "\(lines)")
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")
             // Under the FAIL it explains, not under a later requirement's `ok` line.

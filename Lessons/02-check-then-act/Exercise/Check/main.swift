@@ -66,6 +66,10 @@ struct Trial: Sendable {
 Executions.overlapping.store(0, ordering: .relaxed)
 Executions.afterAnother.store(0, ordering: .relaxed)
 let earlyReturns = Atomic<Int>(0)
+// Executions summed over the trials: every other call did not run the work, and only such a call
+// can return before it has run.
+let executions = Atomic<Int>(0)
+let workload = Workload(trials: 1_500, iterations: 10)
 let variant = ExerciseCheck.variant(
     of: "Once",
     makeState: { Trial() },
@@ -76,19 +80,25 @@ let variant = ExerciseCheck.variant(
             iteration.recordInconsistency("a call returned before the work had run")
         }
     },
-    check: { trial, _ in .executions(trial.work.value) }
+    check: { trial, _ in
+        executions.wrappingAdd(trial.work.value, ordering: .relaxed)
+        return .executions(trial.work.value)
+    }
 )
 check.stress(
     variant,
-    workload: Workload(trials: 1_500, iterations: 10),
+    workload: workload,
     requirement: "ten concurrent calls run the work exactly once (every trial)",
     eachOperation: .init(
         "every call returns only after the work has run",
-        broken: "calls returned before the work had run",
+        broken: "returned before it had run",
         aside: "The lesson's `atomic` variant returns early the same way: `run 2`, which "
             + "counts only executions, finds it CLEAN.",
         // Each sample would say "a call returned before the work had run": the count says it.
-        showsSamples: false
+        showsSamples: false,
+        outOf: { trials in
+            (trials * workload.iterations - executions.load(ordering: .relaxed), "calls that did not run the work")
+        }
     ),
     // What the code did, for the hint, under the FAIL it explains: read from the run where it can
     // tell, from the source where only the source can.

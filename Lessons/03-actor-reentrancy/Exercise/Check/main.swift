@@ -107,21 +107,23 @@ enum RecheckAfterAwait {
     }
 }
 
-/// One statement of `add` that reads the score and then awaits, as in
-/// `scores[player] = scores[player, default: 0] + (await Referee.approve(points))`: an assignment
-/// whose right-hand side reads `scores[` before its `await`. Swift evaluates left to right, so the
-/// read happens before the suspension, as in the starter's three lines.
+/// One statement of `add` that reads the score, awaits, and writes the score, as in
+/// `scores[player] = scores[player, default: 0] + (await Referee.approve(points))` or
+/// `scores[player] = await scores[player, default: 0] + Referee.approve(points)`: an assignment to
+/// `scores[` whose right-hand side reads `scores[` and holds an `await` anywhere. Swift evaluates
+/// left to right, so the read happens before the suspension, as in the starter's three lines.
 enum AwaitInExpression {
     static func found(in code: String) -> Bool {
         guard let add = code.range(of: "func add") else { return false }
         let rest = code[add.upperBound...]
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         return body.split(separator: "\n").contains { line in
-            let compact = line.filter { !$0.isWhitespace }
-            guard let suspension = compact.range(of: "await"),
-                let assignment = compact.range(of: "=scores[")
+            var compact = String(line.filter { !$0.isWhitespace })
+            if compact.hasPrefix("self.") { compact.removeFirst(5) }
+            guard compact.hasPrefix("scores["), compact.contains("await"),
+                let assignment = compact.range(of: "]=")
             else { return false }
-            return assignment.lowerBound < suspension.lowerBound
+            return compact[assignment.upperBound...].contains("scores[")
         }
     }
 }
