@@ -124,12 +124,11 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     static func diagnosis(of counter: FileCounter, increments: Int) -> (kind: String, line: String)? {
         let count = lock.withLock { overlaps }
         guard count > 0 else { return nil }
-        // Only overlaps that met at the mark are counted: a lower bound. Every lost increment
-        // overlapped another one too, so the lost count above is one as well.
+        // Only overlaps seen at the mark are counted, so the count can be below the lost count
+        // above: the line says what it counts, not how many overlapped in all.
         let overlapped =
-            "at least \(count.formatted()) of the \(increments.formatted()) increments overlapped in the "
-            + "read-modify-write (a lower bound: only those that met another paused at its "
-            + "`Race.window`; every lost increment overlapped too)"
+            "\(count.formatted()) of the \(increments.formatted()) increments reached `Race.window` "
+            + "while another was paused there, between its read and its save"
         let lockTypes = [
             "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
             "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
