@@ -16,6 +16,8 @@ import RaceLab
 public final class ExerciseCheck {
     private let title: String
     private var failures: [String] = []
+    /// What would make each untested requirement testable, for the summary line.
+    private var remedies: [String] = []
     /// What kinds of failure were seen (`functional`, `lost-writes`, `duplicates`…): they choose
     /// the checker's hint, never the verdict.
     private var kinds: [String] = []
@@ -46,6 +48,15 @@ public final class ExerciseCheck {
             // calls overlapped: its advice is not the single-threaded one's.
             if !stressing { kinds.append(stressed && kind == "functional" ? "concurrent" : kind) }
         }
+    }
+
+    /// A requirement the run could not test, because the code gave it nothing to check (no mark
+    /// to pause at): its line says UNTESTED, neither ok nor FAIL, and the run does not pass. The
+    /// summary names `remedy`, what makes it testable; `untested` goes to the checker's hint.
+    public func untested(_ requirement: String, evidence: String, remedy: String) {
+        say("  UNTESTED  \(requirement): \(evidence)")
+        remedies.append(remedy)
+        if !stressing { kinds.append("untested") }
     }
 
     /// Whether a requirement has failed so far.
@@ -245,16 +256,20 @@ public final class ExerciseCheck {
     }
 
     /// Prints the verdict, hands it to the checker script (when this check owns the channel) and
-    /// exits: 0 for PASS, 1 for FAIL (for a harness run by hand; the script reads the channel).
+    /// exits: 0 for PASS, 1 for FAIL or NOT CHECKED (for a harness run by hand; the script reads the
+    /// channel, where an untested requirement is a failure of kind `untested`).
     public func finish() -> Never {
-        let passed = failures.isEmpty && ownsChannel
+        let passed = failures.isEmpty && remedies.isEmpty && ownsChannel
         if passed {
             say("PASS: \(title)")
-        } else if failures.isEmpty {
+        } else if failures.isEmpty && remedies.isEmpty {
             say("FAIL: this check does not own the verdict channel (another ExerciseCheck was made first)")
-        } else {
+        }
+        if !failures.isEmpty {
             say("FAIL: \(failures.count) requirement\(failures.count == 1 ? "" : "s") not met")
         }
+        // Not a PASS (it tested nothing), nor a FAIL (nothing it tested broke).
+        if !remedies.isEmpty { say("NOT CHECKED: " + remedies.joined(separator: "; ")) }
         if ownsChannel { VerdictChannel.send(passed: passed, kinds: passed ? [] : kinds) }
         exit(passed ? 0 : 1)
     }

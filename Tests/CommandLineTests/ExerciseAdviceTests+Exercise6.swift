@@ -5,8 +5,8 @@ import Testing
 /// the other has finished, then one bounded snapshot. A writer that sets the title and the items in
 /// two steps fails there whatever its reader does, and a reader that locks or retries its two looks
 /// sends the participant to the writer's hint. A writer with no mark left pauses nowhere: that part
-/// tested nothing and fails as untested, never as ok. In `ExerciseAdviceTests`, whose checks run one
-/// at a time.
+/// tested nothing and is reported UNTESTED, neither ok nor FAIL, and the check does not pass. In
+/// `ExerciseAdviceTests`, whose checks run one at a time.
 extension ExerciseAdviceTests {
     /// A planted file of exercise 6 (from its Exercise folder), the diagnosis and hint it must get,
     /// and what its writers-only line must say (a regular expression over the joined output).
@@ -23,7 +23,7 @@ extension ExerciseAdviceTests {
         writersFail + #"8 of 8 trials left a state no replace\(title:items:\) wrote, "#
         + #"e\.g\. the title of version \d+, the items of version \d+"#
     static let writersUntested =
-        writersFail + #"not tested: in none of 8 trials did a writer reach a "#
+        #"UNTESTED\s+two writers at once leave one writer's whole version: in none of 8 trials did a writer reach a "#
         + #"Race\.window mark in replace\(title:items:\), so none was paused while the other wrote"#
 
     @Test(
@@ -82,6 +82,11 @@ extension ExerciseAdviceTests {
         let readFromCode = "replace(title:items:) still sets the title and the items in two steps"
         #expect(text.contains(readFromCode) == (planted.kind == "writer-two-sets"), "\(lines)")
         #expect(!text.contains("ok two writers at once"), "\(lines)")
+        // A part that tested nothing says so: it is neither ok nor FAIL.
+        #expect(
+            text.contains(try Regex(Self.writersFail)) == (planted.writersLine != Self.writersUntested),
+            "\(lines)"
+        )
         // A reader that loops is never left to hang the check: the run with readers is not started.
         #expect(
             text.contains("not run: readers racing writers") == planted.file.hasSuffix("CountCheckingReader.patch"),
@@ -124,7 +129,12 @@ extension ExerciseAdviceTests {
         #expect(text.contains(try Regex(Self.writersUntested)), "\(lines)")
         // The readers' run still ran, and found the pair whole: the only failure is the untested part.
         #expect(text.contains(#/ok\s+readers racing writers only ever see whole versions/#), "\(lines)")
-        #expect(text.contains("FAIL: 1 requirement not met"), "\(lines)")
+        // Correct code is never called FAIL: the summary says what was not checked, and how to check it.
+        #expect(!text.contains("FAIL"), "\(lines)")
+        #expect(
+            lines.contains("NOT CHECKED: put a Race.window mark back in replace(title:items:) (hint 6)"),
+            "\(lines)"
+        )
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(next?.hasPrefix("Next: read hint 6 of 6 in \(exercise)hints.md") == true, "\(lines)")
     }

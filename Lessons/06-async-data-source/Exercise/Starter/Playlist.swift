@@ -1,9 +1,10 @@
 // Exercise 6: make `Playlist` never show a state nobody wrote.
 //
-// `Playlist` keeps its title and its items as two properties, each behind the lock (each one
-// "atomic"). A writer replaces both with `replace(title:items:)`; a reader takes a `snapshot()` to
-// draw its screen: the title in the header, the items as rows. Every single read and write is
-// thread-safe, yet readers sometimes get the title of one version beside the items of another.
+// `Playlist` keeps its title and its items as two properties, each get and set taking the one lock
+// on its own (each property "atomic"). A writer replaces both with `replace(title:items:)`; a
+// reader takes a `snapshot()` to draw its screen: the title in the header, the items as rows.
+// Every single read and write is thread-safe, yet readers sometimes get the title of one version
+// beside the items of another.
 // Fix `Playlist` so that every snapshot is exactly one version some writer stored.
 //
 // Rules:
