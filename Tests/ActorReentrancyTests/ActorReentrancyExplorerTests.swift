@@ -13,10 +13,7 @@ import Testing
 /// exploration: `UIActorCommandLineTests` explores those two variants with the built `racelab`.
 @Suite(
     "Lesson 3 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
+    .searchesLessonSchedules()
 )
 struct ActorReentrancyExplorerTests {
     /// Generous: under a full parallel test run, a task may wait long for a pool thread; a stuck

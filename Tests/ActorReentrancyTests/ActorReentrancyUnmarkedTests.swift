@@ -16,10 +16,7 @@ import Testing
 /// built `racelab explore 3`, marks on and off.
 @Suite(
     "Lesson 3 explored with marks off",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
+    .searchesLessonSchedules()
 )
 struct ActorReentrancyUnmarkedTests {
     static let options = ExplorationOptions(preemptions: 2, stallTimeout: 120, marks: false)

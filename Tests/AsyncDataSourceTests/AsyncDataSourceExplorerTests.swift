@@ -11,10 +11,7 @@ import Testing
 /// deliveries to the UI queue.
 @Suite(
     "Lesson 6 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
+    .searchesLessonSchedules()
 )
 struct AsyncDataSourceExplorerTests {
     /// Generous stall timeout: under a full parallel test run a thread may wait long for a core; a

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @testable import CheckThenAct
@@ -7,10 +8,7 @@ import Testing
 /// Lesson 2 under the schedule explorer: every interleaving of two threads, checked one by one.
 @Suite(
     "Lesson 2 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
+    .searchesLessonSchedules()
 )
 struct CheckThenActExplorerTests {
     static func exploration(_ variant: Variant) throws -> Exploration {

@@ -1,5 +1,6 @@
 import Foundation
 import RaceLab
+import RaceLabTesting
 import Testing
 
 @testable import SubscriptRace
@@ -7,10 +8,7 @@ import Testing
 /// Lesson 1 under the schedule explorer: the lost key is found by search, not by luck.
 @Suite(
     "Lesson 1 under the schedule explorer",
-    .disabled(
-        if: ThreadSanitizer.isActive,
-        "a search runs the lesson one step at a time: make test runs these; RaceLabTests run the explorer under TSan"
-    )
+    .searchesLessonSchedules()
 )
 struct SubscriptRaceExplorerTests {
     let buggy = try! #require(SubscriptRaceLesson.buggy.exploration)
