@@ -215,7 +215,11 @@ public struct RaceLabTool: Sendable {
                 )
                 lessonReports.append(lessonReport)
                 if !request.json {
-                    let legend = text.countLegend(lesson.countMeanings, reports: reports)
+                    let legend = text.countLegend(
+                        lesson.countMeanings,
+                        reports: reports,
+                        counts: lesson.measuredCounts
+                    )
                     if !legend.isEmpty { print(legend) }
                     let explorable = Set(lesson.variants.filter { $0.exploration != nil }.map(\.name))
                     print(

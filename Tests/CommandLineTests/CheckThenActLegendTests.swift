@@ -24,4 +24,21 @@ struct CheckThenActLegendTests {
         // Only the counts the run counted are explained: this variant duplicates nothing.
         #expect(!text.contains("duplicates: run-once variants"), "\(output.stdout)")
     }
+
+    @Test("verbose, every count row of every variant, zeros included, is explained by the legend")
+    func verboseRowsExplained() throws {
+        // Fixed variants count nothing, yet their blocks print all three counts at zero.
+        let output = try Executable.racelab.run("run", "2", "--trials", "2", "--verbose")
+        #expect(output.status == 0 || output.status == 1, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        let names = ["lost writes", "duplicates", "inconsistencies"]
+        let variants = lines.filter { $0.hasPrefix("▸ ") }
+        #expect(variants.count >= 8, "\(output.stdout)")
+        let rows = lines.compactMap { line in names.first { line.hasPrefix("  \($0) ") && line.contains(" total, ") } }
+        // Each variant's block prints all three, so a fixed variant's zeros are among them.
+        #expect(rows.count == 3 * variants.count, "\(output.stdout)")
+        for name in Set(rows) {
+            #expect(lines.contains { $0.hasPrefix("  \(name): ") }, "no legend for \(name): \(output.stdout)")
+        }
+    }
 }

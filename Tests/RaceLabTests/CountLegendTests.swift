@@ -16,7 +16,10 @@ struct CountLegendTests {
         lost.lostWrites = 7
         var torn = VariantReport.stub(verdict: .reproduced, kind: .buggy, name: "b")
         torn.inconsistencies = 3
-        let legend = TextReport().countLegend(Self.meanings, reports: [torn, lost, .stub(verdict: .clean)])
+        let legend = TextReport(verbose: false).countLegend(
+            Self.meanings,
+            reports: [torn, lost, .stub(verdict: .clean)]
+        )
         #expect(
             legend == """
                 what the counts count (mean per trial = total ÷ trials that ran without an error):
@@ -41,7 +44,7 @@ struct CountLegendTests {
     func nothingToSay() {
         var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)
         lost.lostWrites = 7
-        #expect(TextReport().countLegend(Self.meanings, reports: [.stub(verdict: .clean)]).isEmpty)
+        #expect(TextReport(verbose: false).countLegend(Self.meanings, reports: [.stub(verdict: .clean)]).isEmpty)
         #expect(TextReport().countLegend([:], reports: [lost]).isEmpty)
     }
 
@@ -79,5 +82,27 @@ struct CountLegendTests {
             ]
         )
         #expect(counts(nil).count == 3)
+    }
+
+    @Test("a verbose block's zero rows are in the legend too: every row it prints is explained")
+    func verboseZerosExplained() {
+        var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        lost.lostWrites = 7
+        let clean = VariantReport.stub(verdict: .clean)
+        for counts: Set<String>? in [nil, ["lost writes", "inconsistencies"], ["duplicates"]] {
+            for reports in [[clean], [lost, clean]] {
+                let text = TextReport(verbose: true)
+                let rows = reports.flatMap { report in
+                    text.variant(report, counts: counts).split(separator: "\n").compactMap { line in
+                        TextReport.countNames.first { line.hasPrefix("  \($0) ") }
+                    }
+                }
+                let legend = text.countLegend(Self.meanings, reports: reports, counts: counts)
+                #expect(!rows.isEmpty)
+                for name in rows { #expect(legend.contains("  \(name): \(Self.meanings[name]!)"), "\(legend)") }
+            }
+        }
+        // Compact, a clean variant prints no count and gets no legend.
+        #expect(TextReport(verbose: false).countLegend(Self.meanings, reports: [clean], counts: nil).isEmpty)
     }
 }

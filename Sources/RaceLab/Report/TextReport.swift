@@ -42,7 +42,7 @@ package struct TextReport {
     /// - Parameter counts: the counts its lesson measures (`Lesson.measuredCounts`); the block
     ///   leaves out the others when they are zero. Nil: all three.
     package func variant(_ report: VariantReport, counts: Set<String>? = nil) -> String {
-        if !verbose && report.passed && report.trials > 0 && report.errors == 0 { return compactVariant(report) }
+        if isCompact(report) { return compactVariant(report) }
         var lines: [String] = []
         lines.append("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         if let crashes = report.crashedTrials, !crashes.isEmpty {
@@ -62,11 +62,8 @@ package struct TextReport {
                 "  anomalous trials  \(grouped(report.anomalousTrials)) of \(grouped(report.trials)) "
                     + "(\(percent(Double(report.anomalousTrials) / Double(report.trials))))"
             )
-            let amounts = [
-                ("lost writes", report.lostWrites), ("duplicates", report.duplicates),
-                ("inconsistencies", report.inconsistencies),
-            ]
-            for (name, total) in amounts where total > 0 || counts?.contains(name) ?? true {
+            let shown = shownCounts(report, counts: counts)
+            for (name, total) in Self.amounts(report) where shown.contains(name) {
                 let label = name + String(repeating: " ", count: 18 - name.count)
                 lines.append("  \(label)\(grouped(total)) total, \(perTrial(total)) per trial")
             }
@@ -187,16 +184,42 @@ package struct TextReport {
         return row.meaning.hasPrefix(spelled) ? row.meaning : "\(row.outcome) → \(row.meaning)"
     }
 
-    /// What the counts on the variants' lines count, for those a variant counted and the lesson
-    /// explains (`Lesson.countMeanings`): `1.40 lost writes` then says what was lost, and how the
-    /// means are rounded. Empty when there are none.
-    package func countLegend(_ meanings: [String: String], reports: [VariantReport]) -> String {
-        let counted = [
-            ("lost writes", reports.contains { $0.lostWrites > 0 }),
-            ("duplicates", reports.contains { $0.duplicates > 0 }),
-            ("inconsistencies", reports.contains { $0.inconsistencies > 0 }),
-        ]
-        let lines = counted.compactMap { name, shown in shown ? meanings[name].map { "  \(name): \($0)" } : nil }
+    /// Whether a variant reads as its compact lines (`compactVariant(_:)`) rather than its block.
+    func isCompact(_ report: VariantReport) -> Bool {
+        !verbose && report.passed && report.trials > 0 && report.errors == 0
+    }
+
+    /// The names the report gives a variant's three counts, in the report's order.
+    static let countNames = ["lost writes", "duplicates", "inconsistencies"]
+
+    /// A variant's three counts, by name, in the report's order.
+    static func amounts(_ report: VariantReport) -> [(String, Int)] {
+        Array(zip(countNames, [report.lostWrites, report.duplicates, report.inconsistencies]))
+    }
+
+    /// The counts a variant's report shows: its compact lines those not zero; its block those its
+    /// lesson measures (`counts`, nil: all three) and any other not zero.
+    package func shownCounts(_ report: VariantReport, counts: Set<String>? = nil) -> Set<String> {
+        guard report.trials > 0 else { return [] }
+        let whole = !isCompact(report)
+        return Set(
+            Self.amounts(report).filter { name, total in total > 0 || whole && counts?.contains(name) ?? true }
+                .map(\.0)
+        )
+    }
+
+    /// What the counts on the variants' lines count, for every count those lines show (`shownCounts`,
+    /// zeros included) that the lesson explains (`Lesson.countMeanings`): `1.40 lost writes` then says
+    /// what was lost, and how the means are rounded. Empty when there are none.
+    package func countLegend(
+        _ meanings: [String: String],
+        reports: [VariantReport],
+        counts: Set<String>? = nil
+    ) -> String {
+        let shown = reports.reduce(into: Set<String>()) { $0.formUnion(shownCounts($1, counts: counts)) }
+        let lines = Self.countNames.compactMap { name in
+            shown.contains(name) ? meanings[name].map { "  \(name): \($0)" } : nil
+        }
         guard !lines.isEmpty else { return "" }
         let heading = "what the counts count (mean per trial = total ÷ trials that ran without an error):"
         // How `perTrialFigure` rounds, so that `1.15` beside `77` reads as one rule.
