@@ -126,8 +126,9 @@ extension ActorReentrancyLesson {
     }
 }
 
-/// One explored execution: the source, and which updates the calls reported applied. A reload that
-/// joined another's load reports none (it returns nil), so only reported updates are owed.
+/// One explored execution: the source, and which updates the calls reported applied. In
+/// `in-flight-task` a reload that joined another's load got that load's copy and reports nothing
+/// of its own (`ownLoad`): the load is owed once, by the call that started it.
 struct SameItemTrial<Source: ItemSource>: Sendable {
     let source: Source
     let ledger = UpdateLedger()

@@ -97,28 +97,26 @@ public enum ActorReentrancyLesson {
     static let sharedLoad = variant(
         name: "in-flight-task",
         kind: .fixed,
-        summary: "one stored Task per item: a reload joins the load in flight (its own update is not applied); "
-            + "store only if the item still exists",
+        summary: "reloads only (no data of their own): one stored Task per item, a reload joins the load in "
+            + "flight; checks no stale store",
         explored: "call reloadItem",
         showsState: false,
-        apply: { source, slot, update in await source.reloadItemSharingLoads(at: slot, update: update) },
-        // The design's trade-off, measured: a reload that joins drops its own update, by design, and
-        // returns nil to say so. The audit owes only updates reported applied, so the line says why
-        // these are not lost writes and the CLEAN verdict does not hide them.
-        tally: { source in
-            Tally(
-                await source.sharedLoads,
-                of: await source.liveReloads,
-                sharedLoadsPhrase
-            )
-        }
+        apply: ownLoad,
+        reload: { source, slot, load in await source.reloadItemSharingLoads(at: slot, load: load) },
+        tally: { source in Tally(await source.sharedLoads, of: await source.liveReloads, sharedLoadsPhrase) }
     )
+
+    /// How `explore 3` records an `in-flight-task` call: the call whose load made the copy owes it
+    /// stored in its item; a call that joined got the same copy and owes nothing more.
+    static let ownLoad: @Sendable (DataSourceActor, Int, Int) async -> Int? = { source, slot, load in
+        let copy = await source.reloadItemSharingLoads(at: slot, load: load)
+        return copy?.updates.last == load ? copy?.id : nil
+    }
 
     /// What `in-flight-task`'s tally counts, after `N of M`.
     static let sharedLoadsPhrase =
-        "reloads that found their item joined a load in flight: each dropped its own update and "
-        + "reported it not applied, so the audit, which checks updates reported applied, does not "
-        + "count it lost (the design's trade-off)"
+        "reloads that found their item joined a load in flight and returned its copy: a reload carries "
+        + "no data of its own, so joining drops nothing"
 
     /// A variant on the lesson's `DataSourceActor`, holding `TrialPlan.initialItems` at the start
     /// of each trial: the source of every variant but `state-object`'s.
@@ -130,6 +128,7 @@ public enum ActorReentrancyLesson {
         because reason: String = everyAccessIsolated,
         showsState: Bool = true,
         apply: @escaping @Sendable (DataSourceActor, _ slot: Int, _ update: Int) async -> Int?,
+        reload: (@Sendable (DataSourceActor, _ slot: Int, _ load: Int) async -> Item?)? = nil,
         tally: (@Sendable (DataSourceActor) async -> Tally)? = nil
     ) -> Variant {
         variant(
@@ -141,6 +140,7 @@ public enum ActorReentrancyLesson {
             showsState: showsState,
             source: { DataSourceActor(items: TrialPlan.initialItems) },
             apply: apply,
+            reload: reload,
             tally: tally
         )
     }
@@ -149,7 +149,8 @@ public enum ActorReentrancyLesson {
     /// its own task (the runner joins them before the audit). The same `source` and `apply` make its
     /// exploration (`sameItemExploration`, each task's first step named `explored`); on Linux, TSan
     /// is silent and the compiler accepts it, for the reason `because` gives; `showsState` as in
-    /// `sameItemExploration`; `tally`, when given, counts what the design did in each trial
+    /// `sameItemExploration`; `reload`, when given, makes the run's iterations reloads instead
+    /// (`ReentrancyTrial.performReload`; the exploration still uses `apply`); `tally`, when given, counts what the design did in each trial
     /// (`Observation.tallies`).
     static func variant<Source: ItemSource>(
         name: String,
@@ -160,6 +161,7 @@ public enum ActorReentrancyLesson {
         showsState: Bool = true,
         source: @escaping @Sendable () -> Source,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?,
+        reload: (@Sendable (Source, _ slot: Int, _ load: Int) async -> Item?)? = nil,
         tally: (@Sendable (Source) async -> Tally)? = nil
     ) -> Variant {
         Variant(
@@ -167,7 +169,13 @@ public enum ActorReentrancyLesson {
             kind: kind,
             summary: summary,
             makeState: { ReentrancyTrial(source: source()) },
-            asyncOperation: { trial, iteration in await trial.perform(iteration.index, apply: apply) },
+            asyncOperation: { trial, iteration in
+                if let reload {
+                    await trial.performReload(iteration.index, reload: reload)
+                } else {
+                    await trial.perform(iteration.index, apply: apply)
+                }
+            },
             check: { trial, _ in
                 var observation = await trial.audit()
                 if let tally { observation.tallies.append(await tally(trial.source)) }

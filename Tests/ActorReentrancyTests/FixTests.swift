@@ -50,7 +50,9 @@ struct FixTests {
     func inFlightTaskIsShared() async {
         let source = DataSourceActor(items: firstList)
         let scenario = Scenario(source: source) { source, slot, update in
-            await source.reloadItemSharingLoads(at: slot, update: update)
+            // The call whose load made the copy owes it; one that joined got the same copy.
+            let copy = await source.reloadItemSharingLoads(at: slot, load: update)
+            return copy?.updates.last == update ? copy?.id : nil
         }
         let gate = LoadGate()
         let first = scenario.startHeld(at: gate, slot: 0, update: 1)
@@ -70,7 +72,9 @@ struct FixTests {
     @Test("a shared load whose item was cleared meanwhile is not stored")
     func inFlightTaskAfterClear() async {
         let scenario = Scenario(source: DataSourceActor(items: firstList)) { source, slot, update in
-            await source.reloadItemSharingLoads(at: slot, update: update)
+            // The call whose load made the copy owes it; one that joined got the same copy.
+            let copy = await source.reloadItemSharingLoads(at: slot, load: update)
+            return copy?.updates.last == update ? copy?.id : nil
         }
         #expect(await ClearDuringLoad().play(scenario).isConsistent)
         #expect(await scenario.source.snapshot().items == secondList)

@@ -35,12 +35,11 @@ struct RunnerTests {
         let tallies = try #require(report.tallies)
         #expect(tallies.count == 1)
         let joined = try #require(tallies.first)
-        // CLEAN beside dropped updates: the line says what the audit counts, so the verdict hides nothing.
+        // The line says what a joining reload gets: the copy of the load it joined, nothing dropped.
         #expect(
             joined.phrase
-                == "reloads that found their item joined a load in flight: each dropped its own update and "
-                + "reported it not applied, so the audit, which checks updates reported applied, does not "
-                + "count it lost (the design's trade-off)"
+                == "reloads that found their item joined a load in flight and returned its copy: a reload "
+                + "carries no data of its own, so joining drops nothing"
         )
         // 60 of each trial's 64 iterations reload (4 refresh); one finds its slot empty only after a clear(),
         // and is not counted: the total is the reloads that found their item, as the phrase says.

@@ -55,4 +55,22 @@ struct TimelineTextTests {
         #expect(TimelineText.legend(started, unit: "task") == "task 2 is 'load', started by task 0")
         #expect(TimelineText.legend(started) == started.description)
     }
+
+    @Test("the names of unmarked points are explained once they name a step, and only then")
+    func unmarkedPointsLegend() {
+        let marked = [ScheduleStep(thread: 0, operation: "call reloadItem")]
+        #expect(VariantExploration.unmarkedPointsLine(marked) == nil)
+        let unmarked =
+            marked + [
+                ScheduleStep(thread: 0, operation: "run actor queue"),
+                ScheduleStep(thread: 1, operation: "resume load task"),
+                ScheduleStep(thread: 2, operation: "start"),
+            ]
+        let line = VariantExploration.unmarkedPointsLine(unmarked)
+        #expect(
+            line == "  unmarked points: start = a task begins; resume = after an await; "
+                + "run actor queue = an actor job"
+        )
+        #expect((line?.count ?? 0) <= 100)
+    }
 }

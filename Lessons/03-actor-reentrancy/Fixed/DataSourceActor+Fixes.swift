@@ -44,34 +44,35 @@ extension DataSourceActor {
         }
     }
 
-    /// Reloads the item at `slot`, sharing a load already in flight for the same item instead of
-    /// starting a second one; the stored `Task` is the de-duplication.
+    /// Reloads the item at `slot`: fetches a fresh copy of it, sharing a load already in flight for
+    /// the same item instead of starting a second one; the stored `Task` is the de-duplication.
     ///
     /// Guarantees: at most one load per item at a time, so two reloads of one item can no longer
-    /// overwrite each other, and the result is stored only if the item still exists (a `clear()` may
-    /// have come in during the await). Relies on reloads being the only writers of an item: an
-    /// `updateItem` elsewhere could still change the item during the load, and this store would undo
-    /// it. A caller that joins gets a load that started before it asked, which is the point for a
-    /// reload and would be wrong for an update that carries its own data.
-    /// - Returns: the id of the item this call reloaded; `nil` if it joined another call's load or
-    ///   the item was gone.
-    public func reloadItemSharingLoads(at slot: Int, update: Int) async -> Int? {
+    /// overwrite each other; the result is stored only over the item its load started from, and only
+    /// if that item still exists (a refresh may have come in during the await). Relies on reloads
+    /// being the only writers of an item: an `updateItem` elsewhere could still change the item
+    /// during the load, and this store would undo it. A caller that joins gets a load that started
+    /// before it asked: right for a reload, which carries no data of its own, and wrong for an update
+    /// that does.
+    /// - Parameter load: the number the load this call starts adds to the copy (`ItemLoader`), which
+    ///   tells the copies apart; a call that joins starts no load.
+    /// - Returns: the loaded copy this call got, from its own load or the one it joined; `nil` if
+    ///   there was no item at `slot`.
+    public func reloadItemSharingLoads(at slot: Int, load: Int) async -> Item? {
         guard items.indices.contains(slot) else { return nil }
         let item = items[slot]
         liveReloads += 1
         if let running = inFlight[item.id] {
             sharedLoads += 1
-            _ = await running.value
-            return nil
+            return await running.value
         }
-        let load = RaceTask("load task") {
-            await ItemLoader.loadUpdates(for: item, adding: update, then: "load done: end load task")
+        let task = RaceTask("load task") {
+            await ItemLoader.loadUpdates(for: item, adding: load, then: "load done: end load task")
         }
-        inFlight[item.id] = load
-        let loaded = await load.value
+        inFlight[item.id] = task
+        let loaded = await task.value
         inFlight[item.id] = nil
-        guard let index = items.firstIndex(where: { $0.id == item.id }) else { return nil }
-        items[index] = loaded
-        return item.id
+        if let index = items.firstIndex(where: { $0.id == item.id }) { items[index] = loaded }
+        return loaded
     }
 }

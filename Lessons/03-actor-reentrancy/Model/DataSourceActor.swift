@@ -12,7 +12,7 @@ public actor DataSourceActor: ItemSource {
     var items: [Item]
     /// The ids the last whole-list change stored; kept for the audit, never read by the updates.
     private var liveIDs: Set<Int>
-    /// Loads in progress, by item id. Used only by `reloadItemSharingLoads(at:update:)`. A
+    /// Loads in progress, by item id. Used only by `reloadItemSharingLoads(at:load:)`. A
     /// `RaceTask` is a `Task` the schedule explorer can see: a second caller awaits the first one's.
     var inFlight: [Int: RaceTask<Item, Never>] = [:]
     /// How many reloads joined a load already in flight instead of starting their own: the work the

@@ -60,6 +60,24 @@ public final class ReentrancyTrial<Source: ItemSource>: Sendable {
         }
     }
 
+    /// Performs iteration `index`'s step with reloads: where the plan updates a slot, this asks
+    /// for a fresh copy of its item instead, with `reload`, and records the load that made the copy
+    /// the call got back (its own or one it joined): a reload carries no data, so what it owes is a
+    /// store of a loaded copy over its own item, not overwritten by a load that started earlier.
+    /// - Parameter reload: returns the loaded copy the call got, or `nil` if the slot was empty.
+    public func performReload(
+        _ index: Int,
+        reload: @Sendable (Source, _ slot: Int, _ load: Int) async -> Item?
+    ) async {
+        guard case .update(let slot, let load) = TrialPlan.step(for: index) else {
+            return await perform(index) { _, _, _ in nil }
+        }
+        guard let copy = await reload(source, slot, load) else { return }
+        // A copy's last update is the load that made it. A copy that no load made (no updates) is
+        // recorded under a number no load adds (negative), so the audit counts it missing.
+        ledger.record(update: copy.updates.last ?? -1 - index, appliedTo: copy.id)
+    }
+
     /// The audit of the data source as the trial left it.
     public func audit() async -> Observation {
         ReentrancyAudit.observe(await source.snapshot(), applied: ledger.entries)

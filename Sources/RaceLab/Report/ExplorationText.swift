@@ -88,6 +88,7 @@ extension VariantExploration {
             // above the first schedule shown, or under the first clean verdict.
             if report.isPreemptionBounded { lines += said.once([Self.preemptionMeaning(unit: unitName)]) }
             lines += said.once(["  each step: " + Self.step(of: report), Self.dataRaceInAStep])
+            lines += said.once(Self.unmarkedPointsLine(failure?.steps ?? []).map { [$0] } ?? [])
         case .replay: lines.append(replayedLine)
         }
         return lines
@@ -251,6 +252,20 @@ extension VariantExploration {
 
     /// What the explorer leaves to ThreadSanitizer, under what a step is.
     static let dataRaceInAStep = "  a data race inside a step is ThreadSanitizer's to find"
+
+    /// What the names of the points the explorer sees without a mark mean, for those that name a step
+    /// of `steps`; nil if none does.
+    package static func unmarkedPointsLine(_ steps: [ScheduleStep]) -> String? {
+        let meanings: [(matches: (String) -> Bool, text: String)] = [
+            ({ $0 == "start" || $0 == "start Task" }, "start = a task begins"),
+            ({ $0 == "resume" || $0.hasPrefix("resume ") }, "resume = after an await"),
+            ({ $0 == "run actor queue" }, "run actor queue = an actor job"),
+            ({ $0 == "wake after sleep" || $0 == "start sleep" }, "wake after sleep = a sleep ends"),
+        ]
+        let names = Set(steps.map(\.operation))
+        let present = meanings.filter { meaning in names.contains(where: meaning.matches) }.map(\.text)
+        return present.isEmpty ? nil : "  unmarked points: " + present.joined(separator: "; ")
+    }
 
     /// What a step was and what names it, in a few words (`granularity` says it in full).
     private static func step(of report: ExplorationReport) -> String {
