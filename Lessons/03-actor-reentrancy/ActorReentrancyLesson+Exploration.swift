@@ -1,3 +1,4 @@
+import Foundation
 import RaceLab
 
 /// What `racelab explore 3` runs: two tasks update the same item of one source; every update a
@@ -44,7 +45,9 @@ extension ActorReentrancyLesson {
                     + "slot 0 holds \(now) now"
             }
             let reported = "calls reported applied \(trial.ledger.entries.keys.sorted())"
-            return ([slotZero(snapshot) + "; " + reported] + copies).joined(separator: " · ")
+            // A call that returns without applying changes nothing a state line shows: say so.
+            let returned = trial.unapplied.updates.map { "task \($0 - 1) returned, nothing applied" }
+            return ([slotZero(snapshot) + "; " + reported] + copies + returned).joined(separator: " · ")
         }
         return Exploration(
             summary:
@@ -62,7 +65,11 @@ extension ActorReentrancyLesson {
                 Race.step(method)
                 let update = index + 1
                 let id = await ItemLoader.$copies.withValue(trial.copies) { await apply(trial.source, 0, update) }
-                if let id { trial.ledger.record(update: update, appliedTo: id) }
+                if let id {
+                    trial.ledger.record(update: update, appliedTo: id)
+                } else {
+                    trial.unapplied.insert(update)
+                }
             },
             invariant: { trial, _ in damage(await trial.source.snapshot(), applied: trial.ledger.entries) },
             describeState: showsState ? describe : nil
@@ -134,4 +141,26 @@ struct SameItemTrial<Source: ItemSource>: Sendable {
     let ledger = UpdateLedger()
     /// The copies the calls' loads started from, while they are awaited.
     let copies = LoadCopies()
+    /// The updates whose calls returned without applying them.
+    let unapplied = UnappliedUpdates()
+}
+
+/// The updates whose calls returned nil (nothing applied), for the state lines.
+final class UnappliedUpdates: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var returned: Set<Int> = []
+
+    func insert(_ update: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        returned.insert(update)
+    }
+
+    /// The updates, in order.
+    var updates: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return returned.sorted()
+    }
 }

@@ -92,6 +92,10 @@ struct ActorReentrancyExplorerTests {
         #expect(text.contains("slot 0 holds item 4 with updates []"))
         #expect(text.contains("task 0 holds item 0 as read, [], plus update 1; slot 0 holds item 4 now"))
         #expect(text.contains("slot 0 holds item 0 (clear() removed it) with updates [1]"))
+        // A call that found the list empty returns without a change a state line shows: it says so.
+        let other = try #require(steps.firstIndex(of: "1 call reloadItem"))
+        #expect(text.contains("task 1 returned, nothing applied") == (cleared < other && other < set), "\(text)")
+        #expect(!text.contains("task 0 returned"))
         for _ in 0..<100 {
             let replay = try await Explorer.replay(exploration, schedule: failure.schedule, options: Self.threeThreads)
             #expect(replay.outcome == failure.outcome)
