@@ -6,10 +6,17 @@ import Testing
 @Suite("run 2's legend says what each count counts, per family of variants")
 struct CheckThenActLegendTests {
     @Test("a protected counter's lost writes are increments; the legend names the family")
-    func protectedCounterLegend() throws {
+    func protectedCounterLegend() async throws {
         // The read-then-write loses increments in every trial (hundreds of 1,000), so two trials
         // always count lost writes, and the legend says what they are.
-        let output = try Executable.racelab.run("run", "2", "--trials", "2", "--variant", "protected-read-then-write")
+        let output = try await Executable.racelab.run(
+            "run",
+            "2",
+            "--trials",
+            "2",
+            "--variant",
+            "protected-read-then-write"
+        )
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let text = output.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ")

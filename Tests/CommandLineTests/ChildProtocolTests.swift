@@ -6,8 +6,9 @@ import Testing
 /// leave nothing running; the `harness` fixture lesson holds one variant per case.
 @Suite("run's children: the report channel, where a crash happened, what they leave behind")
 struct ChildProtocolTests {
-    func run(_ variant: String, environment: [String: String] = [:]) throws -> (Executable.Output, VariantReport) {
-        let output = try Executable.fixtures.run(
+    func run(_ variant: String, environment: [String: String] = [:]) async throws -> (Executable.Output, VariantReport)
+    {
+        let output = try await Executable.fixtures.run(
             ["run", "harness", "--variant", variant, "--json"],
             environment: environment
         )
@@ -16,16 +17,16 @@ struct ChildProtocolTests {
     }
 
     @Test("a fixed variant whose check prints a marker line without a newline is CLEAN, not CRASHED")
-    func checkThatPrints() throws {
-        let (output, report) = try run("check-prints")
+    func checkThatPrints() async throws {
+        let (output, report) = try await run("check-prints")
         #expect(output.status == 0)
         #expect(report.verdict == .clean)
         #expect(report.trials == 2)
     }
 
     @Test("a trap in the check of a crash-means-reproduced variant is CRASHED in the check, not REPRODUCED")
-    func trapInTheCheck() throws {
-        let (output, report) = try run("check-traps")
+    func trapInTheCheck() async throws {
+        let (output, report) = try await run("check-traps")
         #expect(output.status == 1)
         #expect(report.verdict == .crashed)
         // The check traps in both trials: the second ran in a fresh process, and its crash is no evidence either.
@@ -38,8 +39,8 @@ struct ChildProtocolTests {
     }
 
     @Test("a report followed by a failed exit is not used: CRASHED, with the status")
-    func failedExitAfterReport() throws {
-        let (output, report) = try run("exits-66-at-exit")
+    func failedExitAfterReport() async throws {
+        let (output, report) = try await run("exits-66-at-exit")
         #expect(output.status == 1)
         #expect(report.verdict == .crashed)
         #expect(report.exitStatus == 66)
@@ -54,10 +55,10 @@ struct ChildProtocolTests {
     /// Foundation's `Process` starts its child in a process group of its own, out of reach of a kill of
     /// the variant's group; the variant's session still holds it.
     @Test("a process the variant started and left running is killed when the variant ends")
-    func helperIsKilled() throws {
-        try Executable.withTemporaryFolder("racelab-helper") { folder in
+    func helperIsKilled() async throws {
+        try await Executable.withTemporaryFolder("racelab-helper") { folder in
             let pidFile = folder.appendingPathComponent("pid").path
-            let (output, report) = try run("leaves-helper", environment: ["RACELAB_FIXTURE_HELPER_PID": pidFile])
+            let (output, report) = try await run("leaves-helper", environment: ["RACELAB_FIXTURE_HELPER_PID": pidFile])
             #expect(output.status == 0)
             #expect(report.verdict == .clean)
             let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8)))
@@ -75,8 +76,8 @@ struct ChildProtocolTests {
     #endif
 
     @Test("the folder of a run killed with SIGKILL is removed when the next run starts")
-    func staleFolderIsSwept() throws {
-        try Executable.withTemporaryFolder("racelab-tmp") { folder in
+    func staleFolderIsSwept() async throws {
+        try await Executable.withTemporaryFolder("racelab-tmp") { folder in
             // A process that has ended: its pid names a folder no process owns.
             let ended = Process()
             ended.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -87,7 +88,7 @@ struct ChildProtocolTests {
             try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
             let other = folder.appendingPathComponent("not-racelab")
             try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
-            let output = try Executable.fixtures.run(
+            let output = try await Executable.fixtures.run(
                 ["explore", "exploring", "--variant", "locked"],
                 environment: ["TMPDIR": folder.path]
             )
@@ -102,15 +103,15 @@ struct ChildProtocolTests {
 @Suite("Reliability: output files")
 struct OutputFileTests {
     @Test("--junit, --html and --trace to a FIFO are refused with exit 2 at once, never opened")
-    func fifoIsRefused() throws {
-        try Executable.withTemporaryFolder("racelab-fifo") { folder in
+    func fifoIsRefused() async throws {
+        try await Executable.withTemporaryFolder("racelab-fifo") { folder in
             let fifo = folder.appendingPathComponent("fifo").path
             #expect(mkfifo(fifo, 0o600) == 0)
             for arguments in [
                 ["run", "synthetic", "--junit", fifo], ["run", "synthetic", "--html", fifo],
                 ["explore", "exploring", "--variant", "locked", "--trace", fifo],
             ] {
-                let output = try Executable.fixtures.run(arguments)
+                let output = try await Executable.fixtures.run(arguments)
                 #expect(output.status == 2)
                 #expect(output.stderr.contains("is a FIFO, not a regular file; give a file name"))
                 #expect(output.stdout.isEmpty)
@@ -122,13 +123,13 @@ struct OutputFileTests {
         "an --html page that cannot be written is an error (exit 3), and --json is printed whole all the same",
         .enabled(if: TinyFileSystem.available, "needs a mountable tmpfs")
     )
-    func failedPageKeepsJSON() throws {
+    func failedPageKeepsJSON() async throws {
         let disk = try TinyFileSystem.mount(kilobytes: 4)
         defer { TinyFileSystem.unmount(disk) }
         // The page is several kilobytes: it passes the checks (an empty writable file) and fills the disk.
         let page = disk.appendingPathComponent("page.html").path
         #expect(FileManager.default.createFile(atPath: page, contents: nil))
-        let explore = try Executable.racelab.run(["explore", "1", "--variant", "buggy", "--json", "--html", page])
+        let explore = try await Executable.racelab.run(["explore", "1", "--variant", "buggy", "--json", "--html", page])
         #expect(explore.status == 3)
         #expect(explore.stderr.contains("cannot write the HTML page"))
         #expect(try JSONSerialization.jsonObject(with: Data(explore.stdout.utf8)) is [String: Any])
@@ -137,7 +138,7 @@ struct OutputFileTests {
         #expect(
             FileManager.default.createFile(atPath: disk.appendingPathComponent("filler").path, contents: Data("x".utf8))
         )
-        let run = try Executable.fixtures.run(["run", "synthetic", "--json", "--html", page])
+        let run = try await Executable.fixtures.run(["run", "synthetic", "--json", "--html", page])
         #expect(run.status == 3)
         #expect(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) is [String: Any])
     }

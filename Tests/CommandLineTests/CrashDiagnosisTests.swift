@@ -9,11 +9,11 @@ struct CrashDiagnosisTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func diagnose(_ log: String, status: Int, stage: String) throws -> (status: Int32, text: String) {
+    static func diagnose(_ log: String, status: Int, stage: String) async throws -> (status: Int32, text: String) {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "CrashLogs/\(log)"
         )
-        return try Executable.capture(
+        return try await Executable.capture(
             root.appendingPathComponent("Scripts/diagnose-crash"),
             [path.path, String(status)] + (stage.isEmpty ? [] : [stage]),
             stderr: .inherited
@@ -33,8 +33,8 @@ struct CrashDiagnosisTests {
             ("index-out-of-range.log", "", "diagnosis: crash", "in the single-threaded checks"),
         ]
     )
-    func diagnosis(log: String, stage: String, kind: String, evidence: String) throws {
-        let result = try Self.diagnose(log, status: 132, stage: stage)
+    func diagnosis(log: String, stage: String, kind: String, evidence: String) async throws {
+        let result = try await Self.diagnose(log, status: 132, stage: stage)
         #expect(result.status == 0)
         #expect(result.text.split(separator: "\n").first.map(String.init) == kind)
         #expect(result.text.contains(evidence))
@@ -54,8 +54,8 @@ struct CrashDiagnosisTests {
             ("lock-taken-twice.log", "concurrent", "inside its run from many threads"),
         ]
     )
-    func deadlockSaysHowFarTheCheckGot(log: String, stage: String, evidence: String) throws {
-        let result = try Self.diagnose(log, status: 132, stage: stage)
+    func deadlockSaysHowFarTheCheckGot(log: String, stage: String, evidence: String) async throws {
+        let result = try await Self.diagnose(log, status: 132, stage: stage)
         let paragraph = result.text.split(separator: "\n").joined(separator: " ")
         #expect(paragraph.contains(evidence))
         #expect(!paragraph.contains("still there"))

@@ -1,4 +1,5 @@
 import Foundation
+import RaceLab
 
 /// Runs a built executable of this package and captures what it printed.
 struct Executable {
@@ -50,18 +51,38 @@ struct Executable {
 
     /// Runs `body` with a new empty folder `<prefix>-<UUID>` in the temporary directory, and removes
     /// the folder with everything in it when `body` returns or throws.
-    static func withTemporaryFolder<Result>(_ prefix: String, _ body: (URL) throws -> Result) throws -> Result {
+    static func withTemporaryFolder<Result>(
+        _ prefix: String,
+        _ body: (URL) async throws -> Result
+    ) async throws -> Result {
+        let folder = try makeTemporaryFolder(prefix)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    /// A new empty folder `<prefix>-<UUID>` in the temporary directory.
+    private static func makeTemporaryFolder(_ prefix: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
+        return folder
+    }
+
+    /// Slots for the child processes the tests run at once, one per processor: tests wait for their
+    /// children off the cooperative pool, so nothing else bounds how many start together.
+    private static let slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// `body`, on the calling thread (a thread of its own, never the pool's) once a slot is free.
+    fileprivate static func inSlot<Result>(_ body: () throws -> Result) rethrows -> Result {
+        slots.wait()
+        defer { slots.signal() }
+        return try body()
     }
 
     /// The executable's absolute path: the command its printed command lines start with.
     var path: String { Self.productsFolder.appendingPathComponent(name).path }
 
-    func run(_ arguments: String...) throws -> Output {
-        try run(arguments)
+    func run(_ arguments: String...) async throws -> Output {
+        try await run(arguments)
     }
 
     /// A signal sent to the process once it has created the file `mark`: the point it is to be
@@ -77,7 +98,25 @@ struct Executable {
     ///   - interruption: a signal to send once the process has made its mark. The wait for the mark
     ///     ends after 120 s only so that a broken build cannot hang the test run; the caller checks
     ///     that the mark exists.
+    ///
+    /// The process is started and waited for on a thread of its own, so that tests waiting for
+    /// their processes leave the cooperative pool (two threads on a two-core machine) to the rest.
     func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        input: String? = nil,
+        interruption: Interruption? = nil
+    ) async throws -> Output {
+        try await onOwnThread {
+            try Executable.inSlot {
+                try runBlocking(arguments, environment: environment, input: input, interruption: interruption)
+            }
+        }
+    }
+
+    /// `run(_:environment:input:interruption:)` on the calling thread, which it blocks until the
+    /// process exits: only where no async context is at hand (a global's initializer).
+    func runBlocking(
         _ arguments: [String],
         environment: [String: String] = [:],
         input: String? = nil,
@@ -89,35 +128,35 @@ struct Executable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        return try Executable.withTemporaryFolder("racelab-test") { folder in
-            let out = folder.appendingPathComponent("out")
-            let err = folder.appendingPathComponent("err")
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: out)
-            process.standardError = try FileHandle(forWritingTo: err)
-            if let input {
-                let inputFile = folder.appendingPathComponent("in")
-                try Data(input.utf8).write(to: inputFile)
-                process.standardInput = try FileHandle(forReadingFrom: inputFile)
-            }
-            try process.run()
-            if let interruption {
-                var polls = 0
-                while !FileManager.default.fileExists(atPath: interruption.mark) && process.isRunning && polls < 6_000 {
-                    usleep(20_000)
-                    polls += 1
-                }
-                kill(process.processIdentifier, interruption.signal)
-            }
-            process.waitUntilExit()
-            return Output(
-                status: process.terminationStatus,
-                stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
-                reason: process.terminationReason
-            )
+        let folder = try Executable.makeTemporaryFolder("racelab-test")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        let err = folder.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        if let input {
+            let inputFile = folder.appendingPathComponent("in")
+            try Data(input.utf8).write(to: inputFile)
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
         }
+        try process.run()
+        if let interruption {
+            var polls = 0
+            while !FileManager.default.fileExists(atPath: interruption.mark) && process.isRunning && polls < 6_000 {
+                usleep(20_000)
+                polls += 1
+            }
+            kill(process.processIdentifier, interruption.signal)
+        }
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
+            reason: process.terminationReason
+        )
     }
 
     /// Runs the fixtures tool with `arguments` in a fresh scratch folder named after `prefix`
@@ -130,18 +169,18 @@ struct Executable {
         folder prefix: String,
         temporaryDirectoryInFolder: Bool = false,
         interruptedBy signal: Int32? = nil,
-        _ body: (_ output: Output, _ mark: String, _ folder: URL) throws -> Result
-    ) throws -> Result {
-        try withTemporaryFolder(prefix) { folder in
+        _ body: (_ output: Output, _ mark: String, _ folder: URL) async throws -> Result
+    ) async throws -> Result {
+        try await withTemporaryFolder(prefix) { folder in
             let mark = folder.appendingPathComponent("hanging").path
             var environment = ["RACELAB_FIXTURE_HANG_MARK": mark]
             if temporaryDirectoryInFolder { environment["TMPDIR"] = folder.path }
-            let output = try fixtures.run(
+            let output = try await fixtures.run(
                 arguments,
                 environment: environment,
                 interruption: signal.map { Interruption(signal: $0, mark: mark) }
             )
-            return try body(output, mark, folder)
+            return try await body(output, mark, folder)
         }
     }
 }
@@ -158,11 +197,23 @@ extension Executable {
     }
 
     /// Runs the program at `url` with `arguments` (in `folder`, or the current one) until it exits;
-    /// its exit status and what it printed on stdout (and stderr, when `merged`).
+    /// its exit status and what it printed on stdout (and stderr, when `merged`). Started and waited
+    /// for on a thread of its own, as `run` is.
     static func capture(
         _ url: URL,
         _ arguments: [String],
         in folder: URL? = nil,
+        stderr: StandardError
+    ) async throws -> (status: Int32, text: String) {
+        try await onOwnThread { () throws -> (status: Int32, text: String) in
+            try inSlot { try captureBlocking(url, arguments, in: folder, stderr: stderr) }
+        }
+    }
+
+    private static func captureBlocking(
+        _ url: URL,
+        _ arguments: [String],
+        in folder: URL?,
         stderr: StandardError
     ) throws -> (status: Int32, text: String) {
         let process = Process()

@@ -24,10 +24,10 @@ extension ExerciseAdviceTests {
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
         ]
     )
-    func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) throws {
+    func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) async throws {
         let exercise = "Lessons/04-coordinator-locking/Exercise/"
         let planted: Planted = file.hasSuffix(".patch") ? .patch(exercise + file) : .file(exercise + file)
-        let lines = try Self.check(exercise: 4, planted, diagnosis: kind)
+        let lines = try await Self.check(exercise: 4, planted, diagnosis: kind)
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(next?.hasPrefix("Next: read hint \(hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
         // The overlap line is wrapped: its words are checked in the joined text.

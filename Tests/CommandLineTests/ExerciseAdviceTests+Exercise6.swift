@@ -69,10 +69,10 @@ extension ExerciseAdviceTests {
             ),
         ]
     )
-    func exercise6TornWriter(_ planted: WriterCase) throws {
+    func exercise6TornWriter(_ planted: WriterCase) async throws {
         let exercise = "Lessons/06-async-data-source/Exercise/"
         let path = exercise + planted.file
-        let lines = try Self.check(
+        let lines = try await Self.check(
             exercise: 6,
             path.hasSuffix(".patch") ? .patch(path) : .file(path),
             diagnosis: planted.kind
@@ -101,8 +101,8 @@ extension ExerciseAdviceTests {
     }
 
     @Test("exercise 6's solution passes the writers-only check")
-    func exercise6SolutionWriters() throws {
-        let (status, text) = try Executable.capture(
+    func exercise6SolutionWriters() async throws {
+        let (status, text) = try await Executable.capture(
             Self.root.appendingPathComponent("Scripts/check-exercise"),
             ["6", "--file", "Lessons/06-async-data-source/Exercise/Solution/Playlist.swift", "--expect", "pass"],
             in: Self.root,
@@ -118,9 +118,9 @@ extension ExerciseAdviceTests {
         "exercise 6: a whole writer with no mark left is untested, not ok, and gets the hint on the mark",
         .timeLimit(.minutes(20))
     )
-    func exercise6WriterWithoutMark() throws {
+    func exercise6WriterWithoutMark() async throws {
         let exercise = "Lessons/06-async-data-source/Exercise/"
-        let lines = try Self.check(
+        let lines = try await Self.check(
             exercise: 6,
             .patch(exercise + "WrongFixes/SolutionWithoutMark.patch"),
             diagnosis: "untested"

@@ -70,9 +70,9 @@ extension ExerciseAdviceTests {
             ),
         ]
     )
-    func mistakeReadFromCode(_ planted: FromCodeCase) throws {
+    func mistakeReadFromCode(_ planted: FromCodeCase) async throws {
         let path = planted.file
-        let lines = try Self.check(
+        let lines = try await Self.check(
             exercise: planted.exercise,
             path.hasSuffix(".patch") ? .patch(path) : .file(path),
             diagnosis: planted.kind

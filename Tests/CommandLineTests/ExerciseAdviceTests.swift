@@ -31,13 +31,13 @@ struct ExerciseAdviceTests {
         exercise: Int,
         _ planted: Planted,
         diagnosis kind: String
-    ) throws -> [String] {
+    ) async throws -> [String] {
         let (option, path) =
             switch planted {
             case .file(let path): ("--file", path)
             case .patch(let path): ("--patch", path)
             }
-        let (status, text) = try Executable.capture(
+        let (status, text) = try await Executable.capture(
             root.appendingPathComponent("Scripts/check-exercise"),
             [String(exercise), option, path, "--expect", "fail", "--expect-diagnosis", kind],
             in: root,
@@ -59,8 +59,8 @@ struct ExerciseAdviceTests {
         "a retry that asks the referee again fails after the concurrent run, and Next names the hint for it",
         .timeLimit(.minutes(20))
     )
-    func retryUntilUnchanged() throws {
-        let lines = try Self.check(
+    func retryUntilUnchanged() async throws {
+        let lines = try await Self.check(
             exercise: 3,
             .patch("Lessons/03-actor-reentrancy/Exercise/WrongFixes/RetryUntilUnchanged.patch"),
             diagnosis: "retry-asks-again"
@@ -110,8 +110,8 @@ struct ExerciseAdviceTests {
             ),
         ]
     )
-    func hintFollowsTheDiagnosis(_ planted: HintCase) throws {
-        let lines = try Self.check(exercise: 5, planted.planted, diagnosis: planted.diagnosis)
+    func hintFollowsTheDiagnosis(_ planted: HintCase) async throws {
+        let lines = try await Self.check(exercise: 5, planted.planted, diagnosis: planted.diagnosis)
         // Each count says what it counts, out of what: torn reads out of the reads made (one reader
         // reads several times), documents that went back out of the documents stored.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
@@ -159,8 +159,8 @@ struct ExerciseAdviceTests {
         "exercise 6's writer-only lock: torn snapshots out of those taken, and the hint on one value",
         .timeLimit(.minutes(20))
     )
-    func tornSnapshotsOutOfTaken() throws {
-        let lines = try Self.check(
+    func tornSnapshotsOutOfTaken() async throws {
+        let lines = try await Self.check(
             exercise: 6,
             .patch("Lessons/06-async-data-source/Exercise/WrongFixes/LockedWriterOnly.patch"),
             diagnosis: "reader-two-looks"
@@ -261,8 +261,8 @@ struct ExerciseAdviceTests {
         .timeLimit(.minutes(20)),
         arguments: onceCases
     )
-    func onceRequirements(_ planted: HintCase) throws {
-        let lines = try Self.check(exercise: 2, planted.planted, diagnosis: planted.diagnosis)
+    func onceRequirements(_ planted: HintCase) async throws {
+        let lines = try await Self.check(exercise: 2, planted.planted, diagnosis: planted.diagnosis)
         for requirement in planted.failing {
             #expect(lines.contains { $0.hasPrefix("  FAIL  \(requirement)") }, "\(lines)")
         }
@@ -354,10 +354,10 @@ struct ExerciseAdviceTests {
         "exercise 2: the flag set above the mark is sent to the flag-first hint, whether or not the work ran twice",
         .timeLimit(.minutes(20))
     )
-    func flagFirstAboveTheMark() throws {
+    func flagFirstAboveTheMark() async throws {
         // Its read and its write have no mark between them, so a run rarely sees a second execution;
         // it always sees early returns, and the code tells a plain flag from a one-step exchange.
-        let lines = try Self.check(
+        let lines = try await Self.check(
             exercise: 2,
             .patch("\(Self.exercise2)/WrongFixes/FlagFirstAboveMark.patch"),
             diagnosis: "flag-before-work"
@@ -373,8 +373,8 @@ struct ExerciseAdviceTests {
         "the starter's lost points list every outcome, or the most frequent and a count of the rest",
         .timeLimit(.minutes(20))
     )
-    func starterOutcomes() throws {
-        let lines = try Self.check(
+    func starterOutcomes() async throws {
+        let lines = try await Self.check(
             exercise: 3,
             .file("Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift"),
             diagnosis: "lost-writes"

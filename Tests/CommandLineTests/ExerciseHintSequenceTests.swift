@@ -18,11 +18,11 @@ struct ExerciseHintSequenceTests {
 
     /// Runs the checks in order, each with what the one before kept, as `Scripts/check-exercise`
     /// keeps it in `.build-exercise/last-N`.
-    static func run(exercise folder: String, _ checks: [Check]) throws {
+    static func run(exercise folder: String, _ checks: [Check]) async throws {
         let root = ExerciseAdviceTests.root
         var last = (hint: "0", diagnosis: "-")
         for (index, check) in checks.enumerated() {
-            let (status, text) = try Executable.capture(
+            let (status, text) = try await Executable.capture(
                 root.appendingPathComponent("Scripts/exercise-hint"),
                 [
                     "Lessons/\(folder)/Exercise/hints.md", check.diagnosis, String(check.unchanged),
@@ -41,8 +41,8 @@ struct ExerciseHintSequenceTests {
     }
 
     @Test("exercise 1: a deadlock between two lost-writes checks keeps the place in the hints")
-    func deadlockKeepsThePlace() throws {
-        try Self.run(
+    func deadlockKeepsThePlace() async throws {
+        try await Self.run(
             exercise: "01-subscript-race",
             [
                 Check(diagnosis: "lost-writes", names: "hinted 1"),
@@ -57,8 +57,8 @@ struct ExerciseHintSequenceTests {
     }
 
     @Test("exercise 1: another hinted mistake starts from its own first hint; a functional failure keeps it")
-    func anotherMistakeStartsOver() throws {
-        try Self.run(
+    func anotherMistakeStartsOver() async throws {
+        try await Self.run(
             exercise: "01-subscript-race",
             [
                 Check(diagnosis: "lost-writes", names: "hinted 1"),
@@ -82,8 +82,8 @@ struct ExerciseHintSequenceTests {
             ("concurrent retry-asks-again", [3, 5]),
         ]
     )
-    func exercise3BuildsUpToTheFix(diagnosis: String, hints: [Int]) throws {
-        try Self.run(
+    func exercise3BuildsUpToTheFix(diagnosis: String, hints: [Int]) async throws {
+        try await Self.run(
             exercise: "03-actor-reentrancy",
             hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
         )

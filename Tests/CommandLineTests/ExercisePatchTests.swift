@@ -22,7 +22,7 @@ struct ExercisePatchTests {
 
     /// Runs `Scripts/check-exercise 1 --patch <patch>` in a scratch copy of the repository's shape
     /// (the script, and exercise 1 with only its starter), with `patch` as the patch's text.
-    static func check(patch: String) throws -> (status: Int32, lines: [Substring], exercise: [String]) {
+    static func check(patch: String) async throws -> (status: Int32, lines: [Substring], exercise: [String]) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "racelab-exercise-patch-\(UUID().uuidString)"
         )
@@ -41,7 +41,7 @@ struct ExercisePatchTests {
         try Data(starter.utf8).write(to: exercise.appendingPathComponent("Starter/Storage.swift"))
         let patchFile = root.appendingPathComponent("Wrong.patch")
         try Data(patch.utf8).write(to: patchFile)
-        let (status, output) = try Executable.capture(
+        let (status, output) = try await Executable.capture(
             root.appendingPathComponent("Scripts/check-exercise"),
             ["1", "--patch", patchFile.path, "--expect", "fail"],
             stderr: .merged
@@ -55,8 +55,8 @@ struct ExercisePatchTests {
     }
 
     @Test("a patch whose lines are not in the file it names: one line, exit 2, nothing written beside it")
-    func patchThatDoesNotApply() throws {
-        let result = try Self.check(
+    func patchThatDoesNotApply() async throws {
+        let result = try await Self.check(
             patch: """
                 A wrong fix whose context is not the starter's.
                 --- Starter/Storage.swift
@@ -84,9 +84,9 @@ struct ExercisePatchTests {
         "a patch must name the exercise's own starter or solution",
         arguments: ["../Starter/Storage.swift", "Check/main.swift", "/etc/hosts", "Starter/Other.swift", ""]
     )
-    func patchNamesAnotherFile(original: String) throws {
+    func patchNamesAnotherFile(original: String) async throws {
         let header = original.isEmpty ? "" : "--- \(original)\n+++ WrongFixes/Wrong.swift\n"
-        let result = try Self.check(
+        let result = try await Self.check(
             patch: header + """
                 @@ -3,2 +3,2 @@
                 -        first()
@@ -106,7 +106,7 @@ struct ExercisePatchTests {
     /// The same `patch` call as the script's, without the build: a starter or solution edited so
     /// that a wrong fix no longer applies fails here, before `make exercises-check` would.
     @Test("every planted patch applies to the starter or solution it names, and changes it")
-    func everyPlantedPatchApplies() throws {
+    func everyPlantedPatchApplies() async throws {
         let lessons = repositoryRoot.appendingPathComponent("Lessons")
         let patches = try FileManager.default.subpathsOfDirectory(atPath: lessons.path)
             .filter { $0.hasSuffix(".patch") && $0.contains("/Exercise/") }
@@ -127,7 +127,7 @@ struct ExercisePatchTests {
             let original = try #require(named, "\(path) names no file")
             #expect(original.hasPrefix("Starter/") || original.hasPrefix("Solution/"), "\(path): \(original)")
             let output = scratch.appendingPathComponent(UUID().uuidString + ".swift")
-            let (status, log) = try Executable.capture(
+            let (status, log) = try await Executable.capture(
                 URL(fileURLWithPath: "/usr/bin/patch"),
                 [
                     "-s", "-t", "-N", "-F", "0", "-o", output.path, "-r", output.path + ".rej",

@@ -5,8 +5,8 @@ import Testing
 @Suite("racelab explore prints and replays the schedule that breaks a lesson")
 struct ExploreCommandLineTests {
     @Test("lesson 1's buggy store: the timeline of both gets before either set, and a replay that fails")
-    func lessonOneTimelineAndReplay() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
+    func lessonOneTimelineAndReplay() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(output.status == 0)
         // The two gets are plain items of a concurrent queue: they commute, so 10 schedules are 6 traces.
         #expect(output.stdout.contains("10 schedules ran (all with at most 2 preemptions), 8 failed, in "))
@@ -16,20 +16,20 @@ struct ExploreCommandLineTests {
         let replayLine = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
         for _ in 0..<3 {
-            let again = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)
+            let again = try await Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)
             #expect(again.status == 0)
             #expect(again.stdout.contains("verdict: REPRODUCED"))
         }
     }
 
     @Test("auto by default (none for lesson 1, states for state-object), the reduction used named, a bad one refused")
-    func reductionOption() throws {
-        let plain = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
+    func reductionOption() async throws {
+        let plain = try await Executable.racelab.run("explore", "1", "--variant", "buggy", "--verbose")
         #expect(plain.status == 0)
         #expect(plain.stdout.contains("reduction none"))
         #expect(plain.stdout.contains("10 schedules ran (all with at most 2 preemptions), 8 failed"))
         #expect(plain.stdout.contains("6 distinct traces"))
-        let output = try Executable.racelab.run(
+        let output = try await Executable.racelab.run(
             "explore",
             "1",
             "--variant",
@@ -50,8 +50,8 @@ struct ExploreCommandLineTests {
         #expect(output.stdout.contains("6 distinct traces"))
         // state-object declares complete footprints: auto is states, and it covers the same traces
         // as none in fewer schedules.
-        let automatic = try Executable.racelab.run("explore", "6", "--variant", "state-object", "--verbose")
-        let none = try Executable.racelab.run(
+        let automatic = try await Executable.racelab.run("explore", "6", "--variant", "state-object", "--verbose")
+        let none = try await Executable.racelab.run(
             "explore",
             "6",
             "--variant",
@@ -83,22 +83,22 @@ struct ExploreCommandLineTests {
         #expect(automatic.stdout.contains("18 distinct traces"))
         #expect(none.stdout.contains("121 schedules ran (all with at most 2 preemptions), 0 failed"))
         #expect(none.stdout.contains("18 distinct traces"))
-        let bad = try Executable.racelab.run("explore", "1", "--reduction", "sleep")
+        let bad = try await Executable.racelab.run("explore", "1", "--reduction", "sleep")
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--reduction must be auto, none, dpor or states, got 'sleep'"))
     }
 
     @Test("the fixed store: every schedule explored, none failing, exit 0")
-    func fixedIsClean() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--threads", "3", "--json")
+    func fixedIsClean() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "fixed", "--threads", "3", "--json")
         #expect(output.status == 0)
         #expect(output.stdout.contains("\"exhaustive\" : true"))
         #expect(output.stdout.contains("\"failingSchedules\" : 0"))
     }
 
     @Test("two locks in opposite orders, and a sync onto one's own queue: deadlocks, with where each thread waits")
-    func deadlockIsReported() throws {
-        let output = try Executable.fixtures.run("explore", "deadlock")
+    func deadlockIsReported() async throws {
+        let output = try await Executable.fixtures.run("explore", "deadlock")
         #expect(output.status == 0)
         #expect(
             output.unwrappedStdout.contains(
@@ -115,8 +115,8 @@ struct ExploreCommandLineTests {
     }
 
     @Test("a window inside an NSLock: stuck, with the cause and the fix; no scheduling point: nothing explored")
-    func stuckAndNothingExplored() throws {
-        let output = try Executable.fixtures.run("explore", "stuck", "--stall", "3")
+    func stuckAndNothingExplored() async throws {
+        let output = try await Executable.fixtures.run("explore", "stuck", "--stall", "3")
         #expect(output.status == 3, "an inconclusive variant has no verdict: the status of an error")
         #expect(output.stdout.contains("1 schedule ran (stopped: a thread got stuck), 0 failed"))
         #expect(!output.stdout.contains("schedule limit reached"))
@@ -130,7 +130,7 @@ struct ExploreCommandLineTests {
                     + "to its end as one step"
             )
         )
-        let json = try Executable.fixtures.run(
+        let json = try await Executable.fixtures.run(
             "explore",
             "stuck",
             "--variant",
@@ -143,8 +143,8 @@ struct ExploreCommandLineTests {
     }
 
     @Test("explore all: every lesson, exit 0 when every verdict is as expected")
-    func exploreAll() throws {
-        let output = try Executable.racelab.run("explore", "all", "--json")
+    func exploreAll() async throws {
+        let output = try await Executable.racelab.run("explore", "all", "--json")
         #expect(output.status == 0)
         for slug in ["subscript-race", "check-then-act", "actor-reentrancy", "coordinator-locking", "persistent-store"]
         {
@@ -159,23 +159,23 @@ struct ExploreCommandLineTests {
     }
 
     @Test("a whole lesson's exploration names the variants it leaves out, and why; one variant's does not")
-    func exploreNamesUnexploredVariants() throws {
+    func exploreNamesUnexploredVariants() async throws {
         let line = "not explored in lesson 4: cross-process (its increments run in worker processes, which"
-        let lesson = try Executable.racelab.run("explore", "4")
+        let lesson = try await Executable.racelab.run("explore", "4")
         #expect(lesson.status == 0)
         #expect(lesson.stdout.contains(line))
         #expect(lesson.stdout.contains("  cannot schedule)"))
-        let variant = try Executable.racelab.run("explore", "4", "--variant", "same-owner")
+        let variant = try await Executable.racelab.run("explore", "4", "--variant", "same-owner")
         #expect(variant.status == 0)
         #expect(!variant.stdout.contains("not explored"))
         // Lesson 1 explores every variant it has: no such line.
-        let every = try Executable.racelab.run("explore", "1")
+        let every = try await Executable.racelab.run("explore", "1")
         #expect(!every.stdout.contains("not explored"))
     }
 
     @Test("an unknown strategy is bad usage: exit 2, nothing runs")
-    func badStrategy() throws {
-        let output = try Executable.racelab.run("explore", "1", "--strategy", "bfs")
+    func badStrategy() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--strategy", "bfs")
         #expect(output.status == 2)
         #expect(output.stderr.contains("--strategy must be dfs, pct or random, got 'bfs'"))
     }

@@ -6,15 +6,15 @@ import Testing
 @Suite("racelab explore: no verdict on an unfinished search, and no replay of another program")
 struct ExploreVerdictCommandLineTests {
     /// The replay string of lesson 1's buggy variant's failing schedule, as `explore` prints it.
-    static func lessonOneReplay() throws -> String {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+    static func lessonOneReplay() async throws -> String {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "buggy")
         let line = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         return try #require(line.split(separator: " ").last.map(String.init))
     }
 
     @Test("lesson 1 with --steps 1 is INCONCLUSIVE (status 3) with the remedy, not FOUND")
-    func tinyStepBound() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--steps", "1")
+    func tinyStepBound() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "buggy", "--steps", "1")
         #expect(output.status == 3)
         #expect(output.stdout.contains("verdict: INCONCLUSIVE"))
         #expect(!output.stdout.contains("FOUND"))
@@ -22,11 +22,11 @@ struct ExploreVerdictCommandLineTests {
     }
 
     @Test("a fixed variant cut by the schedule limit says CLEAN, NOT EXHAUSTIVE, with status 3")
-    func notExhaustiveFixed() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1")
+    func notExhaustiveFixed() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1")
         #expect(output.status == 3)
         #expect(output.stdout.contains("verdict: CLEAN, NOT EXHAUSTIVE (the schedule limit (--schedules) stopped"))
-        let json = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1", "--json")
+        let json = try await Executable.racelab.run("explore", "1", "--variant", "fixed", "--schedules", "1", "--json")
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         )
@@ -39,9 +39,9 @@ struct ExploreVerdictCommandLineTests {
     @Test(
         "a fixed variant whose threads were never interleaved is NOT INTERLEAVED (status 3), naming them and the remedy"
     )
-    func notInterleavedFixed() throws {
+    func notInterleavedFixed() async throws {
         // `no-points`: each thread increments under an NSLock, with no mark: no scheduling point.
-        let output = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points")
+        let output = try await Executable.fixtures.run("explore", "stuck", "--variant", "no-points")
         #expect(output.status == 3, "a search that interleaved nothing is no verdict on the fix")
         #expect(output.unwrappedStdout.contains("verdict: NOT INTERLEAVED ("))
         #expect(output.unwrappedStdout.contains("some threads were never interleaved: no proof, see the warning"))
@@ -54,7 +54,7 @@ struct ExploreVerdictCommandLineTests {
         )
         #expect(output.unwrappedStdout.contains("compile the code under test with the RaceLab switch"))
         #expect(output.unwrappedStdout.contains("@RaceShared"))
-        let json = try Executable.fixtures.run("explore", "stuck", "--variant", "no-points", "--json")
+        let json = try await Executable.fixtures.run("explore", "stuck", "--variant", "no-points", "--json")
         #expect(json.status == 3)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
@@ -64,8 +64,8 @@ struct ExploreVerdictCommandLineTests {
     }
 
     @Test("a fixed variant explored on one thread is NOT INTERLEAVED: one schedule only")
-    func oneThreadFixed() throws {
-        let output = try Executable.fixtures.run(
+    func oneThreadFixed() async throws {
+        let output = try await Executable.fixtures.run(
             "explore",
             "stuck",
             "--variant",
@@ -83,8 +83,8 @@ struct ExploreVerdictCommandLineTests {
     }
 
     @Test("an exhaustive clean verdict names its scope and the granularity of a step")
-    func exhaustiveScope() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "fixed")
+    func exhaustiveScope() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "fixed")
         #expect(output.status == 0)
         #expect(
             output.stdout.contains(
@@ -97,13 +97,13 @@ struct ExploreVerdictCommandLineTests {
                     + "  a data race inside a step is ThreadSanitizer's to find\n"
             )
         )
-        let verbose = try Executable.racelab.run("explore", "1", "--variant", "fixed", "--verbose")
+        let verbose = try await Executable.racelab.run("explore", "1", "--variant", "fixed", "--verbose")
         #expect(verbose.unwrappedStdout.contains("a data race inside a step is ThreadSanitizer's to find"))
     }
 
     @Test("lesson 6's heading names the writers of the run's thread count")
-    func lessonSixWriters() throws {
-        let output = try Executable.racelab.run(
+    func lessonSixWriters() async throws {
+        let output = try await Executable.racelab.run(
             "explore",
             "6",
             "--variant",
@@ -124,10 +124,10 @@ struct ExploreVerdictCommandLineTests {
     }
 
     @Test("the printed replay string names its program and reproduces")
-    func replayFits() throws {
-        let replay = try Self.lessonOneReplay()
+    func replayFits() async throws {
+        let replay = try await Self.lessonOneReplay()
         #expect(replay.contains("@"))
-        let again = try Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)
+        let again = try await Executable.racelab.run("explore", "1", "--variant", "buggy", "--replay", replay)
         #expect(again.status == 0)
         #expect(again.stdout.contains("verdict: REPRODUCED"))
     }
@@ -153,9 +153,9 @@ struct ExploreVerdictCommandLineTests {
         "a replay string that does not fit is refused with one line and status 2, and nothing runs",
         arguments: Tamper.allCases
     )
-    func misfitRefused(tamper: Tamper) throws {
-        let (lesson, variant, replay, reason) = tamper.apply(to: try Self.lessonOneReplay())
-        let output = try Executable.racelab.run("explore", lesson, "--variant", variant, "--replay", replay)
+    func misfitRefused(tamper: Tamper) async throws {
+        let (lesson, variant, replay, reason) = tamper.apply(to: try await Self.lessonOneReplay())
+        let output = try await Executable.racelab.run("explore", lesson, "--variant", variant, "--replay", replay)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         // One line with the reason (a malformed string is a usage error: the synopsis follows it).

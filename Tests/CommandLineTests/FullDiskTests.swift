@@ -67,15 +67,18 @@ enum TinyFileSystem {
 )
 struct FullDiskTests {
     /// `racelab run 5 --trials 3 --json` with its temporary files (TMPDIR) on a tmpfs of `kilobytes`.
-    static func runLesson5(onTmpfsOf kilobytes: Int) throws -> Executable.Output {
+    static func runLesson5(onTmpfsOf kilobytes: Int) async throws -> Executable.Output {
         let disk = try TinyFileSystem.mount(kilobytes: kilobytes)
         defer { TinyFileSystem.unmount(disk) }
-        return try Executable.racelab.run(["run", "5", "--trials", "3", "--json"], environment: ["TMPDIR": disk.path])
+        return try await Executable.racelab.run(
+            ["run", "5", "--trials", "3", "--json"],
+            environment: ["TMPDIR": disk.path]
+        )
     }
 
     @Test("when no trial can even set up, every variant says ERROR and the run exits 3")
-    func nothingFits() throws {
-        let output = try Self.runLesson5(onTmpfsOf: 4)
+    func nothingFits() async throws {
+        let output = try await Self.runLesson5(onTmpfsOf: 4)
         #expect(output.status == 3, "stderr: \(output.stderr)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
@@ -93,8 +96,8 @@ struct FullDiskTests {
     }
 
     @Test("when some stores fit and some do not, no verdict rests on a trial that hit the full disk")
-    func someFit() throws {
-        let output = try Self.runLesson5(onTmpfsOf: 64)
+    func someFit() async throws {
+        let output = try await Self.runLesson5(onTmpfsOf: 64)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         for variant in try #require(report.lessons.first?.variants) {
             // Evidence may only come from trials without errors.

@@ -15,30 +15,33 @@ struct HelpTextTests {
     }
 
     @Test("the tool's help", arguments: [["--help"], ["-h"], ["help"], []])
-    func overview(arguments: [String]) throws {
-        let output = try Executable.racelab.run(arguments)
+    func overview(arguments: [String]) async throws {
+        let output = try await Executable.racelab.run(arguments)
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
         #expect(output.stdout == (try Self.expected("help.txt")))
     }
 
     @Test("each command's help, the same from 'help <command>' and '<command> --help'")
-    func commands() throws {
+    func commands() async throws {
         for command in CommandDescriptor.visible.map(\.name) {
             let expected = try Self.expected("help-\(command).txt")
-            let output = try Executable.racelab.run("help", command)
+            let output = try await Executable.racelab.run("help", command)
             #expect(output.status == 0)
             #expect(output.stdout == expected, "help \(command)")
             guard command != "help" else { continue }
             for flag in ["--help", "-h"] {
-                #expect(try Executable.racelab.run(command, flag).stdout == expected, "\(command) \(flag)")
+                #expect(try await Executable.racelab.run(command, flag).stdout == expected, "\(command) \(flag)")
             }
         }
     }
 
     @Test("an option shared by several commands reads the same in each command's help")
-    func sharedOptionsReadAlike() throws {
-        let texts = try ["run", "power", "matrix"].map { try Executable.racelab.run("help", $0).stdout }
+    func sharedOptionsReadAlike() async throws {
+        var texts: [String] = []
+        for command in ["run", "power", "matrix"] {
+            texts.append(try await Executable.racelab.run("help", command).stdout)
+        }
         for line in [
             "  --iterations N       Operations per trial, one per concurrentPerform iteration",
             "  --seed S             Seed for the noise at race windows, decimal or 0x hex",
@@ -84,9 +87,9 @@ struct HelpTextTests {
     }
 
     @Test("each usage line, printed under an error, is the one in the command's help")
-    func usageUnderErrors() throws {
+    func usageUnderErrors() async throws {
         for command in CommandDescriptor.visible.map(\.name) where command != "help" {
-            let output = try Executable.racelab.run(command, "--no-such-option")
+            let output = try await Executable.racelab.run(command, "--no-such-option")
             #expect(output.status == 2)
             let usage = try #require(output.stderr.split(separator: "\n").last.map(String.init))
             #expect(try Self.expected("help-\(command).txt").contains("\n\(usage)\n"), "\(command)")

@@ -7,8 +7,8 @@ import Testing
 @Suite("explore isolates each variant in a child process")
 struct IsolatedExploreTests {
     /// The JSON document of `racelab-fixtures explore exploring --variant <variant> --json`.
-    func explore(_ variant: String) throws -> (output: Executable.Output, entry: [String: Any]) {
-        let output = try Executable.fixtures.run(["explore", "exploring", "--variant", variant, "--json"])
+    func explore(_ variant: String) async throws -> (output: Executable.Output, entry: [String: Any]) {
+        let output = try await Executable.fixtures.run(["explore", "exploring", "--variant", variant, "--json"])
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
             "stdout is not one JSON document: \(output.stdout)"
@@ -21,14 +21,14 @@ struct IsolatedExploreTests {
     }
 
     @Test("a thread that calls exit(0) is CRASHED with exit status 1, not FOUND with 0")
-    func threadThatExits() throws {
-        let (output, entry) = try explore("exits")
+    func threadThatExits() async throws {
+        let (output, entry) = try await explore("exits")
         #expect(output.status == 1)
         #expect(entry["verdict"] as? String == "crashed")
         #expect(entry["exitStatus"] as? Int == 0)
         #expect(entry["asExpected"] as? Bool == false)
         #expect(entry["failure"] == nil)
-        let text = try Executable.fixtures.run("explore", "exploring", "--variant", "exits")
+        let text = try await Executable.fixtures.run("explore", "exploring", "--variant", "exits")
         #expect(text.status == 1)
         #expect(text.stdout.contains("the process exited with status 0 without a report, during the exploration"))
         #expect(text.stdout.contains("verdict: CRASHED"))
@@ -36,8 +36,8 @@ struct IsolatedExploreTests {
     }
 
     @Test("an invariant that traps is CRASHED with its signal and message; the tool itself does not die")
-    func invariantThatTraps() throws {
-        let (output, entry) = try explore("traps-in-invariant")
+    func invariantThatTraps() async throws {
+        let (output, entry) = try await explore("traps-in-invariant")
         #expect(output.status == 1)
         #expect(entry["verdict"] as? String == "crashed")
         #expect(entry["signal"] as? Int != nil)
@@ -46,12 +46,12 @@ struct IsolatedExploreTests {
     }
 
     @Test("what the code under test prints, without a newline and looking like JSON, reaches no report")
-    func codeThatPrints() throws {
-        let (output, entry) = try explore("prints")
+    func codeThatPrints() async throws {
+        let (output, entry) = try await explore("prints")
         #expect(output.status == 0)
         #expect(entry["asExpected"] as? Bool == true)
         #expect(entry["exhaustive"] as? Bool == true)
-        let text = try Executable.fixtures.run("explore", "exploring", "--variant", "prints")
+        let text = try await Executable.fixtures.run("explore", "exploring", "--variant", "prints")
         #expect(text.status == 0)
         #expect(text.stdout.contains("verdict: CLEAN"))
         #expect(!text.stdout.contains("the invariant prints too"))
@@ -60,15 +60,15 @@ struct IsolatedExploreTests {
     }
 
     @Test("a lost update is FOUND and replays; a serial schedule does not reproduce it: exit 1")
-    func verdictsThroughTheChild() throws {
-        let (found, entry) = try explore("lost-update")
+    func verdictsThroughTheChild() async throws {
+        let (found, entry) = try await explore("lost-update")
         #expect(found.status == 0)
-        #expect(try explore("locked").output.status == 0)
+        #expect(try await explore("locked").output.status == 0)
         // The failing schedule's string carries the variant's fingerprint; a serial schedule of the
         // same program is written with the same one.
         let failing = try #require((entry["failure"] as? [String: Any])?["replay"] as? String)
         let program = try #require(failing.split(separator: "@").last)
-        let replay = try Executable.fixtures.run(
+        let replay = try await Executable.fixtures.run(
             "explore",
             "exploring",
             "--variant",
@@ -78,7 +78,7 @@ struct IsolatedExploreTests {
         )
         #expect(replay.status == 0)
         #expect(replay.stdout.contains("verdict: REPRODUCED"))
-        let serial = try Executable.fixtures.run(
+        let serial = try await Executable.fixtures.run(
             "explore",
             "exploring",
             "--variant",
@@ -91,19 +91,19 @@ struct IsolatedExploreTests {
     }
 
     @Test("an exploration whose setup fails exits 3 (an error), not 1")
-    func setupFailure() throws {
-        let output = try Executable.fixtures.run("explore", "exploring", "--variant", "setup-fails")
+    func setupFailure() async throws {
+        let output = try await Executable.fixtures.run("explore", "exploring", "--variant", "setup-fails")
         #expect(output.status == 3)
         #expect(output.stderr.contains("error: variant setup-fails could not be set up"))
         #expect(output.stdout.isEmpty)
     }
 
     @Test("--html and --trace draw the failing schedule the child found, with its states")
-    func picturesFromTheChild() throws {
-        try Executable.withTemporaryFolder("racelab-pictures") { folder in
+    func picturesFromTheChild() async throws {
+        try await Executable.withTemporaryFolder("racelab-pictures") { folder in
             let page = folder.appendingPathComponent("page.html").path
             let trace = folder.appendingPathComponent("trace.json").path
-            let output = try Executable.racelab.run([
+            let output = try await Executable.racelab.run([
                 "explore", "1", "--variant", "buggy", "--html", page, "--trace", trace,
             ])
             #expect(output.status == 0)
@@ -121,8 +121,8 @@ struct IsolatedExploreTests {
     }
 
     @Test("the text shows the state along the failing schedule where it changes: each thread's copy")
-    func statesInTheText() throws {
-        let output = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+    func statesInTheText() async throws {
+        let output = try await Executable.racelab.run("explore", "1", "--variant", "buggy")
         #expect(output.status == 0)
         // The schedule is dfs's first failing one: both stores read the empty store, then both write.
         let expected = """
@@ -139,27 +139,27 @@ struct IsolatedExploreTests {
             """
         #expect(output.stdout.contains(expected + "\n\n  replay: "), "\(output.stdout)")
         // A variant without a failing schedule has no state to show.
-        let fixed = try Executable.racelab.run("explore", "1", "--variant", "fixed")
+        let fixed = try await Executable.racelab.run("explore", "1", "--variant", "fixed")
         #expect(!fixed.stdout.contains("state at the start"))
     }
 
     @Test("an async exploration whose jobs are steps shows no state: describing it would wait for a paused job")
-    func noStatesWhenJobsAreSteps() throws {
+    func noStatesWhenJobsAreSteps() async throws {
         // Lesson 3 reads its state on the actor. With marks, no thread pauses on it; with marks off,
         // each job is a step, and a job paused on the actor would hold the read back for ever.
-        let marked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update")
+        let marked = try await Executable.racelab.run("explore", "3", "--variant", "buggy-update")
         #expect(marked.status == 0)
         #expect(marked.stdout.contains("      start   item 0 has updates []; calls reported applied []\n"))
-        let unmarked = try Executable.racelab.run("explore", "3", "--variant", "buggy-update", "--marks", "off")
+        let unmarked = try await Executable.racelab.run("explore", "3", "--variant", "buggy-update", "--marks", "off")
         #expect(unmarked.status == 0)
         #expect(unmarked.stdout.contains("verdict: FOUND"))
         #expect(!unmarked.stdout.contains("state at the start"))
     }
 
     @Test("SIGTERM during an exploration kills its child and what the child started, and exits 143")
-    func terminated() throws {
+    func terminated() async throws {
         // The thread hangs for good once the mark exists.
-        try Executable.runFixtureHanging(
+        try await Executable.runFixtureHanging(
             ["explore", "exploring", "--variant", "hangs", "--stall", "600"],
             folder: "racelab-explore-term",
             interruptedBy: SIGTERM

@@ -13,8 +13,8 @@ struct LessonLayoutTests {
     @Test(
         "the Lessons/ folders, racelab list --json, the README's table and the declared expectations and probes agree"
     )
-    func repositoryAgrees() throws {
-        let output = try Executable.racelab.run("list", "--json")
+    func repositoryAgrees() async throws {
+        let output = try await Executable.racelab.run("list", "--json")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let listed = try LessonLayout.listed(fromJSON: output.stdout)
         #expect(listed.count == LessonLayout.lessonFolders(in: repositoryRoot.appendingPathComponent("Lessons")).count)

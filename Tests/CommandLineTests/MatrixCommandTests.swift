@@ -8,8 +8,8 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath)
 
 /// `racelab matrix 1` with `arguments`, the lessons' compiler probes, its TSan logs in `folder` and
 /// its JUnit document written to `junit`.
-private func lessonOneMatrix(_ arguments: String..., folder: URL, junit: String) throws -> Executable.Output {
-    try Executable.racelab.run(
+private func lessonOneMatrix(_ arguments: String..., folder: URL, junit: String) async throws -> Executable.Output {
+    try await Executable.racelab.run(
         ["matrix", "1"] + arguments + [
             "--probes", repositoryRoot.appendingPathComponent("Lessons").path,
             "--logs", folder.appendingPathComponent("logs").path, "--junit", junit,
@@ -19,17 +19,25 @@ private func lessonOneMatrix(_ arguments: String..., folder: URL, junit: String)
 
 /// Whether the racelab under test was built with ThreadSanitizer (`make test-tsan`).
 private let racelabIsSanitized =
-    (try? Executable.racelab.run("--version").stdout.contains("(ThreadSanitizer)")) ?? false
+    (try? Executable.racelab.runBlocking(["--version"]).stdout.contains("(ThreadSanitizer)")) ?? false
 
 @Suite("racelab matrix, run as CI runs it", .serialized)
 struct MatrixCommandTests {
     @Test(
         "lesson 1's rows: the runner and the compiler measured, TSan measured only in a TSan build, all as declared"
     )
-    func lessonOne() throws {
-        try Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+    func lessonOne() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
             let junit = folder.appendingPathComponent("matrix.xml").path
-            let output = try lessonOneMatrix("--json", "--trials", "5", "--seed", "7", folder: folder, junit: junit)
+            let output = try await lessonOneMatrix(
+                "--json",
+                "--trials",
+                "5",
+                "--seed",
+                "7",
+                folder: folder,
+                junit: junit
+            )
             #expect(output.status == 0, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
             let matrix = try JSONDecoder().decode(ToolMatrix.self, from: Data(output.stdout.utf8))
             #expect(matrix.passed)
@@ -54,8 +62,8 @@ struct MatrixCommandTests {
     }
 
     @Test("a row that differs from its expectation fails the run, and the output names the variant")
-    func expectationMismatch() throws {
-        try Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+    func expectationMismatch() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
             let expectations = folder.appendingPathComponent("expectations.txt")
             try Data(
                 """
@@ -66,7 +74,7 @@ struct MatrixCommandTests {
                 """.utf8
             ).write(to: expectations)
             let junit = folder.appendingPathComponent("matrix.xml").path
-            let output = try lessonOneMatrix(
+            let output = try await lessonOneMatrix(
                 "--trials",
                 "3",
                 "--expectations",
@@ -93,10 +101,10 @@ struct MatrixCommandTests {
     }
 
     @Test("run --junit writes one test case per variant")
-    func runJUnit() throws {
-        try Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+    func runJUnit() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
             let junit = folder.appendingPathComponent("run.xml").path
-            let output = try Executable.racelab.run(
+            let output = try await Executable.racelab.run(
                 "run",
                 "1",
                 "--trials",
@@ -120,8 +128,8 @@ struct MatrixCommandTests {
         "when TSan cannot map its shadow memory, the variant runs again under setarch -R, and so do later ones",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setarch"), "needs setarch (Linux)")
     )
-    func memoryMappingRetry() throws {
-        try Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+    func memoryMappingRetry() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
             // A stand-in for a TSan build on a kernel whose address randomization TSan cannot live with:
             // it dies the way TSan does unless address randomization is off, then runs the real racelab.
             let racelab = Executable.productsFolder.appendingPathComponent("racelab").path
@@ -141,7 +149,7 @@ struct MatrixCommandTests {
             let noExpectations = folder.appendingPathComponent("expectations.txt")
             try Data().write(to: noExpectations)
 
-            let output = try Executable.racelab.run(
+            let output = try await Executable.racelab.run(
                 "matrix",
                 "1",
                 "--json",
@@ -170,9 +178,9 @@ struct MatrixCommandTests {
         "under TSan, each report goes to the variant that produced it: lesson 2's plain flag, not its fixes",
         .enabled(if: racelabIsSanitized, "needs a ThreadSanitizer build (make test-tsan)")
     )
-    func attribution() throws {
-        try Executable.withTemporaryFolder("racelab-matrix-test") { folder in
-            let output = try Executable.racelab.run(
+    func attribution() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+            let output = try await Executable.racelab.run(
                 "matrix",
                 "2",
                 "--json",

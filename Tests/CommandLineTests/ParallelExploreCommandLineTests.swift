@@ -23,8 +23,8 @@ struct ParallelExploreCommandLineTests {
 
     /// `arguments`' JSON document without timings; workers start at once, so that the small
     /// searches of the lessons at 2 threads are split among processes too.
-    static func document(_ arguments: [String]) throws -> (status: Int32, text: String) {
-        let output = try Executable.racelab.run(arguments, environment: ["RACELAB_WORKER_DELAY": "0"])
+    static func document(_ arguments: [String]) async throws -> (status: Int32, text: String) {
+        let output = try await Executable.racelab.run(arguments, environment: ["RACELAB_WORKER_DELAY": "0"])
         let parsed = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
         let normalized = try JSONSerialization.data(
             withJSONObject: withoutTimings(parsed),
@@ -37,28 +37,28 @@ struct ParallelExploreCommandLineTests {
         "each lesson at 2 threads (lesson 2 under TSan): the same counts, verdicts and failures with 1 and 2 jobs",
         arguments: ["dpor", "none"]
     )
-    func sameReport(reduction: String) throws {
+    func sameReport(reduction: String) async throws {
         // Under TSan one lesson's search exercises the workers and their coordinator as every
         // lesson's does; make test compares them all.
         let lessons = ThreadSanitizer.isActive ? "2" : "all"
         let arguments = [
             "explore", lessons, "--threads", "2", "--reduction", reduction, "--preemptions", "1", "--json",
         ]
-        let one = try Self.document(arguments + ["--jobs", "1"])
-        let two = try Self.document(arguments + ["--jobs", "2"])
+        let one = try await Self.document(arguments + ["--jobs", "1"])
+        let two = try await Self.document(arguments + ["--jobs", "2"])
         #expect(one.status == two.status)
         #expect(one.text == two.text)
         #expect(one.text.contains("\"schedules\""))
     }
 
     @Test("a bad job count, and --jobs with a strategy or a replay that ignores it, are one line and exit 2")
-    func refused() throws {
+    func refused() async throws {
         for arguments in [
             ["explore", "1", "--jobs", "0"],
             ["explore", "1", "--jobs", "two"],
             ["explore", "1", "--strategy", "pct", "--jobs", "2"],
         ] {
-            let output = try Executable.racelab.run(arguments)
+            let output = try await Executable.racelab.run(arguments)
             #expect(output.status == 2, "\(arguments)")
             let errors = output.stderr.split(separator: "\n").filter { $0.contains("error:") }
             #expect(errors.count == 1 && errors[0].contains("--jobs"), "\(arguments): \(output.stderr)")

@@ -6,7 +6,7 @@ extension PlayCommandLineTests {
     /// before either save. The steps it names, typed, must break the invariant, with both threads
     /// holding the claim and both having read 0 before the first save.
     @Test("lesson 4: the README's keystrokes (both reads before either save) lose an increment")
-    func lessonFourReadmeSteps() throws {
+    func lessonFourReadmeSteps() async throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("Lessons/04-coordinator-locking/README.md"),
@@ -15,7 +15,7 @@ extension PlayCommandLineTests {
         let prose = readme.split(whereSeparator: \.isNewline).joined(separator: " ")
         #expect(prose.contains("Take both reads before either save: `0` three times"), "\(prose)")
         #expect(prose.contains("then `0` and `1`: both save 1, and the file ends at 1."), "\(prose)")
-        let output = try Self.play(["4"], input: "0\n0\n0\n1\n1\n1\n0\n1\nq\n")
+        let output = try await Self.play(["4"], input: "0\n0\n0\n1\n1\n1\n0\n1\nq\n")
         #expect(output.status == 0, "\(output.stderr)")
         // Before the first save (step 7), both threads are inside the claim with 0 read.
         let beforeSave = try #require(output.stdout.range(of: "step 7   state:"))

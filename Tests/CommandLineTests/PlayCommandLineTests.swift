@@ -8,8 +8,8 @@ import Testing
 @Suite("racelab play: the participant is the scheduler")
 struct PlayCommandLineTests {
     /// Plays lesson `lesson` with `input` on stdin.
-    static func play(_ arguments: [String], input: String) throws -> Executable.Output {
-        try Executable.racelab.run(["play"] + arguments, input: input)
+    static func play(_ arguments: [String], input: String) async throws -> Executable.Output {
+        try await Executable.racelab.run(["play"] + arguments, input: input)
     }
 
     /// The replay string of the last `replay:` line of `text`.
@@ -19,13 +19,13 @@ struct PlayCommandLineTests {
     }
 
     @Test("lesson 1: the six steps explore prints break the invariant, and play prints the same replay string")
-    func lessonOneScheduleBreaksIt() throws {
-        let explored = try Executable.racelab.run("explore", "1", "--variant", "buggy")
+    func lessonOneScheduleBreaksIt() async throws {
+        let explored = try await Executable.racelab.run("explore", "1", "--variant", "buggy")
         let replay = try Self.replayString(explored.joinedStdout)
         let decisions = try #require(replay.split(separator: "@").first)
         let choices = try #require(decisions.split(separator: ":").last).split(separator: ".")
         #expect(choices.count == 6)
-        let output = try Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
+        let output = try await Self.play(["1"], input: choices.joined(separator: "\n") + "\nq\n")
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
@@ -44,9 +44,9 @@ struct PlayCommandLineTests {
     }
 
     @Test("a schedule that keeps the invariant: the buggy variant's end says the explorer finds failing ones")
-    func passingPlayOfBuggyVariant() throws {
+    func passingPlayOfBuggyVariant() async throws {
         // Thread 0's store, its barrier item (thread 2), then thread 1's store and its barrier item.
-        let output = try Self.play(["1"], input: "0\n0\n2\n1\n1\n3\n")
+        let output = try await Self.play(["1"], input: "0\n0\n2\n1\n1\n3\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("The invariant held after 6 steps."))
         #expect(
@@ -63,8 +63,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("the fixed store: after a play, the explorer's count of schedules that do not break it")
-    func fixedVariantEnd() throws {
-        let output = try Self.play(["1", "--variant", "fixed"], input: "1\n0\n2\n3\nq\n")
+    func fixedVariantEnd() async throws {
+        let output = try await Self.play(["1", "--variant", "fixed"], input: "1\n0\n2\n3\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("The invariant held after 4 steps."))
         #expect(
@@ -76,8 +76,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("undo takes back the last step: the game shows step 1 again and the replay string leaves the step out")
-    func undo() throws {
-        let output = try Self.play(["1"], input: "u\n0\nu\n1\n0\n1\n0\n2\n3\nq\n")
+    func undo() async throws {
+        let output = try await Self.play(["1"], input: "u\n0\nu\n1\n0\n1\n0\n2\n3\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("> u\nNothing to undo: no step has run yet.\n"))
         let stepOnes = output.stdout.components(separatedBy: "\nstep 1   ").count - 1
@@ -91,8 +91,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("following every hint breaks the invariant; where nothing can, the hint says so")
-    func hints() throws {
-        let output = try Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nh\n2\nh\n3\nq\n")
+    func hints() async throws {
+        let output = try await Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nh\n2\nh\n3\nq\n")
         // Each hint: the move, then on the next line where it leads.
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let hints = lines.indices.filter { lines[$0].hasPrefix("hint: ") }.map {
@@ -110,7 +110,7 @@ struct PlayCommandLineTests {
         )
         #expect(output.stdout.contains("The invariant broke: kept 1 of 2 keys (6 steps)."))
         // Thread 0 stored its key before thread 1 read the store: no order of the rest loses a key.
-        let safe = try Self.play(["1"], input: "0\n0\nh\nq\n")
+        let safe = try await Self.play(["1"], input: "0\n0\nh\nq\n")
         #expect(
             safe.stdout.contains(
                 "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked the only one)"
@@ -119,8 +119,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("bad input gets one line and the prompt again; end of input ends the game cleanly")
-    func badInput() throws {
-        let output = try Self.play(["1"], input: "9\nx\n\n0\n0\n0\n")
+    func badInput() async throws {
+        let output = try await Self.play(["1"], input: "9\nx\n\n0\n0\n0\n")
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
         let prompt = "run which thread? (0, 1; u h r q ?) > "
@@ -141,8 +141,8 @@ struct PlayCommandLineTests {
             ("6", "lesson 6 (async-data-source), variant public-properties [buggy]:\n"),
         ]
     )
-    func defaultVariant(lesson: String, heading: String) throws {
-        let output = try Self.play([lesson], input: "q\n")
+    func defaultVariant(lesson: String, heading: String) async throws {
+        let output = try await Self.play([lesson], input: "q\n")
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix(heading))
     }
@@ -152,11 +152,11 @@ struct PlayCommandLineTests {
         .disabled(if: ThreadSanitizer.isActive, "the layout of the text: make test checks it"),
         arguments: ["1", "2", "3", "4", "5", "6"]
     )
-    func fitsAProjector(lesson: String) throws {
+    func fitsAProjector(lesson: String) async throws {
         // A hint before each choice, then every thread number in turn: the choices a thread cannot
         // take print their one line, the others play the game to its end.
         let round = "h\n0\n1\n2\n3\n"
-        let output = try Self.play([lesson], input: String(repeating: round, count: 30) + "q\n")
+        let output = try await Self.play([lesson], input: String(repeating: round, count: 30) + "q\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("hint: run "))
         #expect(output.stdout.contains("replay: "))
@@ -165,9 +165,9 @@ struct PlayCommandLineTests {
     }
 
     @Test("lesson 6: the version each public property holds, between steps, as a change block assigns them")
-    func lessonSix() throws {
+    func lessonSix() async throws {
         // A shortest failing schedule: the UI reads the title, a change block runs, it reads the detail.
-        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
+        let output = try await Self.play(["6"], input: "0\n0\n1\n1\n1\n1\n1\n2\n2\n2\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
         // Who publishes what, for the two threads played.
         #expect(
@@ -210,9 +210,9 @@ struct PlayCommandLineTests {
     }
 
     @Test("lesson 6: explore's failing schedule, played, ends with the story: header and list disagree")
-    func lessonSixStory() throws {
+    func lessonSixStory() async throws {
         // The change block runs between the UI's header read (a step of its own) and its items read.
-        let output = try Self.play(["6"], input: "0\n0\n1\n1\n1\n2\n2\n2\n1\n1\n1\n3\n3\n3\nq\n")
+        let output = try await Self.play(["6"], input: "0\n0\n1\n1\n1\n2\n2\n2\n1\n1\n1\n3\n3\n3\nq\n")
         #expect(output.status == 0)
         #expect(
             output.stdout.contains(
@@ -226,8 +226,8 @@ struct PlayCommandLineTests {
         "lesson 3: the lost update, with the item's updates and each suspended call's copy between steps",
         arguments: ["buggy-update", "main-actor-update"]
     )
-    func lessonThree(variant: String) throws {
-        let output = try Self.play(["3", "--variant", variant], input: "0\n1\n0\n1\nq\n")
+    func lessonThree(variant: String) async throws {
+        let output = try await Self.play(["3", "--variant", variant], input: "0\n1\n0\n1\nq\n")
         #expect(output.status == 0)
         #expect(output.stdout.contains("state: item 0 has updates []; calls reported applied []"))
         // Both calls suspended on the same empty copy: each will write back its own update alone.
@@ -244,8 +244,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("lesson 3's fixed variant: every sentence play prints names the async units tasks")
-    func lessonThreeFixedSaysTasks() throws {
-        let output = try Self.play(["3", "--variant", "await-first"], input: "?\n0\n0\nh\n1\n1\nq\n")
+    func lessonThreeFixedSaysTasks() async throws {
+        let output = try await Self.play(["3", "--variant", "await-first"], input: "?\n0\n0\nh\n1\n1\nq\n")
         #expect(output.status == 0)
         let text = output.joinedStdout
         #expect(text.contains("the explorer checked all 6 schedules of 2 tasks and the work they start"))
@@ -258,8 +258,8 @@ struct PlayCommandLineTests {
     }
 
     @Test("lesson 3 with a refresh: reloadItem's store after the await puts the removed item back")
-    func lessonThreeRefresh() throws {
-        let output = try Self.play(
+    func lessonThreeRefresh() async throws {
+        let output = try await Self.play(
             ["3", "--variant", "buggy-reload", "--threads", "3"],
             input: "0\n2\n2\n0\n1\n1\nq\n"
         )
@@ -293,8 +293,8 @@ struct PlayCommandLineTests {
             (["play", "1", "--json"], "unknown option '--json'"),
         ]
     )
-    func badUsage(arguments: [String], message: String) throws {
-        let output = try Executable.racelab.run(arguments, input: "")
+    func badUsage(arguments: [String], message: String) async throws {
+        let output = try await Executable.racelab.run(arguments, input: "")
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("racelab: error: \(message)"))
@@ -306,11 +306,11 @@ struct PlayCommandLineTests {
 struct SchedulePictureCommandLineTests {
     /// Runs `explore` on `arguments` with `--html` and `--trace` into a scratch folder; returns the
     /// output and both files' text.
-    static func explore(_ arguments: [String]) throws -> (Executable.Output, html: String, trace: String) {
-        try Executable.withTemporaryFolder("racelab-picture") { folder in
+    static func explore(_ arguments: [String]) async throws -> (Executable.Output, html: String, trace: String) {
+        try await Executable.withTemporaryFolder("racelab-picture") { folder in
             let html = folder.appendingPathComponent("schedule.html")
             let trace = folder.appendingPathComponent("schedule.json")
-            let output = try Executable.racelab.run(
+            let output = try await Executable.racelab.run(
                 ["explore"] + arguments + ["--html", html.path, "--trace", trace.path]
             )
             return (
@@ -320,8 +320,8 @@ struct SchedulePictureCommandLineTests {
     }
 
     @Test("lesson 1's page: no external URL, every step, the failing step marked, the states and the replay")
-    func lessonOnePage() throws {
-        let (output, html, _) = try Self.explore(["1", "--variant", "buggy"])
+    func lessonOnePage() async throws {
+        let (output, html, _) = try await Self.explore(["1", "--variant", "buggy"])
         #expect(output.status == 0)
         for scheme in ["http:", "https:", "//", "src=", "@import", "url("] {
             #expect(!html.contains(scheme), "\(scheme)")
@@ -345,8 +345,8 @@ struct SchedulePictureCommandLineTests {
     }
 
     @Test("the trace is valid JSON: one named track per thread, one slice per step")
-    func lessonThreeTrace() throws {
-        let (output, _, trace) = try Self.explore(["3", "--variant", "buggy-update"])
+    func lessonThreeTrace() async throws {
+        let (output, _, trace) = try await Self.explore(["3", "--variant", "buggy-update"])
         #expect(output.status == 0)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(trace.utf8)) as? [String: Any]
@@ -367,7 +367,7 @@ struct SchedulePictureCommandLineTests {
         .enabled(if: TinyFileSystem.available, "needs a mountable tmpfs"),
         arguments: [("--html", "the HTML page"), ("--trace", "the trace")]
     )
-    func fullDisk(option: String, what: String) throws {
+    func fullDisk(option: String, what: String) async throws {
         let disk = try TinyFileSystem.mount(kilobytes: 4)
         defer { TinyFileSystem.unmount(disk) }
         // An empty file passes the checks; another file holds the disk's one page.
@@ -376,15 +376,15 @@ struct SchedulePictureCommandLineTests {
         #expect(
             FileManager.default.createFile(atPath: disk.appendingPathComponent("filler").path, contents: Data("x".utf8))
         )
-        let output = try Executable.racelab.run(["explore", "1", "--variant", "buggy", option, target])
+        let output = try await Executable.racelab.run(["explore", "1", "--variant", "buggy", option, target])
         #expect(output.status == 3)
         #expect(output.stderr.hasPrefix("racelab: error: cannot write \(what) to '\(target)': "))
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("a fixed variant's page says no schedule failed, and its trace has no track")
-    func fixedVariant() throws {
-        let (output, html, trace) = try Self.explore(["1", "--variant", "fixed"])
+    func fixedVariant() async throws {
+        let (output, html, trace) = try await Self.explore(["1", "--variant", "fixed"])
         #expect(output.status == 0)
         #expect(html.contains("No failing schedule."))
         #expect(!html.contains("<tr class=\"step"))
@@ -396,10 +396,10 @@ struct SchedulePictureCommandLineTests {
 @Suite("racelab run --html draws the report")
 struct RunPageCommandLineTests {
     @Test("lesson 1's buggy store: one bar per histogram row, as long as its share; no external URL")
-    func lessonOneReport() throws {
-        try Executable.withTemporaryFolder("racelab-run-page") { folder in
+    func lessonOneReport() async throws {
+        try await Executable.withTemporaryFolder("racelab-run-page") { folder in
             let page = folder.appendingPathComponent("run.html")
-            let output = try Executable.racelab.run(
+            let output = try await Executable.racelab.run(
                 ["run", "1", "--variant", "buggy", "--trials", "20", "--seed", "7", "--json", "--html", page.path]
             )
             #expect(output.status == 0)

@@ -17,7 +17,7 @@ struct PortabilityCheckTests {
     }
 
     /// Runs the script on a scratch tree holding `files` (path → contents).
-    static func check(_ files: [String: String]) throws -> Result {
+    static func check(_ files: [String: String]) async throws -> Result {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "racelab-portability-\(UUID().uuidString)"
         )
@@ -31,12 +31,12 @@ struct PortabilityCheckTests {
             )
             try Data(contents.utf8).write(to: url)
         }
-        return try run(root.path)
+        return try await run(root.path)
     }
 
-    static func run(_ root: String) throws -> Result {
+    static func run(_ root: String) async throws -> Result {
         let script = repositoryRoot.appendingPathComponent("Scripts/check-portability")
-        let (status, output) = try Executable.capture(script, [root], stderr: .merged)
+        let (status, output) = try await Executable.capture(script, [root], stderr: .merged)
         return Result(status: status, output: output)
     }
 
@@ -91,17 +91,17 @@ struct PortabilityCheckTests {
     ]
 
     @Test("a planted violation fails the check and is named", arguments: planted.indices)
-    func plantedViolation(_ index: Int) throws {
+    func plantedViolation(_ index: Int) async throws {
         let violation = Self.planted[index]
-        let result = try Self.check([violation.path: violation.contents])
+        let result = try await Self.check([violation.path: violation.contents])
         #expect(result.status == 1, "\(violation.name): \(result.output)")
         #expect(result.output.contains("\(violation.path):"), "\(violation.name): \(result.output)")
         #expect(result.output.contains(": \(violation.rule):"), "\(violation.name): \(result.output)")
     }
 
     @Test("the same constructs where they belong pass: under os(Linux), in the platform layer, in comments")
-    func acceptedPlaces() throws {
-        let result = try Self.check([
+    func acceptedPlaces() async throws {
+        let result = try await Self.check([
             "Sources/Lib/Linux.swift": Self.twinImports + """
                 // /proc, setarch and futex in a comment are words, not calls
                 /* F_OFD_SETLKW in a block comment */
@@ -127,8 +127,8 @@ struct PortabilityCheckTests {
     }
 
     @Test("the repository itself passes")
-    func repositoryPasses() throws {
-        let result = try Self.run(repositoryRoot.path)
+    func repositoryPasses() async throws {
+        let result = try await Self.run(repositoryRoot.path)
         #expect(result.status == 0, "\(result.output)")
     }
 }

@@ -10,8 +10,8 @@ struct ProjectorOutputTests {
         .deletingLastPathComponent()
 
     /// Runs `command` with `/bin/sh` in the repository's root folder, as a participant pasting it would.
-    static func shell(_ command: String) throws -> Executable.Output {
-        let (status, stdout) = try Executable.capture(
+    static func shell(_ command: String) async throws -> Executable.Output {
+        let (status, stdout) = try await Executable.capture(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", command],
             in: root,
@@ -21,8 +21,8 @@ struct ProjectorOutputTests {
     }
 
     @Test("the replay line explore prints, run from the repository root as printed, reproduces the failure")
-    func replayLineRunsAsPrinted() throws {
-        let (relative, command) = try Self.replayRunsAsPrinted("1 --variant buggy")
+    func replayLineRunsAsPrinted() async throws {
+        let (relative, command) = try await Self.replayRunsAsPrinted("1 --variant buggy")
         #expect(
             command.replacingOccurrences(of: " \\\n      ", with: " ")
                 .hasPrefix("\(relative) explore 1 --variant buggy --replay ")
@@ -31,12 +31,12 @@ struct ProjectorOutputTests {
 
     /// Runs `explore <arguments>` as make runs the tool, then the replay command it printed, as
     /// printed: the replay must reproduce the failure. The tool's relative path and the command.
-    static func replayRunsAsPrinted(_ arguments: String) throws -> (tool: String, command: String) {
+    static func replayRunsAsPrinted(_ arguments: String) async throws -> (tool: String, command: String) {
         let relative = try relativeTool()
-        let explored = try shell("\(relative) explore \(arguments)")
+        let explored = try await shell("\(relative) explore \(arguments)")
         #expect(explored.status == 0)
         let command = try printedCommand(explored.stdout)
-        let replayed = try shell(command)
+        let replayed = try await shell(command)
         #expect(replayed.status == 0)
         #expect(replayed.stdout.contains("verdict: REPRODUCED"))
         return (relative, command)
@@ -62,8 +62,8 @@ struct ProjectorOutputTests {
     }
 
     @Test("a replay command longer than a line wraps with a trailing backslash, and runs as printed")
-    func wrappedReplayRunsAsPrinted() throws {
-        let (_, command) = try Self.replayRunsAsPrinted("6 --variant update-without-barrier")
+    func wrappedReplayRunsAsPrinted() async throws {
+        let (_, command) = try await Self.replayRunsAsPrinted("6 --variant update-without-barrier")
         #expect(command.contains(" \\\n"), "the command did not wrap: \(command)")
     }
 
@@ -72,8 +72,8 @@ struct ProjectorOutputTests {
         .disabled(if: ThreadSanitizer.isActive, "the layout of the text: make test checks it"),
         arguments: 1...6
     )
-    func exploreFitsAProjector(lesson: Int) throws {
-        let output = try Executable.racelab.run("explore", "\(lesson)")
+    func exploreFitsAProjector(lesson: Int) async throws {
+        let output = try await Executable.racelab.run("explore", "\(lesson)")
         #expect(output.status == 0)
         let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
         #expect(wide.isEmpty, "lines over \(reportWidth) columns:\n\(wide.joined(separator: "\n"))")
@@ -136,13 +136,13 @@ struct ProjectorOutputTests {
                 }
             }
         }
-        let verbose = try Executable.racelab.run("explore", "\(lesson)", "--verbose")
+        let verbose = try await Executable.racelab.run("explore", "\(lesson)", "--verbose")
         #expect(verbose.stdout.contains("ms per schedule") && verbose.stdout.contains("strategy dfs"))
     }
 
     @Test("run, every lesson, a short workload: no line wider than 100 columns")
-    func runFitsAProjector() throws {
-        let output = try Executable.racelab.run("run", "all", "--trials", "4")
+    func runFitsAProjector() async throws {
+        let output = try await Executable.racelab.run("run", "all", "--trials", "4")
         let wide = output.stdout.split(separator: "\n").filter { $0.count > reportWidth }
         // The lines measured include every lesson's header and its variants' `▸ name [kind] summary`
         // lines, which `run N` prints the same. Counted in characters (a terminal's columns), not bytes.
@@ -152,8 +152,8 @@ struct ProjectorOutputTests {
     }
 
     @Test("run 5: the legend under the variants says what its lost writes and inconsistencies count")
-    func lessonFiveCountLegend() throws {
-        let output = try Executable.racelab.run("run", "5", "--trials", "2", "--variant", "non-atomic-write")
+    func lessonFiveCountLegend() async throws {
+        let output = try await Executable.racelab.run("run", "5", "--trials", "2", "--variant", "non-atomic-write")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         // Its only evidence is torn reads: reproduced, it counted inconsistencies.
         let legend = """
@@ -172,7 +172,7 @@ struct ProjectorOutputTests {
         "run 5 --verbose: a went-back sample names the document, the stores' queues and the older version",
         arguments: ["no-barrier", "two-stores"]
     )
-    func lessonFiveWentBackSample(variant: String) throws {
+    func lessonFiveWentBackSample(variant: String) async throws {
         let shape =
             variant == "no-barrier"
             // One store without a barrier: the older version was renamed in by another call on the
@@ -180,7 +180,7 @@ struct ProjectorOutputTests {
             ? #/e\.g\. went back: document-[0-3]: the store of v(\d+) reported success, then its file held the older v(\d+), renamed in later by another storeData call on the same PersistentDataStore instance: the two writes overlapped/#
             // Two stores on one folder: the versions went through different stores' queues.
             : #/e\.g\. went back: document-[0-3]: the store of v(\d+) through store [AB] reported success, then its file held the older v(\d+) through store [AB]: each barrier orders only its own queue/#
-        let output = try Executable.racelab.run("run", "5", "--variant", variant, "--verbose")
+        let output = try await Executable.racelab.run("run", "5", "--variant", variant, "--verbose")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         // A sample wider than the screen wraps, its continuation indented deeper: joined back here.
         var samples: [String] = []
@@ -212,11 +212,11 @@ struct ProjectorOutputTests {
     }
 
     @Test("explore 5 --replay: the header counts the table's columns, the started queue blocks included")
-    func lessonFiveReplayCountsColumns() throws {
-        let search = try Executable.racelab.run("explore", "5", "--variant", "no-barrier")
+    func lessonFiveReplayCountsColumns() async throws {
+        let search = try await Executable.racelab.run("explore", "5", "--variant", "no-barrier")
         let replayLine = try #require(search.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
-        let output = try Executable.racelab.run("explore", "5", "--variant", "no-barrier", "--replay", replay)
+        let output = try await Executable.racelab.run("explore", "5", "--variant", "no-barrier", "--replay", replay)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         // Each store runs as a block of the queue, started by the thread that submitted it.
@@ -226,8 +226,8 @@ struct ProjectorOutputTests {
     }
 
     @Test("run 4: the overlaps are counted as inconsistencies, said in the legend; --verbose shows only its counts")
-    func lessonFourCounts() throws {
-        let output = try Executable.racelab.run("run", "4", "--trials", "2", "--variant", "same-owner")
+    func lessonFourCounts() async throws {
+        let output = try await Executable.racelab.run("run", "4", "--trials", "2", "--variant", "same-owner")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("· mean per trial of 200 iterations: "))
         let legend = """
@@ -240,7 +240,15 @@ struct ProjectorOutputTests {
             lesson 4: buggy reproduced 1/1 → PASS
             """
         #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
-        let verbose = try Executable.racelab.run("run", "4", "--trials", "2", "--variant", "coordinated", "--verbose")
+        let verbose = try await Executable.racelab.run(
+            "run",
+            "4",
+            "--trials",
+            "2",
+            "--variant",
+            "coordinated",
+            "--verbose"
+        )
         #expect(verbose.status == 0, "stderr: \(verbose.stderr)")
         #expect(verbose.stdout.contains("\n  lost writes       0 total, 0.00 per trial\n"))
         #expect(verbose.stdout.contains("\n  inconsistencies   0 total, 0.00 per trial\n"))
@@ -254,8 +262,8 @@ struct ProjectorOutputTests {
             "lesson 6's buggy variants race on purpose: under TSan their processes exit 66 with a report (make tsan reads those), not the output a room sees"
         )
     )
-    func lessonSixAtAGlance() throws {
-        let output = try Executable.racelab.run("run", "6", "--trials", "6")
+    func lessonSixAtAGlance() async throws {
+        let output = try await Executable.racelab.run("run", "6", "--trials", "6")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
         #expect(blocks.count == 11)
@@ -297,7 +305,15 @@ struct ProjectorOutputTests {
         )
         #expect(updates.contains("lost writes") && updates.contains("updates lost →"), "\(block)")
 
-        let verbose = try Executable.racelab.run("run", "6", "--trials", "2", "--variant", "state-object", "--verbose")
+        let verbose = try await Executable.racelab.run(
+            "run",
+            "6",
+            "--trials",
+            "2",
+            "--variant",
+            "state-object",
+            "--verbose"
+        )
         #expect(verbose.status == 0)
         #expect(verbose.stdout.contains("OUTCOME") && verbose.stdout.contains("anomalous trials"))
     }

@@ -5,8 +5,8 @@ import Testing
 @Suite("racelab, run as a user runs it")
 struct RacelabCommandTests {
     @Test("list names every lesson with its variants")
-    func list() throws {
-        let output = try Executable.racelab.run("list")
+    func list() async throws {
+        let output = try await Executable.racelab.run("list")
         #expect(output.status == 0)
         #expect(output.stdout.contains("1  subscript-race: getter/setter subscript race"))
         #expect(output.stdout.contains("- buggy  [buggy]"))
@@ -24,8 +24,8 @@ struct RacelabCommandTests {
     }
 
     @Test("list --json says which variants the explorer can run")
-    func listJSONMarksExplorableVariants() throws {
-        let output = try Executable.racelab.run("list", "--json")
+    func listJSONMarksExplorableVariants() async throws {
+        let output = try await Executable.racelab.run("list", "--json")
         #expect(output.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == 1)
@@ -39,8 +39,8 @@ struct RacelabCommandTests {
     }
 
     @Test("run 1 --json prints one document that follows the schema")
-    func runJSON() throws {
-        let output = try Executable.racelab.run(
+    func runJSON() async throws {
+        let output = try await Executable.racelab.run(
             "run",
             "1",
             "--json",
@@ -105,8 +105,8 @@ struct RacelabCommandTests {
             ),
         ]
     )
-    func badInput(arguments: [String], message: String) throws {
-        let output = try Executable.racelab.run(arguments)
+    func badInput(arguments: [String], message: String) async throws {
+        let output = try await Executable.racelab.run(arguments)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         // The error's one line (and, for an unknown variant, the lesson's variants), then the usage,
@@ -128,23 +128,23 @@ struct RacelabCommandTests {
     }
 
     @Test("help is available for the tool and for each command")
-    func help() throws {
+    func help() async throws {
         for arguments in [["--help"], ["help"], ["help", "run"], ["run", "--help"], ["list", "--help"]] {
-            let output = try Executable.racelab.run(arguments)
+            let output = try await Executable.racelab.run(arguments)
             #expect(output.status == 0)
             #expect(output.stdout.contains("usage: racelab") || output.stdout.contains("USAGE: racelab"))
         }
-        #expect(try Executable.racelab.run("help", "run").stdout.contains("--noise on|off"))
+        #expect(try await Executable.racelab.run("help", "run").stdout.contains("--noise on|off"))
     }
 }
 
 @Suite("Variants that crash, hang or lose writes, through child processes")
 struct IsolationTests {
     @Test("a trap is reported as CRASHED with its signal and message, and the run goes on")
-    func crash() throws {
+    func crash() async throws {
         // The watchdog only has to stop `hangs`; every other variant must finish well within it,
         // however busy the machine (a TSan build on 2 shared cores starts a child in about a second).
-        let output = try Executable.fixtures.run("run", "faults", "--json", "--timeout", "10")
+        let output = try await Executable.fixtures.run("run", "faults", "--json", "--timeout", "10")
         #expect(output.status == 1)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
@@ -189,8 +189,8 @@ struct IsolationTests {
     }
 
     @Test("run's text: lost writes seen before a crash stay in the compact verdict; a crash gets the whole block")
-    func crashInText() throws {
-        let output = try Executable.fixtures.run("run", "faults", "--timeout", "10")
+    func crashInText() async throws {
+        let output = try await Executable.fixtures.run("run", "faults", "--timeout", "10")
         #expect(output.status == 1)
         let blocks = output.stdout.components(separatedBy: "\n▸ ").dropFirst()
         // Read unwrapped: the verdict line wraps at 100 columns.
@@ -211,8 +211,8 @@ struct IsolationTests {
 
     /// One variant of the faults lesson, run alone for `trials` trials: the exit status, the report
     /// and the variant's report.
-    static func faults(_ variant: String, trials: Int) throws -> (Int32, RunReport, VariantReport) {
-        let output = try Executable.fixtures.run(
+    static func faults(_ variant: String, trials: Int) async throws -> (Int32, RunReport, VariantReport) {
+        let output = try await Executable.fixtures.run(
             "run",
             "faults",
             "--variant",
@@ -228,8 +228,8 @@ struct IsolationTests {
     /// The faults lesson's variant that loses one write in four traps in trial 3: the trials after it
     /// run in a fresh process, numbered as in the whole run.
     @Test("a crash in trial 3 of 5 loses only that trial: the others' lost writes are all counted")
-    func crashInOneTrial() throws {
-        let (status, _, variant) = try Self.faults("loses-traps-in-trial-3", trials: 5)
+    func crashInOneTrial() async throws {
+        let (status, _, variant) = try await Self.faults("loses-traps-in-trial-3", trials: 5)
         #expect(status == 0)
         #expect(variant.verdict == .reproduced)
         #expect(variant.crashed)
@@ -250,10 +250,10 @@ struct IsolationTests {
     }
 
     @Test("run's text and HTML say how many trials ran, finished and crashed, and which crashed")
-    func crashedTrialsInTextAndHTML() throws {
-        try Executable.withTemporaryFolder("racelab-crashed-trials") { folder in
+    func crashedTrialsInTextAndHTML() async throws {
+        try await Executable.withTemporaryFolder("racelab-crashed-trials") { folder in
             let page = folder.appendingPathComponent("run.html").path
-            let output = try Executable.fixtures.run(
+            let output = try await Executable.fixtures.run(
                 "run",
                 "faults",
                 "--variant",
@@ -277,8 +277,8 @@ struct IsolationTests {
     @Test(
         "a fixed variant that crashes in one trial is CRASHED and fails its lesson, though its other trials were clean"
     )
-    func fixedVariantCrashInOneTrial() throws {
-        let (status, report, variant) = try Self.faults("fixed-traps-in-trial-2", trials: 4)
+    func fixedVariantCrashInOneTrial() async throws {
+        let (status, report, variant) = try await Self.faults("fixed-traps-in-trial-2", trials: 4)
         #expect(status == 1)
         #expect(!report.passed)
         #expect(variant.verdict == .crashed)
@@ -292,9 +292,9 @@ struct IsolationTests {
     }
 
     @Test("a variant that crashes in every trial stops after the crash limit, and says how many trials did not run")
-    func crashLimit() throws {
+    func crashLimit() async throws {
         let limit = VariantReport.crashLimit
-        let (_, _, variant) = try Self.faults("traps-as-its-bug", trials: limit + 5)
+        let (_, _, variant) = try await Self.faults("traps-as-its-bug", trials: limit + 5)
         #expect(variant.verdict == .reproduced)
         #expect(variant.trials == 0)
         #expect(variant.crashedTrials?.map(\.trial) == Array(1...limit))
@@ -302,8 +302,16 @@ struct IsolationTests {
     }
 
     @Test("a known loss is counted exactly through the child process")
-    func exactLossThroughChild() throws {
-        let output = try Executable.fixtures.run("run", "synthetic", "--json", "--trials", "6", "--iterations", "400")
+    func exactLossThroughChild() async throws {
+        let output = try await Executable.fixtures.run(
+            "run",
+            "synthetic",
+            "--json",
+            "--trials",
+            "6",
+            "--iterations",
+            "400"
+        )
         #expect(output.status == 0)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)
@@ -315,8 +323,8 @@ struct IsolationTests {
     }
 
     @Test("run advises marking race windows under a buggy variant that reached none, never under a fixed one")
-    func noWindowAdviceOnlyUnderBuggyVariants() throws {
-        let output = try Executable.fixtures.run("run", "synthetic", "--trials", "2", "--iterations", "40")
+    func noWindowAdviceOnlyUnderBuggyVariants() async throws {
+        let output = try await Executable.fixtures.run("run", "synthetic", "--trials", "2", "--iterations", "40")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         // The synthetic lesson marks no window; its variants print in the order buggy, fixed, buggy.
         let blocks = output.stdout.components(separatedBy: "▸ ").dropFirst()
@@ -330,11 +338,11 @@ struct IsolationTests {
     }
 
     @Test("each file written is named in one line on stderr, and never in --json's stdout", arguments: [false, true])
-    func writtenFilesAreNamed(json: Bool) throws {
-        try Executable.withTemporaryFolder("racelab-written") { folder in
+    func writtenFilesAreNamed(json: Bool) async throws {
+        try await Executable.withTemporaryFolder("racelab-written") { folder in
             let page = folder.appendingPathComponent("run.html").path
             let junit = folder.appendingPathComponent("run.xml").path
-            let output = try Executable.fixtures.run(
+            let output = try await Executable.fixtures.run(
                 ["run", "synthetic", "--trials", "2", "--iterations", "40", "--html", page, "--junit", junit]
                     + (json ? ["--json"] : [])
             )
@@ -352,9 +360,9 @@ struct IsolationTests {
     }
 
     @Test("the text report shows the crash, the timeout and a failing summary")
-    func textReport() throws {
+    func textReport() async throws {
         // 10 s: long enough for every variant but `hangs` on a busy machine, as in `crash()`.
-        let output = try Executable.fixtures.run("run", "2", "--timeout", "10")
+        let output = try await Executable.fixtures.run("run", "2", "--timeout", "10")
         #expect(output.status == 1)
         #expect(output.stdout.contains("✗ CRASHED: the process died from signal 4 (SIGILL)"))
         #expect(output.stdout.contains("✗ TIMED OUT: still running after 10 s; killed by the watchdog"))
@@ -365,8 +373,16 @@ struct IsolationTests {
 @Suite("racelab power measures detection rates")
 struct PowerCommandTests {
     @Test("rates and first exposures are exact for scenarios whose anomalies are fixed in advance")
-    func exactRates() throws {
-        let output = try Executable.fixtures.run("power", "synthetic", "--json", "--trials", "8", "--iterations", "40")
+    func exactRates() async throws {
+        let output = try await Executable.fixtures.run(
+            "power",
+            "synthetic",
+            "--json",
+            "--trials",
+            "8",
+            "--iterations",
+            "40"
+        )
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(document["schemaVersion"] as? Int == PowerReport.currentSchemaVersion)
@@ -390,8 +406,8 @@ struct PowerCommandTests {
     }
 
     @Test("a variant that reached no race window is named: noise on and off cannot differ")
-    func noWindowReached() throws {
-        let output = try Executable.fixtures.run("power", "synthetic", "--trials", "4", "--iterations", "10")
+    func noWindowReached() async throws {
+        let output = try await Executable.fixtures.run("power", "synthetic", "--trials", "4", "--iterations", "10")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         for variant in ["drops-every-fourth", "odd-trials-inconsistent"] {
             #expect(output.stdout.contains("\(variant): \(VariantReport.noWindowReached)"), "\(output.stdout)")
@@ -401,23 +417,23 @@ struct PowerCommandTests {
 
 @Suite("racelab power includes the schedule explorer's strategies")
 struct PowerExplorerTests {
-    private func rates(seed: String) throws -> [[String: Any]] {
-        let output = try Executable.racelab.run("power", "1", "--json", "--trials", "20", "--seed", seed)
+    private func rates(seed: String) async throws -> [[String: Any]] {
+        let output = try await Executable.racelab.run("power", "1", "--json", "--trials", "20", "--seed", seed)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         return try #require((document["lessons"] as? [[String: Any]])?.first?["rates"] as? [[String: Any]])
     }
 
     @Test("an explorable buggy variant is measured with noise off, noise on, random and PCT schedules")
-    func explorerRows() throws {
-        let rows = try rates(seed: "5")
+    func explorerRows() async throws {
+        let rows = try await rates(seed: "5")
         #expect(rows.map { $0["strategy"] as? String } == ["noise off", "noise on", "explorer random", "explorer pct"])
         for row in rows.suffix(2) {
             #expect(row["trials"] as? Int == 20)
         }
         // The explorer's choices follow the seed and lesson 1 is deterministic under a schedule: the
         // same seed finds the same number of failing schedules, and random finds some.
-        let again = try rates(seed: "5")
+        let again = try await rates(seed: "5")
         #expect(rows[2]["exposedTrials"] as? Int == again[2]["exposedTrials"] as? Int)
         #expect(rows[3]["exposedTrials"] as? Int == again[3]["exposedTrials"] as? Int)
         #expect((rows[2]["exposedTrials"] as? Int ?? 0) > 0)
@@ -427,8 +443,8 @@ struct PowerExplorerTests {
 @Suite("Errors are not bugs: the ERROR verdict end to end")
 struct ErrorVerdictCommandTests {
     @Test("variants whose trials hit system errors get ERROR, exit status 3, never REPRODUCED or FAILED")
-    func errorsExitThree() throws {
-        let output = try Executable.fixtures.run("run", "errors")
+    func errorsExitThree() async throws {
+        let output = try await Executable.fixtures.run("run", "errors")
         #expect(output.status == 3, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
         #expect(!output.stdout.contains("REPRODUCED"))
         #expect(!output.stdout.contains("FAILED"))
@@ -446,8 +462,8 @@ struct ErrorVerdictCommandTests {
     }
 
     @Test("in JSON, error trials are counted apart from anomalous ones")
-    func errorsInJSON() throws {
-        let output = try Executable.fixtures.run("run", "errors", "--json")
+    func errorsInJSON() async throws {
+        let output = try await Executable.fixtures.run("run", "errors", "--json")
         #expect(output.status == 3)
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         let variants = try #require(report.lessons.first?.variants)

@@ -132,9 +132,9 @@ struct ReliabilityTests {
     }
 
     @Test("a TMPDIR that does not exist is refused with exit 2, and not created")
-    func missingTemporaryDirectory() throws {
+    func missingTemporaryDirectory() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("racelab-missing-\(UUID())").path
-        let output = try Executable.fixtures.run(["run", "synthetic"], environment: ["TMPDIR": missing])
+        let output = try await Executable.fixtures.run(["run", "synthetic"], environment: ["TMPDIR": missing])
         #expect(output.status == 2)
         #expect(output.stderr.hasPrefix("racelab-fixtures: error: TMPDIR '\(missing)' does not exist"))
         #expect(output.stdout.isEmpty)
@@ -145,10 +145,10 @@ struct ReliabilityTests {
         "a read-only TMPDIR is an ERROR that names the scratch folder, not a crash",
         .enabled(if: TinyFileSystem.available, "needs Linux and the right to mount a tmpfs")
     )
-    func readOnlyTemporaryDirectory() throws {
+    func readOnlyTemporaryDirectory() async throws {
         let disk = try TinyFileSystem.mount(kilobytes: 64, readOnly: true)
         defer { TinyFileSystem.unmount(disk) }
-        let output = try Executable.fixtures.run(
+        let output = try await Executable.fixtures.run(
             ["run", "synthetic", "--variant", "clean", "--json"],
             environment: ["TMPDIR": disk.path]
         )
@@ -162,8 +162,8 @@ struct ReliabilityTests {
     }
 
     @Test("a child killed by the watchdog leaves no scratch folder behind")
-    func killedChildIsSwept() throws {
-        try Executable.runFixtureHanging(
+    func killedChildIsSwept() async throws {
+        try await Executable.runFixtureHanging(
             ["run", "faults", "--variant", "hangs", "--timeout", "1"],
             folder: "racelab-tmp",
             temporaryDirectoryInFolder: true
@@ -184,9 +184,9 @@ struct ReliabilityTests {
 /// (not from a guessed delay): the two variants before it have finished by then, every time.
 @Suite("Reliability: an interrupted run reports what finished")
 struct InterruptionTests {
-    func runInterrupted(by signal: Int32, json: Bool) throws -> Executable.Output {
+    func runInterrupted(by signal: Int32, json: Bool) async throws -> Executable.Output {
         // The variant hangs for 600 s; it is interrupted as soon as it has started.
-        try Executable.runFixtureHanging(
+        try await Executable.runFixtureHanging(
             ["run", "faults", "--timeout", "600"] + (json ? ["--json"] : []),
             folder: "racelab-int",
             interruptedBy: signal
@@ -197,8 +197,8 @@ struct InterruptionTests {
     }
 
     @Test("SIGINT: the text report of the finished variants, marked interrupted, exit 130")
-    func interruptText() throws {
-        let output = try runInterrupted(by: SIGINT, json: false)
+    func interruptText() async throws {
+        let output = try await runInterrupted(by: SIGINT, json: false)
         #expect(output.status == 130, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("▸ traps [fixed]"))
         #expect(output.stdout.contains("▸ traps-as-its-bug [buggy]"))
@@ -207,8 +207,8 @@ struct InterruptionTests {
     }
 
     @Test("SIGTERM: the JSON report of the finished variants, with interrupted set, exit 143")
-    func terminateJSON() throws {
-        let output = try runInterrupted(by: SIGTERM, json: true)
+    func terminateJSON() async throws {
+        let output = try await runInterrupted(by: SIGTERM, json: true)
         #expect(output.status == 143, "stderr: \(output.stderr)")
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         #expect(report.interrupted == "SIGTERM")

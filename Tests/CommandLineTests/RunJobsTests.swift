@@ -34,10 +34,10 @@ struct RunJobsTests {
         "a fixture lesson prints the same report and exits alike with --jobs 2 as with --jobs 1",
         arguments: [["synthetic"], ["faults", "--timeout", "10"]]
     )
-    func sameReport(lesson: [String]) throws {
+    func sameReport(lesson: [String]) async throws {
         let arguments = ["run"] + lesson + ["--seed", "3"]
-        let one = try Executable.fixtures.run(arguments + ["--jobs", "1"])
-        let two = try Executable.fixtures.run(arguments + ["--jobs", "2"])
+        let one = try await Executable.fixtures.run(arguments + ["--jobs", "1"])
+        let two = try await Executable.fixtures.run(arguments + ["--jobs", "2"])
         #expect(two.status == one.status)
         #expect(Self.withoutTimings(two.stdout) == Self.withoutTimings(one.stdout))
         // The faults lesson's crashes and timeout fail the run; the synthetic lesson passes.
@@ -47,10 +47,10 @@ struct RunJobsTests {
     }
 
     @Test("a lesson gives the same verdicts and exit status with --jobs 2 as with --jobs 1")
-    func sameVerdicts() throws {
+    func sameVerdicts() async throws {
         let arguments = ["run", "1", "--trials", "4", "--iterations", "300", "--seed", "99", "--json"]
-        let one = try Executable.racelab.run(arguments + ["--jobs", "1"])
-        let two = try Executable.racelab.run(arguments + ["--jobs", "2"])
+        let one = try await Executable.racelab.run(arguments + ["--jobs", "1"])
+        let two = try await Executable.racelab.run(arguments + ["--jobs", "2"])
         #expect(one.status == 0, "stderr: \(one.stderr)")
         #expect(two.status == one.status, "stderr: \(two.stderr)")
         #expect(try Self.verdicts(one) == ["buggy: reproduced", "fixed: clean", "actor: clean"])
@@ -58,8 +58,8 @@ struct RunJobsTests {
     }
 
     @Test("--jobs outside 1 to 64 is refused in one line with exit status 2", arguments: ["0", "65", "two", "-1"])
-    func badJobs(value: String) throws {
-        let output = try Executable.racelab.run("run", "1", "--jobs", value)
+    func badJobs(value: String) async throws {
+        let output = try await Executable.racelab.run("run", "1", "--jobs", value)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         let first = try #require(output.stderr.split(separator: "\n").first)
@@ -127,32 +127,35 @@ struct InOrderRunTests {
         }
     }()
 
-    /// What each report says, in the order delivered, with the indexes delivered.
+    /// What each report says, in the order delivered, with the indexes delivered. Run and waited for
+    /// on a thread of its own, out of the cooperative pool.
     static func run(
         width: Int,
         stopped: @escaping @Sendable () -> Bool = { false }
-    ) -> (
+    ) async -> (
         indexes: [Int], reports: [String?]
     ) {
-        var indexes: [Int] = []
-        var reports: [String?] = []
-        IsolatedRun.run(requests, width: width, executable: Executable.fixtures.path, stopped: stopped) {
-            index,
-            report in
-            indexes.append(index)
-            reports.append(
-                report.map {
-                    "\($0.name) \($0.verdict) trials \($0.trials) lost \($0.lostWrites) inconsistent \($0.inconsistencies)"
-                }
-            )
+        await onOwnThread { () -> (indexes: [Int], reports: [String?]) in
+            var indexes: [Int] = []
+            var reports: [String?] = []
+            IsolatedRun.run(requests, width: width, executable: Executable.fixtures.path, stopped: stopped) {
+                index,
+                report in
+                indexes.append(index)
+                reports.append(
+                    report.map {
+                        "\($0.name) \($0.verdict) trials \($0.trials) lost \($0.lostWrites) inconsistent \($0.inconsistencies)"
+                    }
+                )
+            }
+            return (indexes, reports)
         }
-        return (indexes, reports)
     }
 
     @Test("several at a time deliver every report in order, the same as one at a time", arguments: [2, 3, 64])
-    func sameAsOneAtATime(width: Int) {
-        let one = Self.run(width: 1)
-        let many = Self.run(width: width)
+    func sameAsOneAtATime(width: Int) async {
+        let one = await Self.run(width: 1)
+        let many = await Self.run(width: width)
         #expect(one.indexes == Array(Self.requests.indices))
         #expect(many.indexes == one.indexes)
         #expect(many.reports == one.reports)
@@ -168,9 +171,9 @@ struct InOrderRunTests {
     }
 
     @Test("once stopped, no child starts and every request is delivered, in order, without a report")
-    func stopped() {
+    func stopped() async {
         for width in [1, 3] {
-            let run = Self.run(width: width, stopped: { true })
+            let run = await Self.run(width: width, stopped: { true })
             #expect(run.indexes == Array(Self.requests.indices))
             #expect(run.reports.allSatisfy { $0 == nil })
         }

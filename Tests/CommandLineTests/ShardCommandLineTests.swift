@@ -9,8 +9,8 @@ struct ShardCommandLineTests {
     static let variants = ["buggy", "fixed"]
 
     /// `explore 1 --variant <variant> --threads 2` and `arguments`.
-    static func explore(_ variant: String, _ arguments: [String]) throws -> Executable.Output {
-        try Executable.racelab.run(["explore", "1", "--variant", variant, "--threads", "2"] + arguments)
+    static func explore(_ variant: String, _ arguments: [String]) async throws -> Executable.Output {
+        try await Executable.racelab.run(["explore", "1", "--variant", variant, "--threads", "2"] + arguments)
     }
 
     /// The JSON document of `output` without what depends on the clock or says it was merged.
@@ -29,33 +29,35 @@ struct ShardCommandLineTests {
     }
 
     /// Writes shards 1...`count` of `variant` into `folder`; their paths.
-    static func shards(_ variant: String, count: Int, in folder: URL) throws -> [String] {
-        try (1...count).map { index in
+    static func shards(_ variant: String, count: Int, in folder: URL) async throws -> [String] {
+        var paths: [String] = []
+        for index in 1...count {
             let path = folder.appendingPathComponent("\(variant)-\(index)-of-\(count).json").path
-            let output = try explore(variant, ["--shard", "\(index)/\(count)", "--output", path])
+            let output = try await explore(variant, ["--shard", "\(index)/\(count)", "--output", path])
             #expect(output.status == 0, "\(variant) \(index)/\(count): \(output.stderr)")
             #expect(output.stdout.split(separator: "\n").count == 1 && output.stdout.contains(path))
-            return path
+            paths.append(path)
         }
+        return paths
     }
 
     @Test("shards 1...N merged report what the unsharded search reports, for N = 1, 2, 3")
-    func mergedEqualsUnsharded() throws {
-        try Executable.withTemporaryFolder("racelab-shards") { folder in
+    func mergedEqualsUnsharded() async throws {
+        try await Executable.withTemporaryFolder("racelab-shards") { folder in
             for variant in Self.variants {
-                let whole = try Self.explore(variant, ["--json"])
+                let whole = try await Self.explore(variant, ["--json"])
                 let expected = try Self.normalized(whole)
                 #expect(expected.contains("\"schedules\""))
                 // The buggy variant's first failing schedule, with its replay string, is compared too.
                 #expect(expected.contains("\"replay\"") == (variant == "buggy"))
-                let wholeText = try Self.explore(variant, [])
+                let wholeText = try await Self.explore(variant, [])
                 for count in 1...3 {
-                    let files = try Self.shards(variant, count: count, in: folder)
+                    let files = try await Self.shards(variant, count: count, in: folder)
                     // In any order.
-                    let merged = try Executable.racelab.run(["merge", "--json"] + files.reversed())
+                    let merged = try await Executable.racelab.run(["merge", "--json"] + files.reversed())
                     #expect(merged.status == whole.status, "\(variant) in \(count)")
                     #expect(try Self.normalized(merged) == expected, "\(variant) in \(count)")
-                    let text = try Executable.racelab.run(["merge"] + files)
+                    let text = try await Executable.racelab.run(["merge"] + files)
                     #expect(text.status == wholeText.status)
                     // The same lines but the one with the time, which says it is the shards' sum.
                     let timeless = { (text: String) in
@@ -70,13 +72,13 @@ struct ShardCommandLineTests {
     }
 
     @Test("files that are not shards 1...N of one search are refused: one line, exit 2")
-    func refused() throws {
-        try Executable.withTemporaryFolder("racelab-shards") { folder in
-            let buggy = try Self.shards("buggy", count: 3, in: folder)
-            let fixed = try Self.shards("fixed", count: 3, in: folder)
+    func refused() async throws {
+        try await Executable.withTemporaryFolder("racelab-shards") { folder in
+            let buggy = try await Self.shards("buggy", count: 3, in: folder)
+            let fixed = try await Self.shards("fixed", count: 3, in: folder)
             let garbage = folder.appendingPathComponent("garbage.json").path
             try Data("{\"not\": \"a shard\"}".utf8).write(to: URL(fileURLWithPath: garbage))
-            let otherCount = try Self.shards("buggy", count: 2, in: folder)
+            let otherCount = try await Self.shards("buggy", count: 2, in: folder)
             for (files, says) in [
                 ([buggy[0], buggy[1]], "missing"),
                 ([buggy[0], buggy[1], buggy[1], buggy[2]], "twice"),
@@ -85,7 +87,7 @@ struct ShardCommandLineTests {
                 ([buggy[0], otherCount[1], buggy[2]], "a shard of 3"),
                 ([buggy[0], buggy[1], folder.appendingPathComponent("absent.json").path], "cannot read"),
             ] {
-                let output = try Executable.racelab.run(["merge"] + files)
+                let output = try await Executable.racelab.run(["merge"] + files)
                 #expect(output.status == 2, "\(says)")
                 #expect(output.stdout.isEmpty, "\(says)")
                 let errors = output.stderr.split(separator: "\n").filter { $0.contains("error:") }
@@ -95,8 +97,8 @@ struct ShardCommandLineTests {
     }
 
     @Test("a bad shard, or one that cannot shard, is one line and exit 2, and writes nothing")
-    func badShard() throws {
-        try Executable.withTemporaryFolder("racelab-shards") { folder in
+    func badShard() async throws {
+        try await Executable.withTemporaryFolder("racelab-shards") { folder in
             let path = folder.appendingPathComponent("shard.json").path
             for (arguments, says) in [
                 (["--variant", "buggy", "--shard", "0/3"], "--shard must be"),
@@ -109,7 +111,7 @@ struct ShardCommandLineTests {
                 (["--variant", "buggy", "--shard", "1/3", "--replay", "2:0.1@e6afab"], "--replay"),
                 (["--variant", "actor", "--shard", "1/3"], "async"),
             ] {
-                let output = try Executable.racelab.run(["explore", "1"] + arguments + ["--output", path])
+                let output = try await Executable.racelab.run(["explore", "1"] + arguments + ["--output", path])
                 #expect(output.status == 2, "\(arguments)")
                 let errors = output.stderr.split(separator: "\n").filter { $0.contains("error:") }
                 #expect(errors.count == 1 && errors[0].contains(says), "\(arguments): \(output.stderr)")

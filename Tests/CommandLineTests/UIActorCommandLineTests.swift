@@ -9,8 +9,8 @@ import Testing
 @Suite("Lesson 3's UIActor variants under the schedule explorer")
 struct UIActorCommandLineTests {
     /// One variant's entry of `racelab explore 3 --json`.
-    static func explore(_ variant: String, _ options: String...) throws -> [String: Any] {
-        let output = try Executable.racelab.run(["explore", "3", "--variant", variant, "--json"] + options)
+    static func explore(_ variant: String, _ options: String...) async throws -> [String: Any] {
+        let output = try await Executable.racelab.run(["explore", "3", "--variant", variant, "--json"] + options)
         #expect(output.status == 0)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
@@ -21,10 +21,10 @@ struct UIActorCommandLineTests {
 
     /// Runs `racelab explore 3 --variant main-actor-update --replay SCHEDULE` 100 times; each must
     /// reproduce.
-    static func expectReplays(_ replay: String, _ options: String...) throws {
+    static func expectReplays(_ replay: String, _ options: String...) async throws {
         var reproduced = 0
         for _ in 0..<100 {
-            let again = try Executable.racelab.run(
+            let again = try await Executable.racelab.run(
                 ["explore", "3", "--variant", "main-actor-update", "--replay", replay] + options
             )
             if again.status == 0 && again.stdout.contains("verdict: REPRODUCED") { reproduced += 1 }
@@ -33,8 +33,8 @@ struct UIActorCommandLineTests {
     }
 
     @Test("main-actor-update: both calls read before either writes back; the failure replays 100 of 100 times")
-    func mainActorUpdateLosesAnUpdate() throws {
-        let variant = try Self.explore("main-actor-update")
+    func mainActorUpdateLosesAnUpdate() async throws {
+        let variant = try await Self.explore("main-actor-update")
         #expect(variant["exhaustive"] as? Bool == true)
         #expect((variant["failingSchedules"] as? Int ?? 0) > 0)
         let failure = try #require(variant["failure"] as? [String: Any])
@@ -42,12 +42,12 @@ struct UIActorCommandLineTests {
         let steps = try #require(failure["steps"] as? [[String: Any]])
         let operations = steps.compactMap { $0["operation"] as? String }
         #expect(operations.suffix(2) == ["write back the list it read", "write back the list it read"])
-        try Self.expectReplays(try #require(failure["replay"] as? String))
+        try await Self.expectReplays(try #require(failure["replay"] as? String))
     }
 
     @Test("main-actor-update with a refresh: the whole-list write-backs bring the cleared list back")
-    func mainActorUpdateResurrectsTheList() throws {
-        let variant = try Self.explore("main-actor-update", "--threads", "3")
+    func mainActorUpdateResurrectsTheList() async throws {
+        let variant = try await Self.explore("main-actor-update", "--threads", "3")
         #expect(variant["exhaustive"] as? Bool == true)
         let failure = try #require(variant["failure"] as? [String: Any])
         #expect(
@@ -57,8 +57,8 @@ struct UIActorCommandLineTests {
     }
 
     @Test("main-actor-one-job: no schedule within 2 preemptions fails, with 2 or 3 tasks", arguments: ["2", "3"])
-    func mainActorOneJobIsClean(threads: String) throws {
-        let variant = try Self.explore("main-actor-one-job", "--threads", threads)
+    func mainActorOneJobIsClean(threads: String) async throws {
+        let variant = try await Self.explore("main-actor-one-job", "--threads", threads)
         #expect(variant["exhaustive"] as? Bool == true)
         #expect((variant["schedules"] as? Int ?? 0) > 1)
         #expect(variant["failingSchedules"] as? Int == 0)
@@ -66,8 +66,15 @@ struct UIActorCommandLineTests {
     }
 
     @Test("main-actor-update with marks off: a failing schedule made of jobs alone, which replays 100 of 100 times")
-    func mainActorUpdateIsFoundWithMarksOff() throws {
-        let output = try Executable.racelab.run("explore", "3", "--marks", "off", "--variant", "main-actor-update")
+    func mainActorUpdateIsFoundWithMarksOff() async throws {
+        let output = try await Executable.racelab.run(
+            "explore",
+            "3",
+            "--marks",
+            "off",
+            "--variant",
+            "main-actor-update"
+        )
         #expect(output.status == 0)
         #expect(output.stdout.contains(" schedules ran (all with at most 2 preemptions), "))
         #expect(output.stdout.contains("invariant broken: item 0 has updates "))
@@ -76,12 +83,19 @@ struct UIActorCommandLineTests {
         #expect(!output.stdout.contains("call updateItem") && !output.stdout.contains("write back the list it read"))
         let replayLine = try #require(output.joinedStdout.split(separator: "\n").first { $0.contains("replay: ") })
         let replay = try #require(replayLine.split(separator: " ").last.map(String.init))
-        try Self.expectReplays(replay, "--marks", "off")
+        try await Self.expectReplays(replay, "--marks", "off")
     }
 
     @Test("main-actor-one-job with marks off: every schedule within the bound explored, none failing")
-    func mainActorOneJobIsCleanWithMarksOff() throws {
-        let output = try Executable.racelab.run("explore", "3", "--marks", "off", "--variant", "main-actor-one-job")
+    func mainActorOneJobIsCleanWithMarksOff() async throws {
+        let output = try await Executable.racelab.run(
+            "explore",
+            "3",
+            "--marks",
+            "off",
+            "--variant",
+            "main-actor-one-job"
+        )
         #expect(output.status == 0)
         #expect(
             output.stdout.contains(

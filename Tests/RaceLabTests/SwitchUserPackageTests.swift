@@ -363,7 +363,7 @@ struct SwitchUserPackageTests {
         """
 
     @Test("each bug is found with default options, and each fix passes having explored more than one schedule")
-    func switchedPackageFindsEachBug() throws {
+    func switchedPackageFindsEachBug() async throws {
         // The switch file as shipped, copied unchanged.
         let raceLabSwitch = try String(
             contentsOf: UserPackageTests.repository.appendingPathComponent(
@@ -382,7 +382,7 @@ struct SwitchUserPackageTests {
         )
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let (status, text) = try UserPackageTests.swiftTest(
+        let (status, text) = try await UserPackageTests.swiftTest(
             folder,
             scratch: ".build-switch-package",
             "--traits",

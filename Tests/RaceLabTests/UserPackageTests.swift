@@ -93,7 +93,19 @@ struct UserPackageTests {
     ///   - scratch: the build folder, in this repository (git-ignored), so that a second run is
     ///     incremental.
     ///   - arguments: more arguments for `swift test`.
-    static func swiftTest(_ folder: URL, scratch: String, _ arguments: String...) throws -> (Int32, String) {
+    ///
+    /// Started and waited for on a thread of its own, out of the cooperative pool.
+    static func swiftTest(_ folder: URL, scratch: String, _ arguments: String...) async throws -> (Int32, String) {
+        try await onOwnThread { () throws -> (Int32, String) in
+            try swiftTestBlocking(folder, scratch: scratch, arguments)
+        }
+    }
+
+    private static func swiftTestBlocking(
+        _ folder: URL,
+        scratch: String,
+        _ arguments: [String]
+    ) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
@@ -114,7 +126,7 @@ struct UserPackageTests {
     }
 
     @Test("swift test fails at the user's line with the report and the seed to re-run it")
-    func failureAtTheCallersLine() throws {
+    func failureAtTheCallersLine() async throws {
         let folder = try Self.package(
             "user-package",
             files: [
@@ -125,7 +137,7 @@ struct UserPackageTests {
         )
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let (status, text) = try Self.swiftTest(folder, scratch: ".build-user-package")
+        let (status, text) = try await Self.swiftTest(folder, scratch: ".build-user-package")
 
         let built = text.contains("counterIsClean")
         try #require(built, "the user package did not build or run:\n\(text.suffix(3000))")
