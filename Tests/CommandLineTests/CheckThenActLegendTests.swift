@@ -33,9 +33,9 @@ struct CheckThenActLegendTests {
     }
 
     @Test("verbose, every count row of every variant, zeros included, is explained by the legend")
-    func verboseRowsExplained() throws {
+    func verboseRowsExplained() async throws {
         // Fixed variants count nothing, yet their blocks print all three counts at zero.
-        let output = try Executable.racelab.run("run", "2", "--trials", "2", "--verbose")
+        let output = try await Executable.racelab.run("run", "2", "--trials", "2", "--verbose")
         #expect(output.status == 0 || output.status == 1, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         let names = ["lost writes", "duplicates", "inconsistencies"]
