@@ -157,7 +157,13 @@ public final class ExerciseCheck {
     ///   - lostOutOf: what the lost writes are out of, given the trials run, when a bare count would
     ///     not say it (`documents not whole at the end` of `1,600`): the line then says
     ///     `408 of 1,600 documents not whole at the end`.
+    ///   - lostKind: the name the lost writes get for the checker's hint, when the exercise counts
+    ///     something else than lost writes in them (`torn-at-end`: documents torn at the end).
     ///   - eachOperation: the requirement inconsistencies break, when it is not `requirement`.
+    ///   - inconsistentRow: the outcome and meaning the runner's `inconsistent reads` row (trials
+    ///     whose operations saw inconsistencies while the check's own outcome was correct) is printed
+    ///     with, when the check names its other rows in words of its own: every row then says both
+    ///     what the operations saw and what the check found, and each trial is in one row.
     ///   - inconsistent: the phrase of the check's `Observation.tallies` entry that counts the
     ///     inconsistencies out of the operations that could have been one (`reads torn`), if any: the
     ///     lines then say `12 of 14,400 reads torn`, not a count beside the run's operations, which
@@ -171,7 +177,9 @@ public final class ExerciseCheck {
         requirement: String,
         lost: String = "writes",
         lostOutOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))? = nil,
+        lostKind: String = "lost-writes",
         eachOperation: EachOperation? = nil,
+        inconsistentRow: (outcome: String, meaning: String)? = nil,
         inconsistent: String? = nil,
         diagnosis: (() -> (kind: String, line: String)?)? = nil
     ) {
@@ -193,6 +201,12 @@ public final class ExerciseCheck {
         let rows = report.histogram.filter {
             $0.expectation == .forbidden
                 && (eachOperation == nil || $0.outcome != "inconsistent reads")
+        }.map { row in
+            var row = row
+            if row.outcome == "inconsistent reads", let (outcome, meaning) = inconsistentRow {
+                (row.outcome, row.meaning) = (outcome, meaning)
+            }
+            return row
         }
         let anomalous =
             eachOperation == nil ? report.anomalousTrials : rows.reduce(0) { $0 + $1.samples }
@@ -210,7 +224,7 @@ public final class ExerciseCheck {
                 lostText = "\(report.lostWrites.formatted()) \(lost) lost"
             }
             let found: [(String, Int, String)] = [
-                ("lost-writes", report.lostWrites, lostText),
+                (lostKind, report.lostWrites, lostText),
                 ("duplicates", report.duplicates, "\(report.duplicates.formatted()) duplicate executions"),
                 (
                     "inconsistencies", inconsistencies,
@@ -256,7 +270,7 @@ public final class ExerciseCheck {
     }
 
     /// Prints the verdict, hands it to the checker script (when this check owns the channel) and
-    /// exits: 0 for PASS, 1 for FAIL or NOT CHECKED (for a harness run by hand; the script reads the
+    /// exits: 0 for PASS, 1 for FAIL or UNTESTED (for a harness run by hand; the script reads the
     /// channel, where an untested requirement is a failure of kind `untested`).
     public func finish() -> Never {
         let passed = failures.isEmpty && remedies.isEmpty && ownsChannel
@@ -269,7 +283,8 @@ public final class ExerciseCheck {
             say("FAIL: \(failures.count) requirement\(failures.count == 1 ? "" : "s") not met")
         }
         // Not a PASS (it tested nothing), nor a FAIL (nothing it tested broke).
-        if !remedies.isEmpty { say("NOT CHECKED: " + remedies.joined(separator: "; ")) }
+        // The same word as the requirement's line (`untested(_:evidence:remedy:)`).
+        if !remedies.isEmpty { say("UNTESTED: " + remedies.joined(separator: "; ")) }
         if ownsChannel { VerdictChannel.send(passed: passed, kinds: passed ? [] : kinds) }
         exit(passed ? 0 : 1)
     }

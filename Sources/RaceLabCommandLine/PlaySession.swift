@@ -20,6 +20,9 @@ final class PlaySession {
     private let echo = isatty(STDIN_FILENO) != 1
     /// Whether the next decision is shown in full (not after a hint or a refused line).
     private var showNext = true
+    /// The lines of the queue legend (`sync Q: …`) already printed: each is printed once, the
+    /// first time a step it explains is offered or shown.
+    private var legendShown: Set<String> = []
 
     /// What the player asked for besides running a thread.
     private enum Command {
@@ -129,6 +132,18 @@ final class PlaySession {
             print("  so far:")
             print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  ", unit: unit))
         }
+        // A queue's block offered as a thread's next step is named after it (`ui item`).
+        let next = decision.threads.compactMap(\.next)
+        showLegend(operations: next + decision.steps.map(\.operation), threadNames: next)
+    }
+
+    /// Prints the lines of the queue legend (`sync Q: …`, as `racelab explore` prints it) that
+    /// explain `operations` or `threadNames` and were not printed yet in this session.
+    private func showLegend(operations: [String], threadNames: [String] = []) {
+        for line in VariantExploration.queueLegend(operations: operations, threadNames: threadNames)
+        where legendShown.insert(line).inserted {
+            print("  " + line)
+        }
     }
 
     /// A state (`store holds [] · thread 0 read [] → …`) one part a line, each indented by `hang`; a
@@ -163,6 +178,7 @@ final class PlaySession {
         }
         print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit))
         for thread in result.spawned { print("  " + TimelineText.legend(thread, unit: unit)) }
+        showLegend(operations: result.steps.map(\.operation), threadNames: result.spawned.map(\.name))
         // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
         let command = RaceLabTool.replayCommand(
             tool: tool,

@@ -36,10 +36,28 @@ struct AtomicPropertyTests {
         #expect(dataSource.readerWaits.bucket == "0 reads waited")
     }
 
+    @Test(
+        "a trial's waits count the readers' reads only, not the check's read of the final version",
+        arguments: ["atomic-property", "sync-operations"]
+    )
+    func finalReadIsNotAReaderRead(variant: String) async {
+        // The reads of a trial with `renders` renders, as its end counts them.
+        func reads(renders: Int) async -> Int {
+            let trial: any DataSourceTrial =
+                variant == "atomic-property" ? AtomicPropertyVariant.Trial() : SyncOperationsVariant.Trial()
+            for _ in 0..<renders { _ = trial.render(cell: 0) }
+            return await trial.settle().waits?.total ?? 0
+        }
+        let one = await reads(renders: 1)
+        let three = await reads(renders: 3)
+        // A final read counted with them would make these r + 1 and 3r + 1.
+        #expect(one > 0 && three == 3 * one, "\(one) reads after 1 render, \(three) after 3")
+    }
+
     @Test("the wait buckets read from no wait to the most in the histogram's outcome order")
     func waitBucketsInOutcomeOrder() {
-        // Reads that waited, out of 1,000: none, 5, 50, 500.
-        let buckets = [0, 5, 50, 500].map { waited in
+        // Reads that waited, out of 1,000: none, 5, 50, 200, 300, 500 (50% is in the bucket above it).
+        let buckets = [0, 5, 50, 200, 300, 500].map { waited in
             let meter = WaitMeter()
             for read in 0..<1_000 { meter.record(waited: read < waited) }
             return meter.bucket
@@ -47,7 +65,7 @@ struct AtomicPropertyTests {
         #expect(
             buckets == [
                 "0 reads waited", "1 or more reads waited, under 1%", "1–10% of reads waited",
-                "10–100% of reads waited",
+                "10–25% of reads waited", "25–50% of reads waited", "50–100% of reads waited",
             ]
         )
         // The histogram puts rows equally far from the correct result in this order.

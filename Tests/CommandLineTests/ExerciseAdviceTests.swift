@@ -127,8 +127,11 @@ struct ExerciseAdviceTests {
         // A document counted as lost is one whose file is torn at the end: said so, out of all.
         #expect(!text.contains("documents lost") && !text.contains("not whole"), "\(lines)")
         if text.contains("documents torn") {
-            #expect(text.contains(#/ [\d,]+ of 1,600 documents torn at the end/#), "\(lines)")
+            // Named for what it counts (`torn-at-end`, beside `torn-load`), not `lost-writes`,
+            // which exercise 5's hints do not use.
+            #expect(text.contains(#/ [\d,]+ of 1,600 documents torn at the end \(`torn-at-end`\)/#), "\(lines)")
         }
+        #expect(!text.contains("`lost-writes`"), "\(lines)")
         // Each outcome row says in one vocabulary (torn, whole) what the reads saw and what the files
         // held at the end, its meaning the same two things in words: never kept/lost.
         let rows = text.matches(of: #/[\d,]+ trials?: (no torn read|torn reads) · ([^(]+) \(([^)]+)\)/#)
@@ -165,12 +168,23 @@ struct ExerciseAdviceTests {
             .patch("Lessons/06-async-data-source/Exercise/WrongFixes/LockedWriterOnly.patch"),
             diagnosis: "reader-two-looks"
         )
-        // 100 trials × 500 reading iterations, plus each trial's final snapshot.
+        // 100 trials × 500 reading iterations, plus each trial's final snapshot: the phrase says so.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(
-            text.contains(#/ [1-9][\d,]* of 50,100 snapshots torn \(title and items from different versions\)/#),
+            text.contains(
+                #/ [1-9][\d,]* of 50,100 snapshots torn \(readers' and one after each trial; title and items from different versions\)/#
+            ),
             "\(lines)"
         )
+        // Each trial is in one row, which says both what its readers saw and what the snapshot after
+        // it held: the rows add up to the trials with anomalies.
+        let anomalous = try #require(text.firstMatch(of: #/anomalies in ([\d,]+) of 100 trials/#), "\(lines)")
+        let rows = text.matches(
+            of: #/([\d,]+) trials?: (torn reads|no torn read) · (torn|whole) after the trial \(/#
+        )
+        let number = { (text: Substring) in Int(text.replacing(",", with: "")) ?? -1 }
+        #expect(rows.reduce(0) { $0 + number($1.1) } == number(anomalous.1), "\(lines)")
+        #expect(!text.contains("inconsistent reads"), "\(lines)")
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
         // The writer is whole, the reader takes two looks: read from the code, sent to hint 4.
         #expect(text.contains("snapshot() still reads the title and the items in two looks"), "\(lines)")
@@ -191,13 +205,13 @@ struct ExerciseAdviceTests {
         #expect(hints.contains("## Hint 1: two kinds of reader\n*For:* `inconsistencies torn-load`\n"))
         #expect(
             hints.contains(
-                "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores lost-writes`\n"
+                "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`\n"
             )
         )
         #expect(
             hints.contains(
                 "## Hint 3: write elsewhere, then rename\n"
-                    + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`\n"
+                    + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`, `torn-at-end`\n"
             )
         )
     }

@@ -99,4 +99,21 @@ struct ExerciseHintSequenceTests {
         #expect(text.contains("(`Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckAfterAwait.patch`)"))
         #expect(!text.contains("(`WrongFixes/"))
     }
+
+    /// Exercise 5 names documents torn at the end `torn-at-end`, beside who read a torn file: alone
+    /// they get the rename's hint; with torn loads (the starter) every hint from the first.
+    @Test(
+        "exercise 5: documents torn at the end have their own name and hint",
+        arguments: [
+            ("torn-at-end", [3, 3]),
+            ("torn-at-end unordered-stores", [2, 4, 4]),
+            ("torn-at-end inconsistencies torn-load", [1, 2, 3, 4, 4]),
+        ]
+    )
+    func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) throws {
+        try Self.run(
+            exercise: "05-persistent-store",
+            hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
+        )
+    }
 }

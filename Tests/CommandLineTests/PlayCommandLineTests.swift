@@ -220,6 +220,16 @@ struct PlayCommandLineTests {
                     + "  v1, footer v1) (14 steps).\n"
             )
         )
+        // The steps named after a queue (`sync ui`, `public-properties barrier`) are explained as
+        // `explore` explains them, once each, while the game offers them, not only at its end.
+        let end = try #require(output.stdout.range(of: "The invariant broke"))
+        for legend in [
+            "  sync Q: the thread waits until queue Q has run its block\n",
+            "  Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q\n",
+        ] {
+            #expect(output.stdout.components(separatedBy: legend).count == 2, "\(legend)")
+            #expect(output.stdout.range(of: legend).map { $0.lowerBound < end.lowerBound } == true, "\(legend)")
+        }
     }
 
     @Test(

@@ -36,7 +36,7 @@ enum AtomicPropertyVariant {
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
             return TrialEnd(
-                finalVersion: dataSource.state.version,
+                finalVersion: { dataSource.state.version },
                 observers: observers,
                 readerWaits: dataSource.readerWaits
             )

@@ -45,11 +45,16 @@ extension TrialEnd {
 extension TrialEnd {
     /// The end of a trial whose UI reads the data source itself: `finalVersion`, what `observers`
     /// got wrong by then, and how often readers found the data source busy (`readerWaits`).
-    init(finalVersion: Int, observers: ObserverRegistry, readerWaits: WaitMeter) {
+    /// `readerWaits` is read before `finalVersion`: the check's own read of the final version is no
+    /// reader's, so `N of M reads waited` counts the readers' reads only.
+    init(finalVersion: () -> Int, observers: ObserverRegistry, readerWaits: WaitMeter) {
+        let (readers, waits) = (readerWaits.bucket, readerWaits.tally)
+        let final = finalVersion()
         self.init(
-            finalVersion: finalVersion,
-            problems: observers.problems(finalVersion: finalVersion),
-            readers: readerWaits
+            finalVersion: final,
+            problems: observers.problems(finalVersion: final),
+            readers: readers,
+            waits: waits
         )
     }
 }

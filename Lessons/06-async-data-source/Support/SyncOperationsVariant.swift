@@ -38,7 +38,7 @@ enum SyncOperationsVariant {
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
             return TrialEnd(
-                finalVersion: dataSource.read { $0.version },
+                finalVersion: { dataSource.read { $0.version } },
                 observers: observers,
                 readerWaits: dataSource.readerWaits
             )

@@ -21,11 +21,12 @@ public final class WaitMeter: Sendable {
     public var readCount: Int { reads.load(ordering: .relaxed) }
     public var waitCount: Int { waits.load(ordering: .relaxed) }
 
-    /// A coarse bucket of the share of reads that waited, so that the report's histogram stays short.
-    /// The buckets are disjoint, and each starts with its lower bound, so the histogram's outcome
-    /// order (numbers compared as numbers) reads from no wait to the most: `0 reads waited` (none),
-    /// `1 or more reads waited, under 1%`, `1–10% of reads waited` (at least 1%, under 10%),
-    /// `10–100% of reads waited`. The count itself is `tally`.
+    /// A bucket of the share of reads that waited, so that the report's histogram stays short, yet
+    /// fine enough to tell a price apart where readers often wait. The buckets are disjoint (each
+    /// from its lower bound, included, to its upper bound, excluded), and each starts with its lower
+    /// bound, so the histogram's outcome order (numbers compared as numbers) reads from no wait to
+    /// the most: `0 reads waited` (none), `1 or more reads waited, under 1%`, `1–10% of reads
+    /// waited`, `10–25% …`, `25–50% …`, `50–100% of reads waited`. The count itself is `tally`.
     public var bucket: String {
         let reads = readCount
         let waits = waitCount
@@ -35,7 +36,9 @@ public final class WaitMeter: Sendable {
         switch share {
         case ..<0.01: return "1 or more reads waited, under 1%"
         case ..<0.1: return "1–10% of reads waited"
-        default: return "10–100% of reads waited"
+        case ..<0.25: return "10–25% of reads waited"
+        case ..<0.5: return "25–50% of reads waited"
+        default: return "50–100% of reads waited"
         }
     }
 

@@ -293,7 +293,10 @@ extension VariantExploration {
             TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    ", unit: unitName)
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
-        lines += said.once(Self.queueLegend(schedule.steps, spawned: spawned).map { "    \($0)" })
+        lines += said.once(
+            Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
+                .map { "    \($0)" }
+        )
         lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
@@ -320,10 +323,13 @@ extension VariantExploration {
         return lines
     }
 
-    /// What the steps named after a `RaceQueue` mean, for the kinds this schedule has: a reader
-    /// sees `sync storage` or `documents item` without knowing the explorer's naming.
-    static func queueLegend(_ steps: [ScheduleStep], spawned: [SpawnedThread]) -> [String] {
-        let operations = Set(steps.map(\.operation))
+    /// What the steps named after a `RaceQueue` mean, for the kinds among `operations` (a
+    /// schedule's steps, `sync storage`) and `threadNames` (its spawned threads, `documents item`):
+    /// a reader sees them without knowing the explorer's naming. `racelab explore` prints it under
+    /// a failing schedule, `racelab play` beside the steps it offers.
+    ///
+    /// - Returns: one line per kind present, none when no step or thread is a queue's.
+    public static func queueLegend(operations: [String], threadNames: [String]) -> [String] {
         var legend: [String] = []
         if operations.contains(where: { $0.hasPrefix("sync ") }) {
             legend.append("sync Q: the thread waits until queue Q has run its block")
@@ -331,7 +337,7 @@ extension VariantExploration {
         if operations.contains(where: { $0.hasPrefix("async ") }) {
             legend.append("async Q: the thread hands a block to queue Q and goes on")
         }
-        if spawned.contains(where: { $0.name.hasSuffix(" barrier") || $0.name.hasSuffix(" item") }) {
+        if threadNames.contains(where: { $0.hasSuffix(" barrier") || $0.hasSuffix(" item") }) {
             legend.append("Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q")
         }
         return legend

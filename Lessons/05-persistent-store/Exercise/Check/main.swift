@@ -325,6 +325,7 @@ check.stress(
     workload: Workload(trials: trials, iterations: writersPerTrial * 2),
     requirement: "100 writers and 100 readers at once: no torn read, every document whole (every trial)",
     lostOutOf: { trials in (trials * writersPerTrial, "documents torn at the end") },
+    lostKind: "torn-at-end",
     inconsistent: tornPhrase
 )
 // Which readers found a file torn: the store's own loads run on its queue, a reader outside it does

@@ -181,8 +181,23 @@ extension TornCount {
     /// Counts `snapshot` and returns whether it is torn (no `replace(title:items:)` wrote it).
     func isTorn(_ snapshot: PlaylistSnapshot) -> Bool { count(torn: !isPublished(snapshot)) }
 }
-/// What the torn-snapshot tally counts, as its line reads: `12 of 50,100 snapshots torn (…)`.
-let tornPhrase = "snapshots torn (title and items from different versions)"
+/// What the torn-snapshot tally counts, as its line reads: `12 of 50,100 snapshots torn (…)`: the
+/// readers' snapshots (half of a trial's iterations) and the one taken after each trial.
+let tornPhrase = "snapshots torn (readers' and one after each trial; title and items from different versions)"
+
+/// What a trial's readers saw, in the words of its row: `torn reads · torn after the trial`.
+enum ReadersSaw {
+    case torn, none
+
+    var outcome: String { self == .torn ? "torn reads" : "no torn read" }
+    var meaning: String { self == .torn ? "readers saw torn snapshots" : "no reader saw a torn snapshot" }
+    /// The runner's row for a trial whose readers saw torn snapshots and whose snapshot after it
+    /// was whole, in the same words.
+    static let afterTrial = (
+        outcome: "torn reads · whole after the trial",
+        meaning: "readers saw torn snapshots; after the trial, snapshot() returned a published version"
+    )
+}
 
 let variant = ExerciseCheck.variant(
     of: "Playlist",
@@ -198,6 +213,9 @@ let variant = ExerciseCheck.variant(
         }
     },
     check: { trial, _ in
+        // Whether the readers saw a torn snapshot, before the one after the trial is counted: a
+        // trial's row says both, so that each trial is in one row (`afterTrial`).
+        let readers = trial.snapshots.tally.count > 0 ? ReadersSaw.torn : .none
         let last = trial.playlist.snapshot()
         let torn = trial.snapshots.isTorn(last)
         let whole = !torn && !last.items.isEmpty
@@ -205,11 +223,11 @@ let variant = ExerciseCheck.variant(
             expected: 1,
             observed: whole ? 1 : 0,
             inconsistencies: whole ? 0 : 1,
-            outcome: whole ? "whole" : "torn",
+            outcome: whole ? "whole" : "\(readers.outcome) · torn after the trial",
             meaning: whole
                 ? "a published version"
-                : "after the trial, snapshot() returned a list no replace(title:items:) wrote: "
-                    + "the title of one version with the items of another, or empty"
+                : "\(readers.meaning); after the trial, snapshot() returned a list no replace(title:items:) "
+                    + "wrote: the title of one version with the items of another, or empty"
         )
         observation.tallies.append(trial.snapshots.tally)
         return observation
@@ -221,6 +239,7 @@ if stuck == nil {
         variant,
         workload: Workload(trials: 100, iterations: 1_000),
         requirement: mixedRequirement,
+        inconsistentRow: ReadersSaw.afterTrial,
         inconsistent: tornPhrase
     )
 } else {
