@@ -43,12 +43,12 @@ public enum CheckThenActLesson {
         because: "a plain Bool read and written from several threads: a data race both tools see"
     )
 
-    /// The article's fix. The check drains the queue first: the article's `async` means the work may
-    /// still be pending when every iteration has returned.
+    /// The article's fix. Each trial's executions are counted once its queue has drained: the
+    /// article's `async` means the work may still be pending when every iteration has returned.
     static let serialQueue = Variant(
         name: "serial-queue",
         kind: .fixed,
-        summary: "each check-and-set is an async work item on one serial queue (check drains it first)",
+        summary: "each check-and-set is an async work item on one serial queue (counted once it drains)",
         makeState: { OnceTrial(once: SerialQueueOnce()) },
         operation: { trial, _ in trial.enqueueWork() },
         check: { trial, _ in .executions(trial.drainedExecutions()) }

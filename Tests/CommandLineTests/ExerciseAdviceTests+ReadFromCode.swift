@@ -37,6 +37,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "a getter and a setter that each take a lock"
             ),
             FromCodeCase(
+                testDescription: "exercise 1: a setter that waits for its barrier",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/SyncSetter.patch",
+                kind: "sync-setter",
+                hint: 5,
+                readFromCode: "the setter waits for its barrier"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3's starter",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift",

@@ -308,7 +308,7 @@ struct ExerciseAdviceTests {
         // The early-return count is not repeated by a sample under it.
         #expect(!samples.contains { $0.contains("returned before the work had run") }, "\(lines)")
         #expect(
-            text.contains("The lesson's `atomic` variant returns early the same way")
+            text.contains("The lesson's `atomic` and `serial-queue` variants return early too")
                 == (planted.failing == [Self.waits]),
             "\(text)"
         )
@@ -351,7 +351,7 @@ struct ExerciseAdviceTests {
             ("## Hint 4: a lock around the check only", "`duplicates lock-around-check`"),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
-            ("## Hint 8: the second promise", "`inconsistencies`"),
+            ("## Hint 8: the second promise", "`inconsistencies`, `inconsistencies returns-before-work`"),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
         }
@@ -381,6 +381,39 @@ struct ExerciseAdviceTests {
         #expect(text.contains("(`flag-before-work`)"), "\(text)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(next?.hasPrefix("Next: read hint 3 of 8 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+    }
+
+    @Test(
+        "exercise 2: work queued with async is work not yet run, not lost: the hint on waiting",
+        .timeLimit(.minutes(20))
+    )
+    func asyncOnASerialQueue() throws {
+        // Every call returns before the work runs, the first one too: the functional check says the
+        // work ran later, the stress run finds it ran exactly once in every trial (counted once it
+        // ran), and the diagnosis is the hand-off, not a race to the flag.
+        let lines = try Self.check(
+            exercise: 2,
+            .patch("\(Self.exercise2)/WrongFixes/SerialQueueAsync.patch"),
+            diagnosis: "returns-before-work"
+        )
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        #expect(
+            text.contains(
+                "FAIL the first call runs the work before it returns: executions: 0 when it returned; "
+                    + "the work ran after `run` had returned, on another thread"
+            ),
+            "\(text)"
+        )
+        #expect(lines.contains { $0.hasPrefix("  ok    \(Self.exactlyOnce)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  FAIL  \(Self.waits)") }, "\(lines)")
+        #expect(!text.contains("lost"), "\(text)")
+        // Every call is counted, the one that queued the work too: never more than all of them.
+        let early = try #require(text.firstMatch(of: /: ([0-9,]+) of 15,000 calls returned before it had run/))
+        #expect((Int(early.1.filter(\.isNumber)) ?? 0) <= 15_000, "\(text)")
+        let seen = /seen in the run: in [0-9,]+ of 1,500 trials the work ran only after .*`returns-before-work`/
+        #expect(text.firstMatch(of: seen) != nil, "\(text)")
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(next?.hasPrefix("Next: read hint 8 of 8 in \(Self.exercise2)/hints.md") == true, "\(lines)")
     }
 
     @Test(

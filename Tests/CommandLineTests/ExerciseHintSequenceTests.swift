@@ -56,6 +56,35 @@ struct ExerciseHintSequenceTests {
         )
     }
 
+    @Test("exercise 1: a setter made synchronous gets its own hint, and the plain lost keys never reach it")
+    func syncSetterHasItsOwnHint() throws {
+        try Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
+                Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lost-writes", names: "hinted 2"),
+                Check(diagnosis: "lost-writes", names: "hinted 3"),
+                Check(diagnosis: "lost-writes", names: "hinted 4"),
+                Check(diagnosis: "lost-writes", names: "hinted 4"),
+            ]
+        )
+    }
+
+    @Test("exercise 2: work handed off with async gets the hint on waiting, as a compare-exchange does")
+    func returnsBeforeWorkHasTheWaitingHint() throws {
+        try Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
+                Check(diagnosis: "returns-before-work inconsistencies returns-before-work", names: "hinted 8"),
+                Check(diagnosis: "inconsistencies returns-before-work", names: "hinted 8"),
+            ]
+        )
+    }
+
     @Test("exercise 1: another hinted mistake starts from its own first hint; a functional failure keeps it")
     func anotherMistakeStartsOver() async throws {
         try await Self.run(

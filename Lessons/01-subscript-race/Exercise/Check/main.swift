@@ -49,12 +49,23 @@ check.stress(
 )
 // What the code did, for the hint: read from the code, since the run sees the same lost keys
 // whichever lock the getter and the setter take.
-if check.saw("lost-writes"), AtomicProperty.found(in: participantCode("Storage.swift")) {
-    check.diagnose(
-        "atomic-property",
-        "read from your code: `contents` has a getter and a setter that each take a lock, so "
-            + "`contents[id] = data` still reads in one step and writes in another (`atomic-property`)"
-    )
+if check.saw("lost-writes") {
+    let code = participantCode("Storage.swift")
+    if SyncSetter.found(in: code) {
+        check.diagnose(
+            "sync-setter",
+            "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), so each "
+                + "write is done before the next, but `contents[id] = data` still reads the dictionary "
+                + "in one call and writes it back in another: the window is between the get and the "
+                + "set, not inside the set (`sync-setter`)"
+        )
+    } else if AtomicProperty.found(in: code) {
+        check.diagnose(
+            "atomic-property",
+            "read from your code: `contents` has a getter and a setter that each take a lock, so "
+                + "`contents[id] = data` still reads in one step and writes in another (`atomic-property`)"
+        )
+    }
 }
 check.finish()
 
@@ -70,5 +81,20 @@ enum AtomicProperty {
         let setter = compact[set.upperBound...]
         return takesLock(compact[get.upperBound...]) && takesLock(setter)
             && !setter.prefix(120).contains("flags:.barrier")
+    }
+}
+
+/// The setter made synchronous: a computed property whose setter waits for its barrier
+/// (`sync(flags: .barrier)`), with stores still going through it (`contents[id] = ...`).
+enum SyncSetter {
+    static func found(in code: String) -> Bool {
+        let compact = code.filter { !$0.isWhitespace }
+        guard let set = compact.range(of: "set{") else { return false }
+        let setter = compact[set.upperBound...].prefix(120)
+        // `contents[` not preceded by `_`: a store through the computed property.
+        let throughProperty = compact.ranges(of: "contents[").contains { range in
+            range.lowerBound == compact.startIndex || compact[compact.index(before: range.lowerBound)] != "_"
+        }
+        return setter.contains(".sync(flags:.barrier)") && throughProperty && compact.contains("]=")
     }
 }

@@ -8,8 +8,28 @@ import Foundation
 /// returned before the work had run. Which kind of lock the code takes is read from the code (the
 /// run cannot see a lock), and the line says so.
 enum Mistake {
-    static func diagnose(overlapping: Int, afterAnother: Int, earlyReturns: Int) -> (kind: String, line: String)? {
+    static func diagnose(
+        overlapping: Int,
+        afterAnother: Int,
+        earlyReturns: Int,
+        lateRuns: Int = 0,
+        neverRan: Int = 0,
+        trials: Int = 0
+    ) -> (kind: String, line: String)? {
+        // Work that ran in no trial: the functional FAIL lines say it; the run shows no mistake in
+        // how the calls share the work.
+        if trials > 0, neverRan == trials { return nil }
         let code = participantCode("Once.swift")
+        // Work that ran only after every call had returned: no call waited for it, not even the one
+        // that queued it. No call lost a race; the work was handed off (a queue's `async`).
+        if lateRuns > 0, overlapping + afterAnother == 0 {
+            return (
+                "returns-before-work",
+                "seen in the run: in \(lateRuns.formatted()) of \(trials.formatted()) trials the work ran "
+                    + "only after all ten calls had returned: each call hands it off and returns "
+                    + "without waiting for it, the first one too (`returns-before-work`)"
+            )
+        }
         let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         // Early returns alone. A check-and-set that is one step (a lock, an atomic exchange) ran the
         // work once and let the losers go: the `inconsistencies` kind, which the stress run already

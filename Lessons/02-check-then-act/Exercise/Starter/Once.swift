@@ -7,7 +7,8 @@
 // has run (by this call or by another one).
 //
 // Rules:
-// - Keep the API: `init()` and `run(_ execute: () -> Void)`. No `async`.
+// - Keep the API: `init()` and `run(_ execute: () -> Void)`. No `async` func. Marking `execute`
+//   `@escaping @Sendable` changes the API callers see; the check accepts it, no fix needs it.
 // - `execute` must run exactly once per `Once`: not zero times, not twice.
 //
 // `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
