@@ -387,11 +387,11 @@ struct ExerciseAdviceTests {
         "exercise 2: work queued with async is work not yet run, not lost: the hint on waiting",
         .timeLimit(.minutes(20))
     )
-    func asyncOnASerialQueue() throws {
+    func asyncOnASerialQueue() async throws {
         // Every call returns before the work runs, the first one too: the functional check says the
         // work ran later, the stress run finds it ran exactly once in every trial (counted once it
         // ran), and the diagnosis is the hand-off, not a race to the flag.
-        let lines = try Self.check(
+        let lines = try await Self.check(
             exercise: 2,
             .patch("\(Self.exercise2)/WrongFixes/SerialQueueAsync.patch"),
             diagnosis: "returns-before-work"

@@ -57,8 +57,8 @@ struct ExerciseHintSequenceTests {
     }
 
     @Test("exercise 1: a setter made synchronous gets its own hint, and the plain lost keys never reach it")
-    func syncSetterHasItsOwnHint() throws {
-        try Self.run(
+    func syncSetterHasItsOwnHint() async throws {
+        try await Self.run(
             exercise: "01-subscript-race",
             [
                 Check(diagnosis: "lost-writes", names: "hinted 1"),
@@ -74,8 +74,8 @@ struct ExerciseHintSequenceTests {
     }
 
     @Test("exercise 2: work handed off with async gets the hint on waiting, as a compare-exchange does")
-    func returnsBeforeWorkHasTheWaitingHint() throws {
-        try Self.run(
+    func returnsBeforeWorkHasTheWaitingHint() async throws {
+        try await Self.run(
             exercise: "02-check-then-act",
             [
                 Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
@@ -139,8 +139,8 @@ struct ExerciseHintSequenceTests {
             ("torn-at-end inconsistencies torn-load", [1, 2, 3, 4, 4]),
         ]
     )
-    func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) throws {
-        try Self.run(
+    func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) async throws {
+        try await Self.run(
             exercise: "05-persistent-store",
             hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
         )

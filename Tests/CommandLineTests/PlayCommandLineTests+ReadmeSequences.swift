@@ -8,7 +8,7 @@ extension PlayCommandLineTests {
         "lessons 5 and 6: the README's play sequence breaks the buggy variant",
         arguments: ["05-persistent-store", "06-async-data-source"]
     )
-    func readmePlaySequence(lesson: String) throws {
+    func readmePlaySequence(lesson: String) async throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("Lessons/\(lesson)/README.md"),
@@ -20,7 +20,7 @@ extension PlayCommandLineTests {
             "\(readme)"
         )
         let steps = try #require(line.output[1].substring).split(separator: " ")
-        let output = try Self.play([number], input: steps.joined(separator: "\n") + "\nq\nq\n")
+        let output = try await Self.play([number], input: steps.joined(separator: "\n") + "\nq\nq\n")
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("The invariant broke: "), "\(output.stdout)")
         #expect(output.stdout.contains("You broke it."), "\(output.stdout)")
