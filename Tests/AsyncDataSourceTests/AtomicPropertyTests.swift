@@ -37,15 +37,22 @@ struct AtomicPropertyTests {
     }
 
     @Test(
-        "a trial's waits count the readers' reads only, not the check's read of the final version",
-        arguments: ["atomic-property", "sync-operations"]
+        "a trial's waits count the readers' reads only, not the writers' or the check's read of the final version",
+        arguments: ["atomic-property", "sync-operations", "public-properties"]
     )
     func finalReadIsNotAReaderRead(variant: String) async {
-        // The reads of a trial with `renders` renders, as its end counts them.
+        // The reads of a trial with `renders` renders (and as many writes), as its end counts them.
         func reads(renders: Int) async -> Int {
             let trial: any DataSourceTrial =
-                variant == "atomic-property" ? AtomicPropertyVariant.Trial() : SyncOperationsVariant.Trial()
-            for _ in 0..<renders { _ = trial.render(cell: 0) }
+                switch variant {
+                case "atomic-property": AtomicPropertyVariant.Trial()
+                case "sync-operations": SyncOperationsVariant.Trial()
+                default: PublicPropertiesVariant.Trial()
+                }
+            for _ in 0..<renders {
+                trial.write(waiting: true)
+                _ = trial.render(cell: 0)
+            }
             return await trial.settle().waits?.total ?? 0
         }
         let one = await reads(renders: 1)

@@ -44,9 +44,9 @@ public final class CollectionComponent {
     /// The time between the two awaits of `updateItem`, marked as a race window. It runs off both
     /// actors (a nonisolated async function, SE-0338), as the real gap does: the UI actor is free
     /// and the data source is free, so the runner's noise and the schedule explorer can place other
-    /// jobs there. It adds no suspension the article's code lacks; it widens the one it has. The
-    /// mark names what the call does when it goes on from there, as an explored step: it writes back
-    /// the list it read before the gap. For the explorer's state line it records the copy held
+    /// jobs there. Calling it is one more hop off the UI actor, inside a gap the article's code has
+    /// too: it widens that gap and opens no new one. The mark names what the call does when it goes
+    /// on from there, as an explored step: it writes back the list it read before the gap. For the explorer's state line it records the copy held
     /// across the gap (`held`, the item as read) while the call waits there.
     nonisolated static func betweenTheAwaits(holding held: Item, update: Int) async {
         ItemLoader.copies?.began(update: update, item: held.id, from: held.updates)

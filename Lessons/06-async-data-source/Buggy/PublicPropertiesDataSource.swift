@@ -39,6 +39,12 @@ public final class PublicPropertiesDataSource: @unchecked Sendable {
         set { footerStorage.set(newValue) }
     }
 
+    /// The version the header names, read past the readers' meter: for the writer and the check,
+    /// whose reads are no reader's.
+    var publishedVersion: Int {
+        headerStorage.get(meter: nil).version
+    }
+
     /// Runs `block` as a barrier on the data source's queue: no other `change` or `read` runs with it.
     /// Readers that use the properties directly are not held back.
     public func change(_ block: @escaping @Sendable (PublicPropertiesDataSource) -> Void) {
@@ -62,7 +68,7 @@ extension PublicPropertiesDataSource {
     @inline(never)
     public func publishNextVersion() {
         change { dataSource in
-            let next = CollectionState(version: dataSource.header.version + 1)
+            let next = CollectionState(version: dataSource.publishedVersion + 1)
             // A step, not a window: nothing is torn yet, but a schedule then shows the header's set
             // as a step of its own, not hidden in the barrier's start.
             Race.step("set header")

@@ -34,12 +34,15 @@ enum AtomicObserverVariant {
 
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
+            // The meter first: the check's own read of `latest.state` is no reader's.
+            let (readers, waits) = (latest.readerWaits.bucket, latest.readerWaits.tally)
             let final = await dataSource.currentState().version
             return TrialEnd(
                 finalVersion: final,
                 problems: observers.problems(finalVersion: final)
                     + TrialOutcome.uiCopy(endedAt: latest.state.version, finalVersion: final),
-                readers: latest.readerWaits
+                readers: readers,
+                waits: waits
             )
         }
     }

@@ -32,7 +32,7 @@ enum PublicPropertiesVariant {
         func settle() async -> TrialEnd {
             dataSource.waitUntilIdle()
             return TrialEnd(
-                finalVersion: dataSource.header.version,
+                finalVersion: dataSource.publishedVersion,
                 problems: [],
                 readers: dataSource.readerWaits
             )
