@@ -255,7 +255,7 @@ final class PlaySession {
             print(
                 wrappedText(
                     "hint: no schedule from here breaks it within \(report.preemptions) more preemptions "
-                        + "(\(searched)); u undoes a step."
+                        + "(\(searched))" + (prefix.isEmpty ? "." : "; u undoes a step.")
                 )
             )
             return

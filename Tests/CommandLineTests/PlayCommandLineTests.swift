@@ -116,6 +116,11 @@ struct PlayCommandLineTests {
                 "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked the only one)"
             )
         )
+        #expect(safe.stdout.contains("u undoes a step."))
+        // Before the first step there is nothing to undo: the hint does not offer it.
+        let locked = try await Self.play(["2", "--variant", "lock"], input: "h\nq\n")
+        #expect(locked.stdout.contains("hint: no schedule from here breaks it within 2 more preemptions"))
+        #expect(!locked.stdout.contains("u undoes a step"), "\(locked.stdout)")
     }
 
     @Test("bad input gets one line and the prompt again; end of input ends the game cleanly")
