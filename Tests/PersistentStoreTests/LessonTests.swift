@@ -100,8 +100,13 @@ struct LessonTests {
             stalled.histogram.map(\.outcome) == ["4/4 current · loads during encodes: all waited"],
             "\(stalled.histogram.map(\.outcome))"
         )
+        // The bands come from counts the run sums: every load made during an encode, and each waited.
+        let waited = try #require(stalled.tallies?.first { $0.phrase == DocumentTrial.waitedPhrase })
+        #expect(waited.total > 0 && waited.count == waited.total, "\(waited)")
         let fixed = await StressRunner.run(PersistentStoreLesson.fixed, trials: 6, iterations: 100, seed: 7)
         #expect(fixed.verdict == .clean, "\(fixed.histogram.map(\.outcome))")
+        let ran = try #require(fixed.tallies?.first { $0.phrase == DocumentTrial.waitedPhrase })
+        #expect(ran.total > 0 && ran.count < ran.total, "\(ran)")
         #expect(fixed.histogram.allSatisfy { $0.outcome.hasPrefix("4/4 current · ") })
     }
 }

@@ -270,6 +270,10 @@ final class DocumentTrial: @unchecked Sendable {
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
         )
         if let firstOvertaken { observation.samples = ["went back: " + firstOvertaken] }
+        // The bands above, as counts the run sums over its trials: `N of M loads ... waited`.
+        if slowEncodes, loads.madeDuringEncodes > 0 {
+            observation.tallies = [Tally(loads.waited, of: loads.madeDuringEncodes, Self.waitedPhrase)]
+        }
         return (
             observation, problems.isEmpty ? "every document holds its last store" : problems.joined(separator: "; ")
         )
@@ -301,6 +305,9 @@ final class DocumentTrial: @unchecked Sendable {
             : wentBack ? " (later stores restored all \(all))" : " (all \(all) whole at the end)"
         return failures.joined(separator: " · ") + end
     }
+
+    /// What the loads' tally counts, after `N of M`.
+    static let waitedPhrase = "loads made while a store encoded waited for the encode"
 
     /// How many of the loads made during an encode waited for it, in bands (the lock is held).
     private var waitedShare: String {
