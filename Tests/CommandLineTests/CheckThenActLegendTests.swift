@@ -42,8 +42,12 @@ struct CheckThenActLegendTests {
         let variants = lines.filter { $0.hasPrefix("▸ ") }
         #expect(variants.count >= 8, "\(output.stdout)")
         let rows = lines.compactMap { line in names.first { line.hasPrefix("  \($0) ") && line.contains(" total, ") } }
-        // Each variant's block prints all three, so a fixed variant's zeros are among them.
-        #expect(rows.count == 3 * variants.count, "\(output.stdout)")
+        // Each measured variant's block prints all three, so a fixed variant's zeros are among them.
+        // Under TSan a racy variant's process exits 66 on its report: its block has no counts.
+        let measured = lines.filter { $0.hasPrefix("  anomalous trials ") }.count
+        #expect(measured == variants.count || racelabIsSanitized, "\(output.stdout)")
+        #expect(measured >= 6, "\(output.stdout)")
+        #expect(rows.count == 3 * measured, "\(output.stdout)")
         for name in Set(rows) {
             #expect(lines.contains { $0.hasPrefix("  \(name): ") }, "no legend for \(name): \(output.stdout)")
         }

@@ -18,7 +18,7 @@ private func lessonOneMatrix(_ arguments: String..., folder: URL, junit: String)
 }
 
 /// Whether the racelab under test was built with ThreadSanitizer (`make test-tsan`).
-private let racelabIsSanitized =
+let racelabIsSanitized =
     (try? Executable.racelab.runBlocking(["--version"]).stdout.contains("(ThreadSanitizer)")) ?? false
 
 @Suite("racelab matrix, run as CI runs it", .serialized)
