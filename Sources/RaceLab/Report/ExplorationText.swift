@@ -329,7 +329,7 @@ extension VariantExploration {
     /// a failing schedule, `racelab play` beside the steps it offers.
     ///
     /// - Returns: one line per kind present, none when no step or thread is a queue's.
-    public static func queueLegend(operations: [String], threadNames: [String]) -> [String] {
+    package static func queueLegend(operations: [String], threadNames: [String]) -> [String] {
         var legend: [String] = []
         if operations.contains(where: { $0.hasPrefix("sync ") }) {
             legend.append("sync Q: the thread waits until queue Q has run its block")
