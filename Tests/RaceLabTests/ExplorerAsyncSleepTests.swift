@@ -92,11 +92,7 @@ struct ExplorerAsyncSleepTests {
 
     @Test("its fixed twin, which sleeps before it reads, has no failing schedule")
     func fixedTwinIsClean() async throws {
-        let report = try await Explorer.explore(Self.bookings(fixed: true), options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
-        #expect(report.schedules > 1)
-        #expect(report.failingSchedules == 0)
+        try await Explorer.expectExhaustiveClean(Self.bookings(fixed: true), options: Self.options)
     }
 
     @Test("a task given a name (Task(name:)) is a thread of that name, and its resumes carry it")

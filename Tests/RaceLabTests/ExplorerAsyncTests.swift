@@ -73,11 +73,7 @@ struct ExplorerAsyncTests {
 
     @Test("its fixed twin, which awaits before it reads, has no failing schedule")
     func fixedTwinIsClean() async throws {
-        let report = try await Explorer.explore(Self.deposits(fixed: true), options: Self.options)
-        #expect(report.exhaustive)
-        #expect(report.abandoned == nil)
-        #expect(report.schedules > 1)
-        #expect(report.failingSchedules == 0)
+        try await Explorer.expectExhaustiveClean(Self.deposits(fixed: true), options: Self.options)
     }
 
     @Test("with the default options the bug is found too; with jobs off the code has no point but its start")

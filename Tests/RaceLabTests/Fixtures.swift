@@ -65,6 +65,22 @@ extension Explorer {
         )
         return failure
     }
+
+    /// Explores `exploration` with `options` and expects a search to its end, of more than one
+    /// schedule, with none failing: what a fixed twin must show. Returns the report.
+    @discardableResult
+    static func expectExhaustiveClean(
+        _ exploration: Exploration,
+        options: ExplorationOptions,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ExplorationReport {
+        let report = try await explore(exploration, options: options)
+        #expect(report.exhaustive, sourceLocation: sourceLocation)
+        #expect(report.abandoned == nil, sourceLocation: sourceLocation)
+        #expect(report.schedules > 1, sourceLocation: sourceLocation)
+        #expect(report.failingSchedules == 0, sourceLocation: sourceLocation)
+        return report
+    }
 }
 
 /// Runs `check` expecting it to record a known issue at line `line` of the test's file whose text

@@ -41,16 +41,24 @@ struct StressRunnerTests {
         )
     }
 
-    @Test("inconsistencies recorded during a trial are counted and sampled")
-    func recordedInconsistencies() async {
-        let variant = Variant.counting(
-            name: "odd",
+    /// A buggy variant whose iterations all write (no write is lost), and then run `record`, which
+    /// records the inconsistencies under test.
+    static func recording(_ name: String, _ record: @escaping @Sendable (Iteration) -> Void) -> Variant {
+        Variant.counting(
+            name: name,
             kind: .buggy,
             operation: { counter, iteration in
                 counter.withLockedValue { $0 += 1 }
-                if iteration.trial % 2 == 1 && iteration.index < 2 { iteration.recordInconsistency("odd trial") }
+                record(iteration)
             }
         )
+    }
+
+    @Test("inconsistencies recorded during a trial are counted and sampled")
+    func recordedInconsistencies() async {
+        let variant = Self.recording("odd") { iteration in
+            if iteration.trial % 2 == 1 && iteration.index < 2 { iteration.recordInconsistency("odd trial") }
+        }
         let report = await StressRunner.run(variant, options: .trials(10, iterations: 50))
         #expect(report.inconsistencies == 10)
         #expect(report.anomalousTrials == 5)
@@ -60,15 +68,10 @@ struct StressRunnerTests {
 
     @Test("the samples kept are distinct: one message seen in every trial is kept once, beside the others")
     func distinctSamples() async {
-        let variant = Variant.counting(
-            name: "repeats",
-            kind: .buggy,
-            operation: { counter, iteration in
-                counter.withLockedValue { $0 += 1 }
-                if iteration.index < 2 { iteration.recordInconsistency("every trial") }
-                if iteration.index == 0 && iteration.trial == 4 { iteration.recordInconsistency("trial 4") }
-            }
-        )
+        let variant = Self.recording("repeats") { iteration in
+            if iteration.index < 2 { iteration.recordInconsistency("every trial") }
+            if iteration.index == 0 && iteration.trial == 4 { iteration.recordInconsistency("trial 4") }
+        }
         let report = await StressRunner.run(variant, options: .trials(6, iterations: 20))
         #expect(report.inconsistencies == 13)
         #expect(report.samples.sorted() == ["inconsistency: every trial", "inconsistency: trial 4"])
