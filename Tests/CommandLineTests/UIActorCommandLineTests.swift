@@ -19,6 +19,13 @@ struct UIActorCommandLineTests {
         return try #require(variants.first)
     }
 
+    /// `racelab explore 3 --marks off --variant VARIANT`'s text output; it must exit 0.
+    static func exploreWithMarksOff(_ variant: String) async throws -> Executable.Output {
+        let output = try await Executable.racelab.run("explore", "3", "--marks", "off", "--variant", variant)
+        #expect(output.status == 0)
+        return output
+    }
+
     /// Runs `racelab explore 3 --variant main-actor-update --replay SCHEDULE` 100 times; each must
     /// reproduce.
     static func expectReplays(_ replay: String, _ options: String...) async throws {
@@ -67,15 +74,7 @@ struct UIActorCommandLineTests {
 
     @Test("main-actor-update with marks off: a failing schedule made of jobs alone, which replays 100 of 100 times")
     func mainActorUpdateIsFoundWithMarksOff() async throws {
-        let output = try await Executable.racelab.run(
-            "explore",
-            "3",
-            "--marks",
-            "off",
-            "--variant",
-            "main-actor-update"
-        )
-        #expect(output.status == 0)
+        let output = try await Self.exploreWithMarksOff("main-actor-update")
         #expect(output.stdout.contains(" schedules ran (all with at most 2 preemptions), "))
         #expect(output.stdout.contains("invariant broken: item 0 has updates "))
         #expect(output.stdout.contains("verdict: FOUND"))
@@ -88,15 +87,7 @@ struct UIActorCommandLineTests {
 
     @Test("main-actor-one-job with marks off: every schedule within the bound explored, none failing")
     func mainActorOneJobIsCleanWithMarksOff() async throws {
-        let output = try await Executable.racelab.run(
-            "explore",
-            "3",
-            "--marks",
-            "off",
-            "--variant",
-            "main-actor-one-job"
-        )
-        #expect(output.status == 0)
+        let output = try await Self.exploreWithMarksOff("main-actor-one-job")
         #expect(
             output.stdout.contains(
                 "verdict: CLEAN (every schedule of 2 tasks and the work they start, with at most 2 preemptions)"
