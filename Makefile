@@ -10,7 +10,7 @@ ARGS    ?=
 TEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help build release test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo workshop \
+.PHONY: help build release racelab-current test lessons explorations list bench bench-explorer fuzz-explorer clean exercises-check examples tsan test-tsan tsan-demo workshop \
 	format lint lint-workflows screenshots lesson-tables typecheck-darwin docs docs-check
 
 help: ## List the targets
@@ -28,16 +28,30 @@ release: ## Release build of the racelab CLI
 test: ## Run every test (harness, CLI end to end, lessons); options for swift test in TEST_ARGS
 	$(SWIFT) test $(TEST_ARGS)
 
-lesson-%: release ## Run lesson N (e.g. make lesson-1): buggy variants must reproduce, fixed ones stay clean
+# What the participant targets run first: the release build, unless $(RACELAB) is newer than every
+# file and folder it is built from (a changed, added or removed source makes its folder newer), so
+# that after `make workshop` a lesson starts without compiler lines on the projector. A stale
+# binary never runs: any newer input, or any error from find, builds as `make release` does.
+RACELAB_INPUTS := Package.swift Sources Plugins Lessons
+racelab-current:
+	@stale=$$(find $(RACELAB_INPUTS) \
+		\( -path 'Lessons/*/Exercise' -o -path 'Lessons/*/CompilerProbes' -o -name README.md -o -name APPENDIX.md \) \
+		-prune -o -newer $(RACELAB) -print 2>&1 | head -n 1); \
+	if [ -z "$$stale" ] && [ -x $(RACELAB) ]; then :; else \
+		echo "$(SWIFT) build -c release --product racelab"; \
+		$(SWIFT) build -c release --product racelab; \
+	fi
+
+lesson-%: racelab-current ## Run lesson N (e.g. make lesson-1): buggy variants must reproduce, fixed ones stay clean
 	$(RACELAB) run $* $(ARGS)
 
 lessons: release ## Run every lesson
 	$(RACELAB) run all $(ARGS)
 
-explore-%: release ## Search lesson N's thread schedules (e.g. make explore-1): print the one that breaks it, and its replay string
+explore-%: racelab-current ## Search lesson N's thread schedules (e.g. make explore-1): print the one that breaks it, and its replay string
 	$(RACELAB) explore $* $(ARGS)
 
-play-%: release ## Be the scheduler of lesson N's buggy variant (e.g. make play-1; ARGS="--variant NAME" for another)
+play-%: racelab-current ## Be the scheduler of lesson N's buggy variant (e.g. make play-1; ARGS="--variant NAME" for another)
 	$(RACELAB) play $* $(ARGS)
 
 # Everything a participant runs, built once before the room arrives: the release racelab (make

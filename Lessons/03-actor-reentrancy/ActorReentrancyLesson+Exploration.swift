@@ -23,12 +23,17 @@ extension ActorReentrancyLesson {
     /// Tasks from this index on refresh the list instead of updating item 0.
     static let firstRefreshingTask = 2
 
+    /// - Parameter reloads: whether the calls reload item 0 (`in-flight-task`: each load adds its
+    ///   number, and `apply` returns the item only for the call whose load made the copy) instead of
+    ///   adding an update: the summary says which, and what the invariant then asks.
     static func sameItemExploration<Source: ItemSource>(
         _ method: StaticString,
         source: @escaping @Sendable () -> Source,
         showsState: Bool = true,
+        reloads: Bool = false,
         apply: @escaping @Sendable (Source, _ slot: Int, _ update: Int) async -> Int?
     ) -> Exploration {
+        let twoTasks = sameItemSummary(threads: 2, reloads: reloads)
         let describe: (@Sendable (SameItemTrial<Source>) async -> String)? = { trial in
             let snapshot = await trial.source.snapshot()
             let first = snapshot.items.first
@@ -50,8 +55,7 @@ extension ActorReentrancyLesson {
             return ([slotZero(snapshot) + "; " + reported] + copies + returned).joined(separator: " · ")
         }
         return Exploration(
-            summary:
-                "two tasks each add one update to item 0; invariant: item 0 has every update a call reported applied",
+            summary: twoTasks,
             makeState: { SameItemTrial(source: source()) },
             asyncThread: { trial, index in
                 if index >= firstRefreshingTask {
@@ -74,24 +78,34 @@ extension ActorReentrancyLesson {
             invariant: { trial, _ in damage(await trial.source.snapshot(), applied: trial.ledger.entries) },
             describeState: showsState ? describe : nil
         )
-        .summarizing { threads in
-            guard threads > firstRefreshingTask else {
-                return "two tasks each add one update to item 0; invariant: item 0 has every update a call "
-                    + "reported applied"
-            }
-            let refreshing =
-                switch threads - firstRefreshingTask {
-                case 1: "task \(firstRefreshingTask) refreshes"
-                case 2: "tasks \(firstRefreshingTask) and \(threads - 1) each refresh"
-                default: "tasks \(firstRefreshingTask) to \(threads - 1) each refresh"
-                }
-            return "tasks 0 and 1 each add one update to item 0; \(refreshing) the list (clear(), then setItems "
-                + "with new ids); invariant: no item clear() removed is back, and every live item has every "
-                + "update a call reported applied to it"
-        }
+        .summarizing { threads in sameItemSummary(threads: threads, reloads: reloads) }
         // With a refresh, show the article's hazard: the old item stored over the new one.
         .preferringFailures { $0.contains("which clear() removed") }
         .markingEveryWindow()
+    }
+
+    /// What the exploration's tasks do and what its invariant asks, for `threads` tasks: the
+    /// updates (or, with `reloads`, the reloads) of tasks 0 and 1, and the refreshes of the others.
+    static func sameItemSummary(threads: Int, reloads: Bool) -> String {
+        let each = reloads ? "each reload item 0" : "each add one update to item 0"
+        guard threads > firstRefreshingTask else {
+            return "two tasks \(each); invariant: "
+                + (reloads
+                    ? "item 0 has every load a call started (no stale store), and each call got a loaded copy"
+                    : "item 0 has every update a call reported applied")
+        }
+        let refreshing =
+            switch threads - firstRefreshingTask {
+            case 1: "task \(firstRefreshingTask) refreshes"
+            case 2: "tasks \(firstRefreshingTask) and \(threads - 1) each refresh"
+            default: "tasks \(firstRefreshingTask) to \(threads - 1) each refresh"
+            }
+        return "tasks 0 and 1 \(each); \(refreshing) the list (clear(), then setItems with new ids); invariant: "
+            + (reloads
+                ? "no item clear() removed is back; every live item has every load a call started on it (no "
+                    + "stale store); each call that found item 0 got a loaded copy"
+                : "no item clear() removed is back, and every live item has every update a call reported "
+                    + "applied to it")
     }
 
     /// The item at slot 0, as the state line shows it.

@@ -107,11 +107,17 @@ public enum ActorReentrancyLesson {
     )
 
     /// How `explore 3` records an `in-flight-task` call: the call whose load made the copy owes it
-    /// stored in its item; a call that joined got the same copy and owes nothing more.
+    /// stored in its item; a call that joined got the same copy and owes nothing more. A copy that
+    /// no load made (no updates) owes this call's load, which it lacks: the audit counts it missing,
+    /// as `run 3` does.
     static let ownLoad: @Sendable (DataSourceActor, Int, Int) async -> Int? = { source, slot, load in
-        let copy = await source.reloadItemSharingLoads(at: slot, load: load)
-        return copy?.updates.last == load ? copy?.id : nil
+        guard let copy = await source.reloadItemSharingLoads(at: slot, load: load) else { return nil }
+        return copy.updates.isEmpty || copy.updates.last == load ? copy.id : nil
     }
+
+    /// What a correct `in-flight-task` trial kept, in its own words: its calls reload, so there is
+    /// no update of their own to keep (`run 3`'s `consistent` outcome says so for the others).
+    static let reloadsKept = "every reload got a loaded copy, none stored over a newer load, no removed item back"
 
     /// What `in-flight-task`'s tally counts, after `N of M`.
     static let sharedLoadsPhrase =
@@ -178,11 +184,14 @@ public enum ActorReentrancyLesson {
             },
             check: { trial, _ in
                 var observation = await trial.audit()
+                if reload != nil, observation.outcome == "consistent" { observation.meaning = reloadsKept }
                 if let tally { observation.tallies.append(await tally(trial.source)) }
                 return observation
             }
         )
-        .exploring(sameItemExploration(method, source: source, showsState: showsState, apply: apply))
+        .exploring(
+            sameItemExploration(method, source: source, showsState: showsState, reloads: reload != nil, apply: apply)
+        )
         .expecting(tsan: .silent, compiler: .accepted, on: .linux, because: reason)
     }
 }

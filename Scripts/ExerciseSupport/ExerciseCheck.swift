@@ -253,13 +253,15 @@ public final class ExerciseCheck {
             require(true, "\(eachOperation.requirement) (\(ran))")
             return
         }
+        // Its kind in backticks, as the main requirement's line names its kinds: the name hints.md's
+        // *For* lines use.
         require(
             false,
             eachOperation.requirement,
             evidence: "\(report.inconsistencies.formatted()) of "
                 + (eachOperation.outOf.map { $0(report.trials) }.map { "\($0.total.formatted()) \($0.phrase) " }
                     ?? "\(operations) ")
-                + "\(eachOperation.broken) (\(ran), seed \(seed))"
+                + "\(eachOperation.broken) (`inconsistencies`; \(ran), seed \(seed))"
         )
         kinds.append("inconsistencies")
         for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(eachOperation.showsSamples ? 3 : 0) {

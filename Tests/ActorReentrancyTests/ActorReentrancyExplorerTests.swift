@@ -64,6 +64,25 @@ struct ActorReentrancyExplorerTests {
         #expect(!report.text.contains("thread 0"))
     }
 
+    @Test("in-flight-task's summary says its calls reload, and what the invariant asks of a reload")
+    func inFlightTaskSummarySaysReload() throws {
+        let exploration = try Self.exploration("in-flight-task")
+        #expect(
+            exploration.summary(threads: 2)
+                == "two tasks each reload item 0; invariant: item 0 has every load a call started (no stale "
+                + "store), and each call got a loaded copy"
+        )
+        let refreshed = exploration.summary(threads: 3)
+        #expect(refreshed.hasPrefix("tasks 0 and 1 each reload item 0; task 2 refreshes the list"), "\(refreshed)")
+        #expect(refreshed.contains("each call that found item 0 got a loaded copy"), "\(refreshed)")
+        #expect(!refreshed.contains("update"), "\(refreshed)")
+        // The update variants keep theirs.
+        for name in ["await-first", "revalidate", "state-object"] {
+            let summary = try Self.exploration(name).summary(threads: 2)
+            #expect(summary.hasPrefix("two tasks each add one update to item 0; invariant"), "\(name)")
+        }
+    }
+
     @Test("the article's hazard: a refresh runs while reloadItem awaits, and the old item is stored over the new")
     func reloadAfterRefreshStoresTheOldItem() async throws {
         let exploration = try Self.exploration("buggy-reload")

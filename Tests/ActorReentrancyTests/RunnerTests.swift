@@ -47,5 +47,17 @@ struct RunnerTests {
         #expect(joined.count <= joined.total)
         #expect(report.verdict == .clean)
         #expect(TextReport(verbose: false).variant(report).contains(joined.text.prefix(40)))
+        // Its calls reload: the correct outcome says what a reload keeps, not "every applied update".
+        let consistent = try #require(report.histogram.first { $0.outcome == "consistent" })
+        #expect(
+            consistent.meaning == "every reload got a loaded copy, none stored over a newer load, no removed item back"
+        )
+    }
+
+    @Test("an update variant's correct outcome keeps its own words")
+    func updateVariantsKeepTheirOutcome() async throws {
+        let report = await StressRunner.run(lessonVariant("await-first"), trials: 5, iterations: 64)
+        let consistent = try #require(report.histogram.first { $0.outcome == "consistent" })
+        #expect(consistent.meaning == "every applied update kept, no removed item back")
     }
 }

@@ -300,6 +300,8 @@ struct ExerciseAdviceTests {
             let (count, total) = (Int(early.1.filter(\.isNumber)) ?? 0, Int(early.2.filter(\.isNumber)) ?? 0)
             #expect(count <= total && total < 15_000, "\(text)")
         }
+        // Its kind, named as the hints' *For* lines name it (hint 3: `inconsistencies flag-before-work`).
+        #expect(text.contains("returned before it had run (`inconsistencies`; ") == (early != nil), "\(text)")
         // What was seen, not the runner's jargon; each sample once; why the lesson's variant is
         // CLEAN only where it looks like a contradiction (the work ran once, calls returned early).
         #expect(!text.contains("inconsistent reads"))
