@@ -3,7 +3,7 @@ import RaceLab
 
 /// Lesson 4: many `ObjectStorage` instances increment one file. Coordination that is misconfigured
 /// (one owner for every claim) or owned by the wrong party (a process-owned lock between threads)
-/// excludes nothing and loses most increments; a per-file queue map fixes it within a process, an
+/// excludes nothing and loses increments; a per-file queue map fixes it within a process, an
 /// open-file-description lock across processes.
 public enum CoordinatorLockingLesson {
     static let number = 4
@@ -16,7 +16,10 @@ public enum CoordinatorLockingLesson {
             + "whose claims share one owner, or a lock owned by the process, lets them all in at once.",
         workload: Workload(trials: 10, iterations: 200),
         // On Darwin also the article's own NSFileCoordinator code (CoordinatorLockingLesson+Darwin.swift).
-        variants: [uncoordinated, sameOwner, sameOwnerOneInstance, processRecordLock, coordinated, crossProcess]
+        variants: [
+            uncoordinated, sameOwner, sameOwnerOneInstance, sameOwnerCostlyClaim, processRecordLock, coordinated,
+            crossProcess,
+        ]
             + systemCoordinatorVariants,
         workers: [incrementWorker],
         countMeanings: [
@@ -57,20 +60,35 @@ public enum CoordinatorLockingLesson {
         oneInstance: true
     )
 
+    /// `same-owner` with a modelled per-claim cost (not Foundation's): 300 µs of bookkeeping under
+    /// the claim table's lock, before the claim is granted. Claims are then granted one bookkeeping
+    /// apart, so two increments' read-modify-writes overlap only when one outlasts the bookkeeping:
+    /// the bug is the same, its rate lower, hence more iterations per trial.
+    static let sameOwnerCostlyClaim = sameOwnerVariant(
+        name: "same-owner-costly-claim",
+        summary: "same-owner, each claim 300 µs of modelled bookkeeping, serialized in the coordinator",
+        overlap: "same owner, costly claims",
+        claimCost: .microseconds(300),
+        workload: Workload(trials: 10, iterations: 1_000)
+    )
+
     /// The lesson's bug, through a new storage per increment or through one (`oneInstance`): every
     /// claim of `OwnerScopedCoordinator` with the trial's one owner.
     private static func sameOwnerVariant(
         name: String,
         summary: String,
         overlap: String,
-        oneInstance: Bool = false
+        oneInstance: Bool = false,
+        claimCost: Duration = .zero,
+        workload: Workload? = nil
     ) -> Variant {
         counterVariant(
             name: name,
             kind: .buggy,
             summary: summary,
-            coordinator: { owner in OwnerScopedCoordinator(owner: owner) },
+            coordinator: { owner in OwnerScopedCoordinator(owner: owner, claimCost: claimCost, table: .shared) },
             overlap: overlap,
+            workload: workload,
             oneInstance: oneInstance
         )
         .expecting(
@@ -206,8 +224,8 @@ public enum CoordinatorLockingLesson {
 
     /// A counter trial's outcome: whether the lock ever granted a claim while another was held
     /// (`overlaps` of them) and, if it did, what the two had in common for the lock, then how many
-    /// increments it kept. The four buggy variants lose about as much, so the part where they
-    /// differ leads. The meaning says what the outcome does not: where the increments went.
+    /// increments it kept. The buggy variants fail the same way, so the part where they differ
+    /// leads. The meaning says what the outcome does not: where the increments went.
     ///
     /// Each overlap is an inconsistency, a broken "one claim at a time": a lock that let a second
     /// claim in failed even in a trial whose increments all happened to survive.

@@ -56,7 +56,7 @@ struct CoordinatorLockingExplorerTests {
         "a claim under one owner, or an fcntl record lock, is granted to the second thread while the first holds it: an increment is lost",
         arguments: [
             ("same-owner", "claim for writing"), ("same-owner-one-instance", "claim for writing"),
-            ("fcntl-process-lock", "fcntl lock counter.json.lock"),
+            ("same-owner-costly-claim", "claim for writing"), ("fcntl-process-lock", "fcntl lock counter.json.lock"),
         ]
     )
     func misconfiguredClaimsGrantBothThreads(name: String, claim: String) async throws {
@@ -87,6 +87,10 @@ struct CoordinatorLockingExplorerTests {
             (
                 name: "same-owner-one-instance", first: "holds the claim, ",
                 second: "granted it too (same owner, one instance)"
+            ),
+            (
+                name: "same-owner-costly-claim", first: "holds the claim, ",
+                second: "granted it too (same owner, costly claims)"
             ),
             (name: "fcntl-process-lock", first: "holds the lock, ", second: "granted it too (one process)"),
             (name: "uncoordinated", first: "", second: "went in too (no lock)"),

@@ -8,17 +8,24 @@ import Testing
 struct OwnerScopedCoordinatorTests {
     let url = URL(fileURLWithPath: "/racelab-test/owner-scoped/\(UUID().uuidString)")
 
-    @Test("a claim of the same owner gets in while a writing claim is held")
-    func sameOwnerPassesThrough() async {
+    /// A claim's bookkeeping (`same-owner-costly-claim`'s modelled cost) delays its grant, never
+    /// refuses it: the second claim of the owner still gets in while the first is held.
+    @Test(
+        "a claim of the same owner gets in while a writing claim is held, whatever a claim costs",
+        arguments: [Duration.zero, .milliseconds(2)]
+    )
+    func sameOwnerPassesThrough(claimCost: Duration) async {
         let table = ClaimTable()
         let owner = ClaimOwner()
         let finished = DispatchSemaphore(value: 0)
         let enteredWhileHeld = await onOwnThread { [url] in
-            OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
-                // Another storage, another thread, the same owner: admitted at once.
+            OwnerScopedCoordinator(owner: owner, claimCost: claimCost, table: table).coordinateWriting(at: url) { _ in
+                // Another storage, another thread, the same owner: admitted once its bookkeeping is done.
                 let entered = DispatchSemaphore(value: 0)
                 Thread {
-                    OwnerScopedCoordinator(owner: owner, table: table).coordinateWriting(at: url) { _ in
+                    OwnerScopedCoordinator(owner: owner, claimCost: claimCost, table: table).coordinateWriting(
+                        at: url
+                    ) { _ in
                         _ = entered.signal()
                     }
                     // Its claim has ended: only now may the table be empty.

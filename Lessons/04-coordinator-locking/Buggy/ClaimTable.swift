@@ -58,11 +58,19 @@ final class ClaimTable: @unchecked Sendable {
     private var files: [URL: Holders] = [:]
 
     /// Blocks until `claim` can be granted, then records it.
-    func acquire(_ claim: Claim) {
+    ///
+    /// - Parameter bookkeeping: a modelled cost of registering a claim, spent (asleep) under the
+    ///   table's lock once the claim is admitted: every other acquire and release waits for it, as
+    ///   they would for a coordinator that serializes its per-claim work. Zero grants at once.
+    func acquire(_ claim: Claim, bookkeeping: Duration = .zero) {
         condition.lock()
         defer { condition.unlock() }
         while !(files[claim.url] ?? Holders()).admits(claim) {
             condition.wait()
+        }
+        if bookkeeping > .zero {
+            let (seconds, attoseconds) = bookkeeping.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
         }
         files[claim.url, default: Holders()].add(claim)
     }

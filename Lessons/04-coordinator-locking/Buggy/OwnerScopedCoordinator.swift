@@ -13,6 +13,8 @@ import RaceLab
 public struct OwnerScopedCoordinator: FileAccessCoordinator {
     /// The owner every claim made through this coordinator belongs to; nil gives each claim a new one.
     public let owner: ClaimOwner?
+    /// A modelled cost of each claim, spent in the table's bookkeeping (see `ClaimTable.acquire`).
+    let claimCost: Duration
     private let table: ClaimTable
 
     /// - Parameter owner: the identity claims are made under. Sharing one owner between callers that
@@ -21,8 +23,9 @@ public struct OwnerScopedCoordinator: FileAccessCoordinator {
         self.init(owner: owner, table: .shared)
     }
 
-    init(owner: ClaimOwner?, table: ClaimTable) {
+    init(owner: ClaimOwner?, claimCost: Duration = .zero, table: ClaimTable) {
         self.owner = owner
+        self.claimCost = claimCost
         self.table = table
     }
 
@@ -44,7 +47,7 @@ public struct OwnerScopedCoordinator: FileAccessCoordinator {
         let claim = ClaimTable.Claim(kind: kind, owner: owner ?? ClaimOwner(), url: url.standardizedFileURL)
         // A scheduling point, so that a schedule shows each claim granted: under one owner, both.
         Race.step(step)
-        table.acquire(claim)
+        table.acquire(claim, bookkeeping: claimCost)
         defer { table.release(claim) }
         return try accessor(url)
     }
