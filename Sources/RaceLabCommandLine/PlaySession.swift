@@ -20,8 +20,8 @@ final class PlaySession {
     private let echo = isatty(STDIN_FILENO) != 1
     /// Whether the next decision is shown in full (not after a hint or a refused line).
     private var showNext = true
-    /// The lines of the queue legend (`sync Q: …`) already printed: each is printed once, the
-    /// first time a step it explains is offered or shown.
+    /// The kinds of queue step (`sync`, `async`, `item`, `barrier`) the legend already explained: each is
+    /// explained once, the first time a step of that kind is offered or shown.
     private var legendShown: Set<String> = []
 
     /// What the player asked for besides running a thread.
@@ -137,12 +137,12 @@ final class PlaySession {
         showLegend(operations: next + decision.steps.map(\.operation), threadNames: next)
     }
 
-    /// Prints the lines of the queue legend (`sync Q: …`, as `racelab explore` prints it) that
-    /// explain `operations` or `threadNames` and were not printed yet in this session.
+    /// Prints the lines of the queue legend (`sync storage: …`, as `racelab explore` prints it) that
+    /// explain `operations` or `threadNames`, for the kinds of step not explained yet in this session.
     private func showLegend(operations: [String], threadNames: [String] = []) {
-        for line in VariantExploration.queueLegend(operations: operations, threadNames: threadNames)
-        where legendShown.insert(line).inserted {
-            print("  " + line)
+        for (kind, line) in VariantExploration.queueLegend(operations: operations, threadNames: threadNames)
+        where legendShown.insert(kind).inserted {
+            for part in wrapped("  " + line, hang: "    ") { print(part) }
         }
     }
 

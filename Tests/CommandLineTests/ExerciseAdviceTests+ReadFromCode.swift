@@ -34,7 +34,15 @@ extension ExerciseAdviceTests {
                 file: "Lessons/01-subscript-race/Exercise/WrongFixes/AtomicProperty.patch",
                 kind: "atomic-property",
                 hint: 3,
-                readFromCode: "a getter and a setter that each take a lock"
+                readFromCode: "a getter and a setter that are each atomic on their own"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 1: a lock around each accessor's queue call, the barrier kept",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/LockAroundQueue.patch",
+                kind: "atomic-property",
+                hint: 3,
+                readFromCode: "a getter and a setter that are each atomic on their own"
             ),
             FromCodeCase(
                 testDescription: "exercise 1: a setter that waits for its barrier",

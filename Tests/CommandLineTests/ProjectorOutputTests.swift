@@ -90,10 +90,11 @@ struct ProjectorOutputTests {
         // Each variant opens with its verdict (under its heading, at most three lines) and fits a screen.
         let blocks = ("\n" + output.stdout).components(separatedBy: "\nlesson ").dropFirst()
         #expect(!blocks.isEmpty)
-        // What a run says once: the queue legend's lines, what a step is, a clean verdict's scope.
-        let syncLegend = "    sync Q: the thread waits until queue Q has run its block"
-        let spawnedLegend =
-            "    Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q"
+        // What a run says once: each kind of the queue legend's lines, what a step is, a clean
+        // verdict's scope. A legend line names the steps it explains as the schedule above it does.
+        let syncLegend = ": the thread waits until "
+        let itemLegend = " item: a block that "
+        let barrierLegend = " barrier: a block that "
         let stepLines = [
             "  each step: code from one scheduling point to the next, named after the point it starts at",
             "  a data race inside a step is ThreadSanitizer's to find",
@@ -107,11 +108,21 @@ struct ProjectorOutputTests {
             #expect(verdict <= 3, "\(block)")
             // A schedule that names steps after a queue says what those names mean, the first time.
             let steps = lines.drop { !$0.contains("SCHEDULE") }
-            var legend: [String] = []
-            if steps.contains(where: { $0.contains(" sync ") }) { legend.append(syncLegend) }
-            if steps.contains(where: { $0.contains(" item', started") || $0.contains(" barrier', started") }) {
-                legend.append(spawnedLegend)
+            for (kind, shown) in [
+                (syncLegend, steps.contains { $0.contains(" sync ") }),
+                (itemLegend, steps.contains { $0.contains(" item', started") }),
+                (barrierLegend, steps.contains { $0.contains(" barrier', started") }),
+            ] where shown {
+                let legendLines = lines.filter { $0.hasPrefix("    ") && $0.contains(kind) }
+                #expect(legendLines.count == (said.contains(kind) ? 0 : 1), "\(kind)\n\(block)")
+                said.insert(kind)
+                // Each name it explains (`sync storage`, `storage barrier`) is one the schedule shows.
+                let names = legendLines.first.map { $0.dropFirst(4).components(separatedBy: ": ")[0] } ?? ""
+                for name in names.components(separatedBy: ", ") where !names.isEmpty {
+                    #expect(steps.contains { $0.contains(name) && !$0.contains(kind) }, "\(name)\n\(block)")
+                }
             }
+            var legend: [String] = []
             // What a step is: under the first block's counts, above any schedule, whatever its verdict.
             legend += stepLines
             // What a preemption is, under the first block that counts them.

@@ -293,10 +293,10 @@ extension VariantExploration {
             TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    ", unit: unitName)
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
-        lines += said.once(
-            Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
-                .map { "    \($0)" }
-        )
+        let legend = Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
+        for (kind, line) in legend where said.isFirst("queue legend: " + kind) {
+            lines += wrapped("    " + line, hang: "      ")
+        }
         lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
@@ -324,21 +324,52 @@ extension VariantExploration {
     }
 
     /// What the steps named after a `RaceQueue` mean, for the kinds among `operations` (a
-    /// schedule's steps, `sync storage`) and `threadNames` (its spawned threads, `documents item`):
-    /// a reader sees them without knowing the explorer's naming. `racelab explore` prints it under
-    /// a failing schedule, `racelab play` beside the steps it offers.
+    /// schedule's steps, `sync storage`) and `threadNames` (its spawned threads, `storage barrier`):
+    /// a reader sees them without knowing the explorer's naming. Each line names the steps it
+    /// explains as the schedule names them (`sync storage: the thread waits until queue storage has
+    /// run its block`). `racelab explore` prints it under a failing schedule, `racelab play` beside
+    /// the steps it offers, each kind once a run: a later schedule's steps of the same kind, on
+    /// another queue, read the same way.
     ///
-    /// - Returns: one line per kind present, none when no step or thread is a queue's.
-    package static func queueLegend(operations: [String], threadNames: [String]) -> [String] {
-        var legend: [String] = []
-        if operations.contains(where: { $0.hasPrefix("sync ") }) {
-            legend.append("sync Q: the thread waits until queue Q has run its block")
+    /// - Returns: one line per kind present (`kind`: `sync`, `async`, `item` or `barrier`), none
+    ///   when no step or thread is a queue's.
+    package static func queueLegend(
+        operations: [String],
+        threadNames: [String]
+    ) -> [(kind: String, line: String)] {
+        /// The distinct names among `names`, in order of appearance, and the queue they name
+        /// (`queue storage`), or `several` when they name more than one.
+        func named(_ names: [String], several: String, queue: (String) -> String) -> (names: String, queue: String) {
+            var seen: Set<String> = []
+            let distinct = names.filter { seen.insert($0).inserted }
+            let queues = Set(distinct.map(queue))
+            return (distinct.joined(separator: ", "), queues.count == 1 ? queues.map { "queue \($0)" }[0] : several)
         }
-        if operations.contains(where: { $0.hasPrefix("async ") }) {
-            legend.append("async Q: the thread hands a block to queue Q and goes on")
+        /// `sync storage`, `sync barrier storage` → `storage`.
+        func queueNamed(byOperation name: String) -> String {
+            let words = name.split(separator: " ").dropFirst()
+            return (words.first == "barrier" && words.count > 1 ? words.dropFirst() : words).joined(separator: " ")
         }
-        if threadNames.contains(where: { $0.hasSuffix(" barrier") || $0.hasSuffix(" item") }) {
-            legend.append("Q item, Q barrier: a block that queue Q runs; a barrier runs alone on Q")
+        var legend: [(kind: String, line: String)] = []
+        let syncs = operations.filter { $0.hasPrefix("sync ") }
+        if !syncs.isEmpty {
+            let (names, queue) = named(syncs, several: "that queue", queue: queueNamed(byOperation:))
+            legend.append(("sync", "\(names): the thread waits until \(queue) has run its block"))
+        }
+        let asyncs = operations.filter { $0.hasPrefix("async ") }
+        if !asyncs.isEmpty {
+            let (names, queue) = named(asyncs, several: "that queue", queue: queueNamed(byOperation:))
+            legend.append(("async", "\(names): the thread hands a block to \(queue) and goes on"))
+        }
+        let items = threadNames.filter { $0.hasSuffix(" item") }
+        if !items.isEmpty {
+            let (names, queue) = named(items, several: "its queue") { String($0.dropLast(" item".count)) }
+            legend.append(("item", "\(names): a block that \(queue) runs"))
+        }
+        let barriers = threadNames.filter { $0.hasSuffix(" barrier") }
+        if !barriers.isEmpty {
+            let (names, queue) = named(barriers, several: "its queue") { String($0.dropLast(" barrier".count)) }
+            legend.append(("barrier", "\(names): a block that \(queue) runs alone (a barrier)"))
         }
         return legend
     }
@@ -378,5 +409,11 @@ public struct ExplorationTextMemory: Sendable {
     /// Of `lines`, those not said before; all of them count as said from now on.
     mutating func once(_ lines: [String]) -> [String] {
         lines.filter { said.insert($0).inserted }
+    }
+
+    /// Whether what `key` names (a kind of legend line) is said here for the first time in the run;
+    /// it counts as said from now on.
+    mutating func isFirst(_ key: String) -> Bool {
+        said.insert(key).inserted
     }
 }

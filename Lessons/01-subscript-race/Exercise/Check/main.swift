@@ -51,7 +51,16 @@ check.stress(
 // whichever lock the getter and the setter take.
 if check.saw("lost-writes") {
     let code = participantCode("Storage.swift")
-    if SyncSetter.found(in: code) {
+    // Atomic accessors first: a lock of the participant's around both is that mistake even when the
+    // setter inside it waits for its barrier.
+    if AtomicProperty.found(in: code) {
+        check.diagnose(
+            "atomic-property",
+            "read from your code: `contents` has a getter and a setter that are each atomic on their "
+                + "own (a lock, a barrier or a serial queue), so `contents[id] = data` still reads in "
+                + "one step and writes in another (`atomic-property`)"
+        )
+    } else if SyncSetter.found(in: code) {
         check.diagnose(
             "sync-setter",
             "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), so each "
@@ -59,28 +68,65 @@ if check.saw("lost-writes") {
                 + "in one call and writes it back in another: the window is between the get and the "
                 + "set, not inside the set (`sync-setter`)"
         )
-    } else if AtomicProperty.found(in: code) {
-        check.diagnose(
-            "atomic-property",
-            "read from your code: `contents` has a getter and a setter that each take a lock, so "
-                + "`contents[id] = data` still reads in one step and writes in another (`atomic-property`)"
-        )
     }
 }
 check.finish()
 
-/// A property made "atomic": a computed property whose getter and setter each take a lock (any
-/// kind but the starter's own barrier on the setter, which the first hints are about).
+/// The accessors of the computed `contents` as the participant's code has them (whitespace removed).
+enum Accessors {
+    /// The body of the first accessor opened by `keyword{` (`get`, `set`), up to its closing brace.
+    static func body(_ keyword: String, in compact: String) -> Substring? {
+        guard let open = compact.range(of: keyword + "{") else { return nil }
+        var depth = 1
+        var end = open.upperBound
+        while end < compact.endIndex {
+            switch compact[end] {
+            case "{": depth += 1
+            case "}": depth -= 1
+            default: break
+            }
+            if depth == 0 { return compact[open.upperBound..<end] }
+            end = compact.index(after: end)
+        }
+        return compact[open.upperBound...]
+    }
+
+    /// Whether a store goes through the computed property, `contents[...] = ...` (not `_contents`):
+    /// it reads with the getter and writes with the setter.
+    static func storeThroughProperty(in compact: String) -> Bool {
+        compact.ranges(of: "contents[").contains { range in
+            let before = range.lowerBound == compact.startIndex ? nil : compact[compact.index(before: range.lowerBound)]
+            guard before.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true,
+                let close = compact[range.upperBound...].firstIndex(of: "]")
+            else { return false }
+            let after = compact[compact.index(after: close)...]
+            return after.hasPrefix("=") && !after.hasPrefix("==")
+        }
+    }
+
+    /// A lock the participant took: anything but the starter's queue calls.
+    static func takesLock(_ body: Substring) -> Bool {
+        ["lock", "Lock", "Mutex", "wait"].contains { body.contains($0) }
+    }
+}
+
+/// A property made "atomic": a store still goes through the getter and then the setter, and each
+/// of them is atomic on its own. Either both take a lock of the participant's (around the queue calls
+/// or instead of them), or both go through the queue with writes that exclude every other access (a
+/// barrier, or a serial queue), in accessors other than the starter's own pair (a `queue.sync` read,
+/// a `queue.async(flags: .barrier)` write), which the first hints are about, and other than a setter
+/// that waits for its barrier (`SyncSetter`, its own hint).
 enum AtomicProperty {
     static func found(in code: String) -> Bool {
         let compact = code.filter { !$0.isWhitespace }
-        guard let get = compact.range(of: "get{"), let set = compact.range(of: "set{") else { return false }
-        let takesLock = { (body: Substring) in
-            ["lock", "Lock", "sync", "Mutex", "wait"].contains { body.prefix(120).contains($0) }
-        }
-        let setter = compact[set.upperBound...]
-        return takesLock(compact[get.upperBound...]) && takesLock(setter)
-            && !setter.prefix(120).contains("flags:.barrier")
+        guard let get = Accessors.body("get", in: compact), let set = Accessors.body("set", in: compact),
+            Accessors.storeThroughProperty(in: compact)
+        else { return false }
+        if Accessors.takesLock(get) && Accessors.takesLock(set) { return true }
+        let serial = !compact.contains(".concurrent")
+        let queued = get.contains("sync") && set.contains("sync") && (serial || set.contains("flags:.barrier"))
+        let startersPair = get.contains(".sync{") && set.contains(".async(flags:.barrier)")
+        return queued && !startersPair && !SyncSetter.found(in: code)
     }
 }
 
@@ -89,12 +135,7 @@ enum AtomicProperty {
 enum SyncSetter {
     static func found(in code: String) -> Bool {
         let compact = code.filter { !$0.isWhitespace }
-        guard let set = compact.range(of: "set{") else { return false }
-        let setter = compact[set.upperBound...].prefix(120)
-        // `contents[` not preceded by `_`: a store through the computed property.
-        let throughProperty = compact.ranges(of: "contents[").contains { range in
-            range.lowerBound == compact.startIndex || compact[compact.index(before: range.lowerBound)] != "_"
-        }
-        return setter.contains(".sync(flags:.barrier)") && throughProperty && compact.contains("]=")
+        guard let set = Accessors.body("set", in: compact) else { return false }
+        return set.contains(".sync(flags:.barrier)") && Accessors.storeThroughProperty(in: compact)
     }
 }
