@@ -290,9 +290,16 @@ extension VariantExploration {
         ]
         let spawned = schedule.spawned ?? []
         lines.append(
-            TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    ", unit: unitName)
+            TimelineText.render(
+                schedule.steps,
+                threads: threads + spawned.count,
+                indent: "    ",
+                unit: unitName,
+                marked: schedule.failureSeen?.step
+            )
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
+        if let seen = schedule.failureSeen { lines += wrapped("    ✗ " + seen.line(unit: unitName), hang: "      ") }
         lines += said.once(
             Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
                 .map { "    \($0)" }
