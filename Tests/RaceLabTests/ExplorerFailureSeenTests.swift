@@ -44,7 +44,7 @@ struct ExplorerFailureSeenTests {
     func stampsTheStep() async throws {
         let result = try await Explorer.replay(Self.lostUpdate(noticing: true), schedule: Self.interleaved)
         #expect(result.outcome == .invariantBroken("counter is 1, expected 2"))
-        #expect(result.steps[3] == ScheduleStep(thread: 1, operation: "write counter"))
+        #expect(result.steps[3].thread == 1 && result.steps[3].operation == "write counter")
         #expect(result.failureSeen == FailureSeen(step: 4, thread: 1, what: "thread 1 read 0, the counter now holds 1"))
         // A serial schedule sees nothing and fails nothing.
         let serial = try await Explorer.replay(
@@ -87,11 +87,12 @@ struct ExplorerFailureSeenTests {
         let lines = entry.text(heading: "h", verbose: false).split(separator: "\n").map(String.init)
         let rows = lines.filter { $0.contains("seen broken") }
         #expect(rows.count == 2)
-        #expect(rows.first?.hasPrefix("       4") == true)
-        #expect(rows.first?.hasSuffix("write counter  ✗ seen broken") == true)
+        // The title says where, the row is marked.
+        #expect(rows.last?.hasPrefix("       4") == true)
+        #expect(rows.last?.hasSuffix("write counter  ✗ seen broken") == true)
         #expect(
             lines.contains(
-                "    ✗ invariant first seen broken at step 4 (thread 1): thread 1 read 0, the counter now holds 1"
+                "  FAILING SCHEDULE (6 steps; seen broken at step 4 ✗: thread 1 read 0, the counter now holds 1)"
             )
         )
         #expect(lines.allSatisfy { $0.count <= reportWidth })

@@ -283,9 +283,11 @@ extension VariantExploration {
         said: inout ExplorationTextMemory,
         replayCommand: (String) -> String
     ) -> [String] {
+        // Where the code saw the failure, on the title line: the row it names is marked `✗`.
+        let seen = schedule.failureSeen.map { "; seen broken at step \($0.step) ✗: \($0.what)" } ?? ""
         var lines = [
             "",
-            "  \(title) (" + Self.counted(schedule.steps.count, "step") + ")"
+            "  \(title) (" + Self.counted(schedule.steps.count, "step") + seen + ")"
                 + (message ? ": \(schedule.message)" : ""),
         ]
         let spawned = schedule.spawned ?? []
@@ -299,7 +301,6 @@ extension VariantExploration {
             )
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
-        if let seen = schedule.failureSeen { lines += wrapped("    ✗ " + seen.line(unit: unitName), hang: "      ") }
         lines += said.once(
             Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
                 .map { "    \($0)" }
