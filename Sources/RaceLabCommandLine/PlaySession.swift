@@ -110,6 +110,10 @@ final class PlaySession {
 
     private func show(_ decision: PlayDecision) {
         print("")
+        // The step just played is where the code saw the failure: said there, not only at the end.
+        if let seen = decision.failureSeen, seen.step == decision.steps.count {
+            for part in wrapped("✗ " + seen.line(unit: unit), hang: "  ") { print(style.red(part)) }
+        }
         var heading = "step \(decision.steps.count + 1)"
         // A state of several parts (`store holds [] · thread 0 read [] → …`) shows one per line.
         let hang = String(repeating: " ", count: "step \(decision.steps.count + 1)   state: ".count)
@@ -130,7 +134,15 @@ final class PlaySession {
         }
         if !decision.steps.isEmpty {
             print("  so far:")
-            print(TimelineText.render(decision.steps, threads: decision.threads.count, indent: "  ", unit: unit))
+            print(
+                TimelineText.render(
+                    decision.steps,
+                    threads: decision.threads.count,
+                    indent: "  ",
+                    unit: unit,
+                    marked: decision.failureSeen?.step
+                )
+            )
         }
         // A queue's block offered as a thread's next step is named after it (`ui item`).
         let next = decision.threads.compactMap(\.next)
@@ -176,8 +188,11 @@ final class PlaySession {
             let lines = Self.stateLines(state, hang: String(repeating: " ", count: heading.count))
             print(heading + lines.joined(separator: "\n").dropFirst(heading.count))
         }
-        print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit))
+        // Where the code saw the broken invariant, as `explore` marks it.
+        let seen: FailureSeen? = result.outcome.kind == "invariant" ? result.failureSeen : nil
+        print(TimelineText.render(result.steps, threads: threadCount, indent: "  ", unit: unit, marked: seen?.step))
         for thread in result.spawned { print("  " + TimelineText.legend(thread, unit: unit)) }
+        if let seen { print(wrapped("  ✗ " + seen.line(unit: unit), hang: "    ").joined(separator: "\n")) }
         showLegend(operations: result.steps.map(\.operation), threadNames: result.spawned.map(\.name))
         // The command fits a projector and still runs as pasted: it wraps with a trailing `\`.
         let command = RaceLabTool.replayCommand(

@@ -99,6 +99,32 @@ struct AsyncDataSourceExplorerTests {
         #expect(barrier < setHeader && setHeader < setItems && setItems < items)
     }
 
+    @Test("the story's schedule, replayed as explore prints it, marks the UI's mixed read: step 9 of 14")
+    func publicPropertiesMixedReadIsMarked() async throws {
+        let exploration = try Self.exploration("public-properties")
+        let schedule = try Schedule.parse("2:0.0.1.1.1.2.2.2.1.1.1.3.3.3@02c0df")
+        let result = try await Explorer.replay(exploration, schedule: schedule, options: Self.options)
+        #expect(result.steps.count == 14)
+        guard case .invariantBroken(let broken) = result.outcome else {
+            Issue.record("expected a broken invariant, got \(result.outcome.summary)")
+            return
+        }
+        #expect(broken.hasPrefix("the UI saw mixed state: header says 2 items, the list shows 3"))
+        // The header was read at step 5, before the change; the items at step 9, after it.
+        #expect(
+            result.failureSeen == FailureSeen(step: 9, thread: 1, what: "mixed state: read header v0, then items v1")
+        )
+        #expect(result.steps[8].thread == 1 && result.steps[8].operation == "read items")
+        let entry = VariantExploration(name: "public-properties", kind: .buggy, replayOf: result)
+        let text = entry.text(heading: "h", verbose: false)
+        #expect(text.contains("       9                       read items  ✗ seen broken\n"))
+        #expect(
+            text.contains(
+                "\n  FAILING SCHEDULE (14 steps; seen broken at step 9 ✗: mixed state: read header v0, then items v1)\n"
+            )
+        )
+    }
+
     /// A buggy variant whose failing schedule must contain a step of its own, and, where given, the
     /// start of the invariant it breaks.
     struct RacingCase: Sendable, CustomTestStringConvertible {

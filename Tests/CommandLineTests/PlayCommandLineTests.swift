@@ -225,6 +225,11 @@ struct PlayCommandLineTests {
                     + "  v1, footer v1) (14 steps).\n"
             )
         )
+        // The mixed read is said where it is played, step 9, before step 10 is offered; the end marks it.
+        let seen = "✗ invariant first seen broken at step 9 (thread 1): mixed state: read header v0, then items v1\n"
+        #expect(output.stdout.contains("\n" + seen + "step 10 "))
+        #expect(output.stdout.contains("\n  " + seen + "replay: "))
+        #expect(output.stdout.contains("     9                        read items  ✗ seen broken\n"))
         // The steps named after a queue (`sync ui`, `public-properties barrier`) are explained as
         // `explore` explains them, by those names, once each, while the game offers them, not only
         // at its end.

@@ -94,7 +94,12 @@ extension PublicPropertiesDataSource {
         // hazard: the header is read; a `change` may replace the items before the next line.
         Race.window("read items")
         let items = self.items
-        log?.note("items " + Set(items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/"))
+        let itemVersions = Set(items.map(\.version)).sorted().map { "v\($0)" }.joined(separator: "/")
+        log?.note("items " + itemVersions)
+        // A mix shows from here, before the footer: the explorer marks this step.
+        if items.contains(where: { $0.version != header.version }) {
+            Race.failureSeen("mixed state: read header v\(header.version), then items \(itemVersions)")
+        }
         Race.window("read footer, title")
         let footer = self.footer
         log?.note("footer v\(footer.version)")

@@ -17,9 +17,12 @@ public struct Inconsistency: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     public let detail: String
 
+    /// An inconsistency, made where a reader or an observer sees it: under the schedule explorer
+    /// the step that saw it first is marked on a failing schedule (`Race.failureSeen(_:)`).
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
+        Race.failureSeen("\(kind.rawValue): \(detail)")
     }
 
     public var description: String { "\(kind.rawValue): \(detail)" }

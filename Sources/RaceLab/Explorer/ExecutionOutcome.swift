@@ -119,6 +119,9 @@ public struct ExecutionResult: Sendable, Equatable, Codable {
     public var unscheduledThreads: [Int] = []
     /// Decisions at which more than one thread could go on: 0 means no other schedule exists.
     public var branchingDecisions = 0
+    /// The first failure its code said it saw (`Race.failureSeen(_:)`), with the step it was seen
+    /// in; nil when its code said none.
+    public var failureSeen: FailureSeen?
     /// Seconds this execution spent starting its threads, in its steps, and checking its end
     /// (`ExplorationTiming`'s `threads`, `steps` and `check`).
     var timing = ExplorationTiming()
@@ -146,7 +149,8 @@ public struct ExecutionResult: Sendable, Equatable, Codable {
     var asyncBodies: Bool?
 
     private enum CodingKeys: String, CodingKey {
-        case schedule, steps, outcome, spawned, states, stall, unscheduledThreads, branchingDecisions, timing
+        case schedule, steps, outcome, spawned, states, stall, unscheduledThreads, branchingDecisions, failureSeen
+        case timing
         case threadsLeftRunning, errorsAreFailures, jobsWereSteps
         case asyncBodies = "isAsync"
     }

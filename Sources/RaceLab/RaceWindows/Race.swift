@@ -65,6 +65,20 @@ public enum Race {
     public static func step(_ name: StaticString, reading object: AnyObject) {
         if let hook { hook.stepReached(name, reading: object) }
     }
+
+    /// Says that the code running has just seen the failure its exploration's invariant reports (a
+    /// reader got a state no writer published), in one line: `the UI saw mixed state: …`.
+    ///
+    /// The schedule explorer keeps the first such line of an execution with the step it was said
+    /// in (`ExecutionResult.failureSeen`), and a failing schedule's timeline marks that step: where
+    /// the failure became visible, which an invariant checked after every thread finished cannot
+    /// tell. It decides nothing: the verdict is the invariant's. Said outside a step (a thread's
+    /// set-up before its first scheduling point, the invariant itself), or outside the explorer
+    /// (the stress runner, a plain test), it is ignored, and `what` is not evaluated.
+    @inlinable
+    public static func failureSeen(_ what: @autoclosure () -> String) {
+        if let hook { hook.failureSeen(what) }
+    }
 }
 
 /// Something that acts when lesson code reaches a race window: noise, a scheduler, a test's gate.
@@ -86,6 +100,10 @@ public protocol RaceWindowHook: Sendable {
 
     /// `stepReached` with the object the step only reads (`Race.step(_:reading:)`).
     func stepReached(_ name: StaticString, reading object: AnyObject)
+
+    /// Called on the thread whose code saw the failure that `what` describes (`Race.failureSeen(_:)`);
+    /// a hook that keeps nothing does not call it.
+    func failureSeen(_ what: () -> String)
 }
 
 extension RaceWindowHook {
@@ -111,4 +129,7 @@ extension RaceWindowHook {
     public func stepReached(_ name: StaticString, reading object: AnyObject) {
         stepReached(name, on: object)
     }
+
+    /// Only the explorer records where a failure was seen.
+    public func failureSeen(_ what: () -> String) {}
 }

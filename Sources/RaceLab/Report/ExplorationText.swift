@@ -283,14 +283,22 @@ extension VariantExploration {
         said: inout ExplorationTextMemory,
         replayCommand: (String) -> String
     ) -> [String] {
+        // Where the code saw the failure, on the title line: the row it names is marked `✗`.
+        let seen = schedule.failureSeen.map { "; seen broken at step \($0.step) ✗: \($0.what)" } ?? ""
         var lines = [
             "",
-            "  \(title) (" + Self.counted(schedule.steps.count, "step") + ")"
+            "  \(title) (" + Self.counted(schedule.steps.count, "step") + seen + ")"
                 + (message ? ": \(schedule.message)" : ""),
         ]
         let spawned = schedule.spawned ?? []
         lines.append(
-            TimelineText.render(schedule.steps, threads: threads + spawned.count, indent: "    ", unit: unitName)
+            TimelineText.render(
+                schedule.steps,
+                threads: threads + spawned.count,
+                indent: "    ",
+                unit: unitName,
+                marked: schedule.failureSeen?.step
+            )
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
         let legend = Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))

@@ -3,7 +3,8 @@
 /// Everything is inline (CSS and a few lines of script, no font, image or URL), so the file works
 /// from a USB stick on a projector with no network. Each failing schedule is a table with one
 /// column per thread, the state after each step where the exploration describes it, the last step
-/// (after which the failure showed) marked, the invariant and the replay command. The script only
+/// (after which the failure showed) marked, and the step at which the code saw it when it said so
+/// (`FailureSeen`), the invariant and the replay command. The script only
 /// adds a step-through: the page is complete without it (printed, or with scripts off).
 public enum ScheduleHTML {
     /// - Parameters:
@@ -51,14 +52,20 @@ public enum ScheduleHTML {
         }
         for (index, step) in failure.steps.enumerated() {
             let last = index == failure.steps.count - 1
-            var cells = "<td class=\"number\">\(index + 1)\(last ? " <span class=\"mark\">failure</span>" : "")</td>"
+            // The step at which the code saw the failure, when it said so (`FailureSeen`).
+            let seen = failure.failureSeen?.step == index + 1
+            let marks =
+                (seen ? " <span class=\"mark\">seen broken</span>" : "")
+                + (last ? " <span class=\"mark\">failure</span>" : "")
+            var cells = "<td class=\"number\">\(index + 1)\(marks)</td>"
             for thread in picture.threadNames.indices {
                 cells +=
                     thread == step.thread
                     ? "<td class=\"op thread-\(thread % 6)\">\(xmlEscaped(step.operation))</td>" : "<td></td>"
             }
             if showsState { cells += "<td class=\"state\">\(stateLines(picture.state(after: index) ?? ""))</td>" }
-            lines.append("<tr class=\"step\(last ? " failing" : "")\" data-step=\"\(index + 1)\">\(cells)</tr>")
+            let classes = "step" + (seen ? " seen" : "") + (last ? " failing" : "")
+            lines.append("<tr class=\"\(classes)\" data-step=\"\(index + 1)\">\(cells)</tr>")
         }
         lines.append("</tbody>")
         lines.append("</table>")
@@ -72,6 +79,9 @@ public enum ScheduleHTML {
             "<p class=\"failing-note\">The failure showed after step \(failure.steps.count), the last one: "
                 + "\(xmlEscaped(failure.message)).</p>"
         )
+        if let seen = failure.failureSeen {
+            lines.append("<p class=\"seen-note\">\(xmlEscaped(seen.line())).</p>")
+        }
         if let deadlock = failure.deadlock {
             lines.append("<ul class=\"deadlock\">")
             lines += deadlock.map { "<li>\(xmlEscaped($0.description))</li>" }
@@ -101,6 +111,8 @@ public enum ScheduleHTML {
         .timeline td.state { color: #424245; }
         tr.failing td { border-top: 3px solid #c62828; border-bottom: 3px solid #c62828; }
         tr.failing td.op { background: #ffcdd2; }
+        tr.seen td { border-top: 3px dashed #c62828; border-bottom: 3px dashed #c62828; }
+        tr.seen td.op { background: #ffcdd2; }
         .mark { color: #c62828; font-weight: bold; }
         tr.hidden { visibility: hidden; }
         button { font-size: 1em; }

@@ -18,6 +18,9 @@ public struct VariantExploration: Sendable, Equatable {
         public var deadlock: [ThreadPosition]?
         /// Threads the program started while it ran (callbacks, tasks), beyond `threads`.
         public var spawned: [SpawnedThread]?
+        /// For a broken invariant: the step at which the code first saw the failure, as that
+        /// execution recorded it (`Race.failureSeen(_:)`); nil when its code said nothing.
+        public var failureSeen: FailureSeen?
     }
 
     /// Whether the variant's schedules were searched, or one schedule replayed.
@@ -240,7 +243,9 @@ public struct VariantExploration: Sendable, Equatable {
             steps: result.steps,
             replay: result.schedule.replayString,
             deadlock: deadlock,
-            spawned: result.spawned.isEmpty ? nil : result.spawned
+            spawned: result.spawned.isEmpty ? nil : result.spawned,
+            // What was seen is about the invariant: another failure (a deadlock) is not marked by it.
+            failureSeen: result.outcome.kind == "invariant" ? result.failureSeen : nil
         )
     }
 

@@ -79,6 +79,8 @@ final class ControlledExecution: @unchecked Sendable {
     private var steps: [ScheduleStep] = []
     /// Decisions at which more than one thread could go on.
     private var branching = 0
+    /// The first failure the code said it saw (`Race.failureSeen(_:)`), with its step.
+    private var failureSeen: FailureSeen?
     private var footprints: [Footprint] = []
     /// The thread that ran the previous step.
     private var current: Int?
@@ -201,6 +203,7 @@ final class ControlledExecution: @unchecked Sendable {
                 trace.pointsReached(by: $0) <= startsOnly && !interleaved.contains($0)
             }
             result.branchingDecisions = branching
+            result.failureSeen = failureSeen
             lap(\.check)
             result.timing = timing
             HandOffCounts.add(handOffs: handOffs, kept: kept, steps: steps.count)
@@ -327,7 +330,7 @@ final class ControlledExecution: @unchecked Sendable {
     /// The caller gives it the baton.
     private func beginStep(choosingAmong enabled: [Int]) -> Int {
         guard let strategy else { preconditionFailure("a step began outside an execution") }
-        let decision = SchedulingDecision(
+        var decision = SchedulingDecision(
             enabled: enabled,
             current: current,
             step: steps.count,
@@ -335,6 +338,7 @@ final class ControlledExecution: @unchecked Sendable {
             previousStep: footprints.count == steps.count ? footprints.last : .everything,
             spawned: state.spawned
         )
+        decision.failureSeen = failureSeen
         let chosen = strategy.choose(decision)
         if enabled.count > 1 { branching += 1 }
         guard let point = state.resume(chosen) else {
@@ -635,6 +639,25 @@ final class ControlledExecution: @unchecked Sendable {
     func record(_ error: any Error, of index: Int) {
         lock.lock()
         errors[index] = String(describing: error)
+        lock.unlock()
+    }
+
+    /// Keeps `what`, seen by thread `index`, as the execution's first failure seen, with the step
+    /// it was seen in: only while steps run and `index` holds the baton for the step the schedule
+    /// names last. Outside a step (set-up, the drain after a deadlock or the step bound) no step
+    /// can be named, and nothing is kept.
+    func noteFailureSeen(_ what: () -> String, by index: Int) {
+        lock.lock()
+        let step = steps.count
+        let keeps =
+            failureSeen == nil && !state.freeRunning && running == index && steps.last?.thread == index
+        lock.unlock()
+        guard keeps else { return }
+        // Described without the lock: the description may take locks of the code's own. Only the
+        // thread holding the baton runs, so the step cannot change meanwhile.
+        let seen = FailureSeen(step: step, thread: index, what: what())
+        lock.lock()
+        if failureSeen == nil { failureSeen = seen }
         lock.unlock()
     }
 }

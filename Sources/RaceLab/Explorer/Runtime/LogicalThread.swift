@@ -69,6 +69,13 @@ final class LogicalThread: HandOffThread, @unchecked Sendable {
         thread.pause(at: PlainPoint(name: name.description, footprint: footprint))
     }
 
+    /// The first failure seen in an execution is kept with the step that saw it (in a task this
+    /// thread started, when jobs are steps: that task's thread).
+    func failureSeen(_ what: () -> String) {
+        let thread = execution.schedulesJobs ? Self.current ?? self : self
+        execution.noteFailureSeen(what, by: thread.id)
+    }
+
     /// Gives the baton back in front of `point` and waits until the controller chooses this thread.
     func pause(at point: any SchedulingPoint) {
         execution.pause(id, at: point)

@@ -42,7 +42,8 @@ final class InteractiveStrategy: SchedulingStrategy {
                 canRun: decision.enabled.contains(thread)
             )
         }
-        let shown = PlayDecision(steps: steps, threads: threads, state: states.states.last)
+        var shown = PlayDecision(steps: steps, threads: threads, state: states.states.last)
+        shown.failureSeen = decision.failureSeen
         switch decide(shown) {
         case .run(let thread):
             precondition(decision.enabled.contains(thread), "play chose thread \(thread), which cannot run")
@@ -76,6 +77,9 @@ public struct PlayDecision: Sendable {
     public let threads: [Thread]
     /// The shared state now, when the exploration describes it.
     public let state: String?
+    /// The first failure the code of the steps so far said it saw, with its step
+    /// (`Race.failureSeen(_:)`); nil while none did.
+    public internal(set) var failureSeen: FailureSeen?
 
     /// The threads that can be chosen, in ascending order.
     public var runnable: [Int] { threads.filter(\.canRun).map(\.id) }

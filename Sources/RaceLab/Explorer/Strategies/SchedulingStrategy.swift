@@ -45,6 +45,8 @@ struct SchedulingDecision {
     var previousStep: Footprint? = nil
     /// The threads started so far, in the order they were started (their ids follow the program's).
     var spawned: [SpawnedThread] = []
+    /// The first failure the steps so far said they saw (`Race.failureSeen(_:)`).
+    var failureSeen: FailureSeen? = nil
 
     /// The choice that preempts nobody: the thread that ran the previous step if it can go on,
     /// otherwise the lowest enabled one.
