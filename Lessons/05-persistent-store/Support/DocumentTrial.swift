@@ -8,12 +8,12 @@ import RaceLab
 /// Iteration `i` works on document `(i / 4) % documents`: `i % 4` of 0 or 1 stores a new version,
 /// 2 or 3 loads it through the store.
 ///
-/// Versions are numbered inside the store's write (in the provider), so under the barrier the
-/// version numbers of one document are written in order and the last successful store holds the
-/// highest. A store that reported success but whose version is above the one left on disk was
-/// **lost**; so was a store that failed because of the race (another writer's rename took its
-/// staging file). A file that is not a whole version is **torn**, and one holding the version of a
-/// store that reported failure is inconsistent too.
+/// Versions are numbered in the provider (inside the store's write, or in `fixed` just before the
+/// write is queued), so under the barrier the version numbers of one document are written in order
+/// and the last successful store holds the highest. A store that reported success but whose
+/// version is above the one left on disk was **lost**; so was a store that failed because of the
+/// race (another writer's rename took its staging file). A file that is not a whole version is
+/// **torn**, and one holding the version of a store that reported failure is inconsistent too.
 ///
 /// With `slowEncodes`, each store's provider takes longer (an image encoded, say) and makes one
 /// load through the store while it runs (`StoreLoader`), counting the loads that **waited for the
@@ -38,6 +38,8 @@ final class DocumentTrial: @unchecked Sendable {
     private let saver = DispatchQueue(label: "racelab.documents.saver")
     private let pending = DispatchGroup()
     private let lock = NSLock()
+    /// One per document: held across a `storeData` call (`storeNewVersion`).
+    private let storeCalls = (0..<documents).map { _ in NSLock() }
     private var nextVersion: [Int]
     /// Which store (its index in `stores`) took each version of each document, so that a file
     /// that went back can say whether the two stores went through one queue or two.
@@ -347,6 +349,13 @@ final class DocumentTrial: @unchecked Sendable {
         let version = VersionBox()
         pending.enter()
         let store = store ?? self.store
+        // Calls for one document are made one at a time, so that the order they were made is the
+        // order of their version numbers: in `fixed` the provider numbers the version inside
+        // `storeData`, before the write is queued, and two callers at once could number in one order
+        // and queue in the other. Elsewhere `storeData` only queues. Not under the explorer, whose
+        // step holds the whole call (a lock held across a pause would block the other threads).
+        if watchesCompletions { storeCalls[document].lock() }
+        defer { if watchesCompletions { storeCalls[document].unlock() } }
         store.storeData(
             { [self] in
                 let number = takeVersion(of: document, through: store)
