@@ -247,14 +247,21 @@ final class DocumentTrial: @unchecked Sendable {
                     + (firstEnvironmentFailure ?? "?") + ")"
             )
         }
-        // The outcome names every kind of problem; the meaning says what the first one costs (an
-        // older store left at the end implies a file went back), short enough for one line.
+        // The outcome names every kind of problem; the meaning says what happened to the files not
+        // current at the end (or that a file went back and was put right), short enough for one line.
+        // A row keeps the meaning of its first trial, so what the meaning names is in the outcome
+        // too: a file not current holds an older store, unless the outcome says it is torn or holds
+        // a failed store's data.
+        let end =
+            torn + orphaned == 0
+            ? []
+            : (lost > failedStores ? ["older won"] : []) + (torn > 0 ? ["torn"] : [])
+                + (orphaned > 0 ? ["failed store's data"] : [])
         var kinds: [String] = []
-        if current < Self.documents {
-            kinds.append("older stores won")
-        } else if wentBack > 0 {
-            kinds.append("stale data for a while")
-        }
+        if lost > failedStores { kinds.append("older stores won") }
+        if torn > 0 { kinds.append("files torn at the end") }
+        if orphaned > 0 { kinds.append("failed stores' data kept") }
+        if kinds.isEmpty && wentBack > 0 { kinds.append("stale data for a while") }
         if outside.torn > 0 { kinds.append("reads torn") }
         var observation = Observation(
             expected: Self.documents,
@@ -266,7 +273,8 @@ final class DocumentTrial: @unchecked Sendable {
                 current: current,
                 wentBack: wentBack > 0,
                 tornReads: outside.torn > 0,
-                waited: kinds.isEmpty && slowEncodes ? waitedShare : nil
+                waited: kinds.isEmpty && slowEncodes ? waitedShare : nil,
+                end: end
             ),
             meaning: kinds.isEmpty
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
@@ -294,18 +302,26 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// A trial's outcome. A bad one leads with what went wrong; the documents current at the end
     /// follow, in words that do not read as good news: later stores can put right a file that went
-    /// back. `waited` is the share of loads that waited for an encode, for a clean trial.
-    static func outcome(current: Int, wentBack: Bool, tornReads: Bool, waited: String?) -> String {
+    /// back. `waited` is the share of loads that waited for an encode, for a clean trial; `end`
+    /// names what the files not current hold (`torn`, `older won`), when not only older stores.
+    static func outcome(
+        current: Int,
+        wentBack: Bool,
+        tornReads: Bool,
+        waited: String?,
+        end: [String] = []
+    ) -> String {
         let failures = (wentBack ? ["went back"] : []) + (tornReads ? ["torn reads"] : [])
         let all = documents
+        let state = "\(current)/\(all) current" + (end.isEmpty ? "" : " (\(end.joined(separator: ", ")))")
         guard !failures.isEmpty else {
-            return (["\(current)/\(all) current"] + (waited.map { [$0] } ?? [])).joined(separator: " · ")
+            return ([state] + (waited.map { [$0] } ?? [])).joined(separator: " · ")
         }
-        let end =
+        let rest =
             current < all
-            ? " · \(current)/\(all) current"
+            ? " · " + state
             : wentBack ? " (later stores restored all \(all))" : " (all \(all) whole at the end)"
-        return failures.joined(separator: " · ") + end
+        return failures.joined(separator: " · ") + rest
     }
 
     /// What the loads' tally counts, after `N of M`.
@@ -423,10 +439,12 @@ final class DocumentTrial: @unchecked Sendable {
         } else if data.count == whole {
             // Every byte is there, yet the checksum is wrong: parts of two versions, interleaved.
             iteration.recordInconsistency(
-                "\(read) a torn file (right length, mixed contents: \(data.count) bytes, checksum wrong)"
+                "\(read) a torn file (right length, mixed contents: \(data.count.formatted()) bytes, checksum wrong)"
             )
         } else {
-            iteration.recordInconsistency("\(read) a torn file (\(data.count) of \(whole) bytes)")
+            iteration.recordInconsistency(
+                "\(read) a torn file (\(data.count.formatted()) of \(whole.formatted()) bytes)"
+            )
         }
     }
 
@@ -470,7 +488,8 @@ final class DocumentTrial: @unchecked Sendable {
         case .some(let data):
             let whole = Payload.headerLength + Self.bodyLength
             file =
-                Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
+                Payload(validating: data).map { "holds v\($0.version)" }
+                ?? "is torn (\(data.count.formatted()) of \(whole.formatted()) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
         let staging = describeStaging(of: document)
