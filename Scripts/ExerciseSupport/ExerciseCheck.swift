@@ -150,7 +150,10 @@ public final class ExerciseCheck {
 
     /// Runs `variant` (the participant's type, which claims to be thread-safe) through the runner
     /// with seeded noise at its race windows, and records a failure with the evidence if any trial
-    /// lost a write, duplicated work or broke an invariant.
+    /// lost a write, duplicated work or broke an invariant, or had an error (a thrown operation, a
+    /// failure the check counted in `Observation.errors`). A trial with an error is not checked, so
+    /// it never passes: the FAIL line gives the first error, and the kind is `errors` alone (the
+    /// error is fixed first; `diagnosis` is not asked).
     /// - Parameters:
     ///   - lost: the plural noun the exercise counts its lost writes in (`points`), so that the
     ///     FAIL line uses the starter's word.
@@ -210,6 +213,11 @@ public final class ExerciseCheck {
         }
         let anomalous =
             eachOperation == nil ? report.anomalousTrials : rows.reduce(0) { $0 + $1.samples }
+        // The first error of a run whose trials had any, on one line.
+        let firstError: String? =
+            report.errorTrials == 0 && report.errors == 0
+            ? nil
+            : samples.first { $0.hasPrefix("error: ") }.map { oneLine($0.dropFirst("error: ".count)) } ?? "not kept"
         if anomalous > 0 {
             var evidence: [String] = [
                 "anomalies in \(anomalous.formatted()) of \(trials(report.trials)) "
@@ -235,7 +243,9 @@ public final class ExerciseCheck {
             ].filter { $0.1 > 0 }
             // The name in backticks is the one hints.md's *For* lines use.
             evidence += found.map { "\($0.2) (`\($0.0)`)" }
-            kinds += found.map(\.0)
+            if let firstError { evidence.append("first error: \(firstError)") }
+            // An operation that failed is fixed first: the hint follows the error, not the race.
+            kinds += firstError == nil ? found.map(\.0) : ["errors"]
             require(false, requirement, evidence: evidence.joined(separator: "; "))
             for line in outcomeLines(rows) {
                 say("        " + line)
@@ -244,7 +254,17 @@ public final class ExerciseCheck {
             for sample in shown.prefix(3) {
                 say("        e.g. \(sample)")
             }
-            if let (kind, line) = diagnosis?() { diagnose(kind, line) }
+            if firstError == nil, let (kind, line) = diagnosis?() { diagnose(kind, line) }
+        } else if let firstError {
+            // Trials with errors count as neither evidence nor a pass: nothing says they were clean.
+            require(
+                false,
+                requirement,
+                evidence: "\(report.errorTrials.formatted()) of \(trials(report.trials)) had errors and were not "
+                    + "checked: \(report.errors.formatted()) errors in \(operations) operations (seed \(seed)) "
+                    + "(`errors`); first error: \(firstError)"
+            )
+            kinds.append("errors")
         } else {
             require(true, "\(requirement) (\(ran))" + (outOf.map { ": \($0.text)" } ?? ""))
         }
@@ -312,6 +332,12 @@ func outcomeLines(_ rows: [HistogramRow], limit: Int = 6) -> [String] {
 private func distinct(_ samples: [String]) -> [String] {
     var seen = Set<String>()
     return samples.filter { seen.insert($0).inserted }
+}
+
+/// `text` on one line of at most `limit` characters: its lines joined, the rest cut off with `…`.
+func oneLine(_ text: some StringProtocol, limit: Int = 160) -> String {
+    let joined = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    return joined.count <= limit ? joined : String(joined.prefix(limit - 1)) + "…"
 }
 
 /// `1 trial`, `2 trials`.

@@ -260,11 +260,12 @@ final class PlaySession {
             options: ExplorationOptions(reduction: .none, threads: threads, schedules: Self.hintSchedules),
             after: prefix
         )
+        // The schedules that start with the steps played so far, not those of the whole game.
         let searched =
             switch (report.exhaustive, report.schedules) {
             case (true, 1): "the explorer checked the only one"
-            case (true, _): "the explorer checked all \(report.schedules) schedules"
-            case (false, _): "the explorer checked \(counted(report.schedules, "schedule"))"
+            case (true, _): "the explorer checked all \(report.schedules) from here"
+            case (false, _): "the explorer checked \(counted(report.schedules, "schedule")) from here"
             }
         guard let failure = report.failure, failure.steps.count > prefix.count else {
             print(

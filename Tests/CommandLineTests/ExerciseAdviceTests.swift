@@ -211,7 +211,8 @@ struct ExerciseAdviceTests {
         #expect(
             hints.contains(
                 "## Hint 3: write elsewhere, then rename\n"
-                    + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`, `torn-at-end`\n"
+                    + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`, `torn-at-end`,\n"
+                    + "`errors staging-name`\n"
             )
         )
     }

@@ -130,13 +130,16 @@ struct ExerciseHintSequenceTests {
     }
 
     /// Exercise 5 names documents torn at the end `torn-at-end`, beside who read a torn file: alone
-    /// they get the rename's hint; with torn loads (the starter) every hint from the first.
+    /// they get the rename's hint; with torn loads (the starter) every hint from the first. Stores
+    /// that failed because a file they wrote was gone (a shared temporary name) get the rename's
+    /// hint, which asks for a unique name; other failed stores get no hint (`store-failed`).
     @Test(
         "exercise 5: documents torn at the end have their own name and hint",
         arguments: [
             ("torn-at-end", [3, 3]),
             ("torn-at-end unordered-stores", [2, 4, 4]),
             ("torn-at-end inconsistencies torn-load", [1, 2, 3, 4, 4]),
+            ("errors staging-name", [3, 3]),
         ]
     )
     func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) async throws {
@@ -144,5 +147,10 @@ struct ExerciseHintSequenceTests {
             exercise: "05-persistent-store",
             hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
         )
+    }
+
+    @Test("exercise 5: a store that failed for another reason gets the checker's advice, not a hint")
+    func exercise5StoreFailed() async throws {
+        try await Self.run(exercise: "05-persistent-store", [Check(diagnosis: "errors store-failed", names: "other")])
     }
 }

@@ -46,6 +46,34 @@ struct LessonTests {
         #expect(outcome == expected)
     }
 
+    @Test("a file torn at the end is named in the outcome, not counted among older stores that won")
+    func tornAtTheEndIsNamed() async throws {
+        #expect(
+            DocumentTrial.outcome(current: 2, wentBack: true, tornReads: true, waited: nil, end: ["older won", "torn"])
+                == "went back · torn reads · 2/4 current (older won, torn)"
+        )
+        // The variant that tears files: each row's meaning (its first trial's) names what its outcome
+        // names, so that it holds for every trial of the row: a file torn at the end only where the
+        // outcome says `torn`, older stores only where it says `older won` or names nothing else.
+        let report = await StressRunner.run(
+            PersistentStoreLesson.sharedStagingName,
+            trials: 10,
+            iterations: 400,
+            seed: 3
+        )
+        for row in report.histogram where row.expectation == .forbidden {
+            let marks =
+                row.outcome.firstMatch(of: #/current \(([^)]*)\)/#).map { $0.1.components(separatedBy: ", ") } ?? []
+            let notCurrent = row.outcome.contains("/4 current") && !row.outcome.contains("4/4 current")
+            #expect(row.meaning.contains("files torn at the end") == marks.contains("torn"), "\(row)")
+            #expect(
+                row.meaning.contains("older stores won")
+                    == (marks.contains("older won") || (marks.isEmpty && notCurrent)),
+                "\(row)"
+            )
+        }
+    }
+
     @Test("a clean trial's outcome is the documents current, then the loads that waited")
     func cleanOutcome() {
         let outcome = DocumentTrial.outcome(

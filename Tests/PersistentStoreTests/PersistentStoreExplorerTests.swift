@@ -88,7 +88,7 @@ struct PersistentStoreExplorerTests {
         let torn = replay.states.filter { $0.hasPrefix("document-0's file is torn (") }
         #expect(
             !torn.isEmpty
-                && torn.allSatisfy { $0.contains(" of \(whole) bytes) · stores encoded v1") }
+                && torn.allSatisfy { $0.contains(" of \(whole.formatted()) bytes) · stores encoded v1") }
         )
     }
 

@@ -88,6 +88,54 @@ struct StoreBehaviorTests {
         #expect(last == 200)
     }
 
+    @Test(
+        "a load made after a store returned sees that store, however long its encode",
+        arguments: [WriteDiscipline.fixed, .encodeInBarrier]
+    )
+    func loadAfterStoreSeesIt(discipline: WriteDiscipline) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder, discipline: discipline)
+        _ = await store.storeData({ payload(0, version: 1) }, identifier: "document")
+        let loaded = await onOwnThread { () -> Int in
+            let later = HeldEncode()
+            store.storeData(later.provider(payload(0, version: 2)), identifier: "document") { _ in }
+            let loaded = Completion<Int>()
+            store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) {
+                later.othersDone()
+                loaded.fulfil($0.value?.version ?? -1)
+            }
+            return loaded.wait()
+        }
+        #expect(loaded == 2)
+    }
+
+    @Test(
+        "a removal made after a store returned leaves nothing, however long the store's encode",
+        arguments: [WriteDiscipline.fixed, .encodeInBarrier]
+    )
+    func removeAfterStoreLeavesNothing(discipline: WriteDiscipline) async throws {
+        let folder = try TestFolder()
+        defer { folder.remove() }
+        let store = try openStore(in: folder, discipline: discipline)
+        _ = await store.storeData({ payload(0, version: 1) }, identifier: "document")
+        let (stored, removed) = await onOwnThread { () -> (Bool, Bool) in
+            let later = HeldEncode()
+            let stored = Completion<Bool>()
+            store.storeData(later.provider(payload(0, version: 2)), identifier: "document") {
+                stored.fulfil($0.identifier != nil)
+            }
+            let removed = Completion<Bool>()
+            store.removeData(forIdentifier: "document") {
+                later.othersDone()
+                removed.fulfil((try? $0.get()) == true)
+            }
+            return (stored.wait(), removed.wait())
+        }
+        #expect(stored && removed)
+        #expect(await store.loadData(forIdentifier: "document") { $0 }.isNotFound)
+    }
+
     @Test("a second store on the same folder is refused until the first is gone")
     func oneStorePerFolder() async throws {
         let folder = try TestFolder()
@@ -115,5 +163,24 @@ struct StoreBehaviorTests {
         let store = try openStore(in: folder)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.staging.path).isEmpty)
         #expect(await store.loadData(forIdentifier: "document-0") { Payload(validating: $0) }.value?.version == 1)
+    }
+}
+
+/// An encode held open until the operations made after its store have completed (or half a second
+/// passed, which is what happens when they wait for it): a store that lets them run first is caught
+/// every time, not when a thread happens to be slow.
+private final class HeldEncode: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    func provider(_ data: Data) -> @Sendable () -> Data? {
+        { [done] in
+            _ = done.wait(timeout: .now() + .milliseconds(500))
+            return data
+        }
+    }
+
+    /// Called by the completion of the operation made after the store.
+    func othersDone() {
+        done.signal()
     }
 }

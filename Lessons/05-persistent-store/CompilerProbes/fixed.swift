@@ -1,11 +1,9 @@
 // Compiler probe · lesson 5 · fixed
-// The fix: the data encoded first, on a serial queue that keeps stores in order, then a barrier write
-// done atomically (to a temporary file renamed over the old one). Accepted by Swift 6, exactly like
-// the bugs: the compiler cannot tell them apart.
+// The fix: the data encoded first, on the caller's thread, then a barrier write done atomically (to a
+// temporary file renamed over the old one), submitted before storeData returns so that later calls
+// are applied after it. Accepted by Swift 6, exactly like the bugs: the compiler cannot tell them
+// apart.
 import Foundation
-
-/// Runs the providers one at a time, in the order the stores were made.
-let encodingQueue = DispatchQueue(label: "persistent-data-store.encoding")
 
 extension PersistentDataStore: EncodingStore {
     func storeData(
@@ -13,11 +11,9 @@ extension PersistentDataStore: EncodingStore {
         identifier: String,
         completion: @escaping @Sendable (Error?) -> Void
     ) {
-        encodingQueue.async {
-            guard let data = provider() else { return completion(nil) }
-            self.queue.async(flags: .barrier) {
-                self.write(data, identifier: identifier, options: .atomic, completion: completion)
-            }
+        guard let data = provider() else { return completion(nil) }
+        queue.async(flags: .barrier) {
+            self.write(data, identifier: identifier, options: .atomic, completion: completion)
         }
     }
 }

@@ -3,9 +3,11 @@ import Foundation
 extension PersistentDataStore {
     /// Stores the data `provider` makes under `identifier`, replacing what was there.
     ///
-    /// The provider runs off the caller's thread, so a slow conversion (an image to JPEG data, say)
-    /// does not hold up the caller: before the write on the encoding queue (`encodesBeforeWrite`),
-    /// or inside the write as in the article. Stores made one after another are applied in that order.
+    /// With `encodesBeforeWrite` the provider (a slow conversion: an image to JPEG data, say) runs
+    /// on the caller's thread, before the write is submitted: the caller pays for its encode, and
+    /// loads never wait for it. Without it, as in the article, the provider runs inside the write.
+    /// Either way the write is submitted before this returns, so operations made after it (stores,
+    /// loads, removals) are applied after it.
     ///
     /// - Parameters:
     ///   - provider: makes the data; nil or empty data means there is nothing to store (`.noData`).
@@ -25,13 +27,11 @@ extension PersistentDataStore {
             }
             return
         }
-        // The encode runs on the serial encoding queue, which submits the writes in the order the
-        // stores were made; only the write itself is a barrier.
-        encodingQueue.async(firstStep: "encode") {
-            let data = provider()
-            self.submit(writing: true, firstStep: "write chunk 1") {
-                self.write(data, to: name, identifier: identifier, completion: completion)
-            }
+        // The encode runs here, before the write is submitted: a load or removal made after this
+        // call returns is queued behind the write, and only the write itself is a barrier.
+        let data = provider()
+        submit(writing: true, firstStep: "write chunk 1") {
+            self.write(data, to: name, identifier: identifier, completion: completion)
         }
     }
 

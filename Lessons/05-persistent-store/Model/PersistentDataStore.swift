@@ -5,10 +5,11 @@ import RaceLab
 /// concurrent queue: the article's `PersistentDataStore`.
 ///
 /// Reads run concurrently with each other. Writes (stores and removals) run as barrier work items,
-/// alone on the queue, after their data was encoded on a serial queue of their own, and replace files atomically: a staging file renamed over the data file. With
-/// both rules (`WriteDiscipline.fixed`), every load sees a whole file, stores to one identifier are
-/// applied in the order they were made, and a process killed in the middle of a store leaves the old
-/// file or the new one, never a mix.
+/// alone on the queue, and replace files atomically: a staging file renamed over the data file. A
+/// store's data is encoded on the caller's thread before its write is submitted. With both rules
+/// (`WriteDiscipline.fixed`), every load sees a whole file, operations on one store are applied in
+/// the order they were made (a load made after a store returned sees it), and a process killed in
+/// the middle of a store leaves the old file or the new one, never a mix.
 ///
 /// Completions run on the queue the caller chose; `async` versions are in `PersistentDataStore+Async`.
 ///
@@ -37,8 +38,6 @@ public final class PersistentDataStore: Sendable {
     private let completionQueue: DispatchQueue
     /// A `RaceQueue`, so that the schedule explorer sees the work items and models the barrier.
     private let queue: RaceQueue
-    /// Serial: runs the data providers of stores made with `encodesBeforeWrite`, in order.
-    let encodingQueue: RaceQueue
     /// The store's claim on its folder; nil when its discipline does not claim it (a buggy variant).
     private let lock: FolderLock?
 
@@ -75,7 +74,6 @@ public final class PersistentDataStore: Sendable {
         // Schedules name a queue by its label's last dot-separated part.
         let label = "racelab.persistent-data-store.\(self.name)" + (instance.map { ".\($0)" } ?? "")
         queue = RaceQueue(label: label, attributes: .concurrent)
-        encodingQueue = RaceQueue(label: label + (instance == nil ? ".encoding" : " encoding"))
         for leftover in try stagingDirectory.names() {
             _ = try? stagingDirectory.remove(leftover)
         }

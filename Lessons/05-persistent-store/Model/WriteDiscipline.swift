@@ -14,10 +14,11 @@
 ///   an identifier stages into one file named after it, which is safe only while the barrier keeps
 ///   two such writes from overlapping.
 /// - `encodesBeforeWrite`: the data provider (the encode: an image to JPEG data, a model to JSON)
-///   runs on a serial queue of its own, and only the finished data goes into the barrier, so loads
-///   run while a store encodes; the serial queue keeps stores in the order they were made. Off, as in
-///   the article, the provider runs inside the write: under a barrier, every load made meanwhile
-///   waits for the encode. Either way is correct; off costs every load that waits.
+///   runs on the caller's thread before the write is submitted, and only the finished data goes
+///   into the barrier, so loads run while a store encodes; the caller waits for its own encode, and
+///   every operation is still submitted in the order it was made. Off, as in the article, the
+///   provider runs inside the write: under a barrier, every load made meanwhile waits for the
+///   encode. Either way is correct; off costs every load that waits.
 public struct WriteDiscipline: Sendable, Equatable {
     public var barrier: Bool
     public var replaceAtomically: Bool
@@ -40,7 +41,8 @@ public struct WriteDiscipline: Sendable, Equatable {
     }
 
     /// Barrier writes, each staged in a file of its own and renamed into place, the data encoded
-    /// before the barrier: loads never wait for an encode.
+    /// by the caller before the write is queued: loads never wait for an encode, and every
+    /// operation is applied in the order it was made.
     public static let fixed = WriteDiscipline(barrier: true, replaceAtomically: true, encodesBeforeWrite: true)
     /// The article's store as written: barrier writes renamed into place, the provider run inside
     /// the barrier. Correct, and every load made during an encode waits for it.

@@ -8,12 +8,12 @@ import RaceLab
 /// Iteration `i` works on document `(i / 4) % documents`: `i % 4` of 0 or 1 stores a new version,
 /// 2 or 3 loads it through the store.
 ///
-/// Versions are numbered inside the store's write (in the provider), so under the barrier the
-/// version numbers of one document are written in order and the last successful store holds the
-/// highest. A store that reported success but whose version is above the one left on disk was
-/// **lost**; so was a store that failed because of the race (another writer's rename took its
-/// staging file). A file that is not a whole version is **torn**, and one holding the version of a
-/// store that reported failure is inconsistent too.
+/// Versions are numbered in the provider (inside the store's write, or in `fixed` just before the
+/// write is queued), so under the barrier the version numbers of one document are written in order
+/// and the last successful store holds the highest. A store that reported success but whose
+/// version is above the one left on disk was **lost**; so was a store that failed because of the
+/// race (another writer's rename took its staging file). A file that is not a whole version is
+/// **torn**, and one holding the version of a store that reported failure is inconsistent too.
 ///
 /// With `slowEncodes`, each store's provider takes longer (an image encoded, say) and makes one
 /// load through the store while it runs (`StoreLoader`), counting the loads that **waited for the
@@ -38,6 +38,8 @@ final class DocumentTrial: @unchecked Sendable {
     private let saver = DispatchQueue(label: "racelab.documents.saver")
     private let pending = DispatchGroup()
     private let lock = NSLock()
+    /// One per document: held across a `storeData` call (`storeNewVersion`).
+    private let storeCalls = (0..<documents).map { _ in NSLock() }
     private var nextVersion: [Int]
     /// Which store (its index in `stores`) took each version of each document, so that a file
     /// that went back can say whether the two stores went through one queue or two.
@@ -245,14 +247,21 @@ final class DocumentTrial: @unchecked Sendable {
                     + (firstEnvironmentFailure ?? "?") + ")"
             )
         }
-        // The outcome names every kind of problem; the meaning says what the first one costs (an
-        // older store left at the end implies a file went back), short enough for one line.
+        // The outcome names every kind of problem; the meaning says what happened to the files not
+        // current at the end (or that a file went back and was put right), short enough for one line.
+        // A row keeps the meaning of its first trial, so what the meaning names is in the outcome
+        // too: a file not current holds an older store, unless the outcome says it is torn or holds
+        // a failed store's data.
+        let end =
+            torn + orphaned == 0
+            ? []
+            : (lost > failedStores ? ["older won"] : []) + (torn > 0 ? ["torn"] : [])
+                + (orphaned > 0 ? ["failed store's data"] : [])
         var kinds: [String] = []
-        if current < Self.documents {
-            kinds.append("older stores won")
-        } else if wentBack > 0 {
-            kinds.append("stale data for a while")
-        }
+        if lost > failedStores { kinds.append("older stores won") }
+        if torn > 0 { kinds.append("files torn at the end") }
+        if orphaned > 0 { kinds.append("failed stores' data kept") }
+        if kinds.isEmpty && wentBack > 0 { kinds.append("stale data for a while") }
         if outside.torn > 0 { kinds.append("reads torn") }
         var observation = Observation(
             expected: Self.documents,
@@ -264,7 +273,8 @@ final class DocumentTrial: @unchecked Sendable {
                 current: current,
                 wentBack: wentBack > 0,
                 tornReads: outside.torn > 0,
-                waited: kinds.isEmpty && slowEncodes ? waitedShare : nil
+                waited: kinds.isEmpty && slowEncodes ? waitedShare : nil,
+                end: end
             ),
             meaning: kinds.isEmpty
                 ? "every document holds its last store" + loadsMeaning : kinds.joined(separator: ", ")
@@ -292,18 +302,26 @@ final class DocumentTrial: @unchecked Sendable {
 
     /// A trial's outcome. A bad one leads with what went wrong; the documents current at the end
     /// follow, in words that do not read as good news: later stores can put right a file that went
-    /// back. `waited` is the share of loads that waited for an encode, for a clean trial.
-    static func outcome(current: Int, wentBack: Bool, tornReads: Bool, waited: String?) -> String {
+    /// back. `waited` is the share of loads that waited for an encode, for a clean trial; `end`
+    /// names what the files not current hold (`torn`, `older won`), when not only older stores.
+    static func outcome(
+        current: Int,
+        wentBack: Bool,
+        tornReads: Bool,
+        waited: String?,
+        end: [String] = []
+    ) -> String {
         let failures = (wentBack ? ["went back"] : []) + (tornReads ? ["torn reads"] : [])
         let all = documents
+        let state = "\(current)/\(all) current" + (end.isEmpty ? "" : " (\(end.joined(separator: ", ")))")
         guard !failures.isEmpty else {
-            return (["\(current)/\(all) current"] + (waited.map { [$0] } ?? [])).joined(separator: " · ")
+            return ([state] + (waited.map { [$0] } ?? [])).joined(separator: " · ")
         }
-        let end =
+        let rest =
             current < all
-            ? " · \(current)/\(all) current"
+            ? " · " + state
             : wentBack ? " (later stores restored all \(all))" : " (all \(all) whole at the end)"
-        return failures.joined(separator: " · ") + end
+        return failures.joined(separator: " · ") + rest
     }
 
     /// What the loads' tally counts, after `N of M`.
@@ -347,6 +365,13 @@ final class DocumentTrial: @unchecked Sendable {
         let version = VersionBox()
         pending.enter()
         let store = store ?? self.store
+        // Calls for one document are made one at a time, so that the order they were made is the
+        // order of their version numbers: in `fixed` the provider numbers the version inside
+        // `storeData`, before the write is queued, and two callers at once could number in one order
+        // and queue in the other. Elsewhere `storeData` only queues. Not under the explorer, whose
+        // step holds the whole call (a lock held across a pause would block the other threads).
+        if watchesCompletions { storeCalls[document].lock() }
+        defer { if watchesCompletions { storeCalls[document].unlock() } }
         store.storeData(
             { [self] in
                 let number = takeVersion(of: document, through: store)
@@ -414,10 +439,12 @@ final class DocumentTrial: @unchecked Sendable {
         } else if data.count == whole {
             // Every byte is there, yet the checksum is wrong: parts of two versions, interleaved.
             iteration.recordInconsistency(
-                "\(read) a torn file (right length, mixed contents: \(data.count) bytes, checksum wrong)"
+                "\(read) a torn file (right length, mixed contents: \(data.count.formatted()) bytes, checksum wrong)"
             )
         } else {
-            iteration.recordInconsistency("\(read) a torn file (\(data.count) of \(whole) bytes)")
+            iteration.recordInconsistency(
+                "\(read) a torn file (\(data.count.formatted()) of \(whole.formatted()) bytes)"
+            )
         }
     }
 
@@ -461,7 +488,8 @@ final class DocumentTrial: @unchecked Sendable {
         case .some(let data):
             let whole = Payload.headerLength + Self.bodyLength
             file =
-                Payload(validating: data).map { "holds v\($0.version)" } ?? "is torn (\(data.count) of \(whole) bytes)"
+                Payload(validating: data).map { "holds v\($0.version)" }
+                ?? "is torn (\(data.count.formatted()) of \(whole.formatted()) bytes)"
         }
         let encoded = taken == 0 ? "none yet" : (1...taken).map { "v\($0)" }.joined(separator: " then ")
         let staging = describeStaging(of: document)

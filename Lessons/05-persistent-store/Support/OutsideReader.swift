@@ -80,7 +80,7 @@ final class OutsideReader: @unchecked Sendable {
             highest[document] = max(highest[document, default: 0], payload.version)
         } else {
             torn += 1
-            if firstTorn == nil { firstTorn = "\(data?.count ?? 0) bytes of document-\(document)" }
+            if firstTorn == nil { firstTorn = "\((data?.count ?? 0).formatted()) bytes of document-\(document)" }
         }
     }
 }

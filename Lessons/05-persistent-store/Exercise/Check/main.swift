@@ -91,6 +91,43 @@ do {
     check.require(false, "the functional checks run without errors", evidence: "\(error)")
 }
 
+/// Stores whose completion reported an error: how many of how many, and the first error. One per
+/// trial (its went-back count is not evidence when a store failed: the failed store's document keeps
+/// an older version) and one for the run (the FAIL line's count).
+final class StoreFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stores = 0
+    private var failed = 0
+    private var first: (any Error)?
+
+    func record(_ error: (any Error)?) {
+        lock.withLock {
+            stores += 1
+            if let error {
+                failed += 1
+                if first == nil { first = error }
+            }
+        }
+    }
+    var counts: (failed: Int, stores: Int) { lock.withLock { (failed, stores) } }
+    var firstError: (any Error)? { lock.withLock { first } }
+}
+let storeFailures = StoreFailures()
+
+/// Whether `error` says a file was not there (ENOENT), here or in an error it wraps: in a store
+/// whose only missing file can be one it made itself, another store renamed or removed it.
+func isMissingFile(_ error: any Error) -> Bool {
+    if let posix = error as? POSIXError { return posix.code == .ENOENT }
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT) { return true }
+    if error.domain == NSCocoaErrorDomain
+        && [NSFileNoSuchFileError, NSFileReadNoSuchFileError].contains(error.code)
+    {
+        return true
+    }
+    return (error.userInfo[NSUnderlyingErrorKey] as? NSError).map(isMissingFile) ?? false
+}
+
 /// Documents that went back in one trial: a document's file (or a load made after a store's
 /// completion) held an older version than the last store submitted (or completed).
 final class WentBack: @unchecked Sendable {
@@ -147,6 +184,8 @@ struct Trial: Sendable {
     let reads: TornCount
     /// The trial's torn reads in words, for its check to report (see `TornReads`).
     let torn: TornReads
+    /// The trial's stores and those that failed.
+    let failures: StoreFailures
 }
 
 /// A trial's torn reads: how many, and the first few in words. The trial's check reports them as
@@ -196,7 +235,8 @@ let variant = ExerciseCheck.variant(
             store: DocumentStore(folder: folder),
             wentBack: WentBack(),
             reads: TornCount(tornPhrase),
-            torn: TornReads()
+            torn: TornReads(),
+            failures: StoreFailures()
         )
     },
     operation: { trial, iteration in
@@ -208,12 +248,16 @@ let variant = ExerciseCheck.variant(
             group.enter()
             trial.store.store(Payload.make(version: iteration.index), as: shared) { error in
                 if let error { failure.record(error) }
+                trial.failures.record(error)
+                storeFailures.record(error)
                 group.leave()
             }
             for version in 1...versions {
                 group.enter()
                 trial.store.store(Payload.make(version: version), as: own) { error in
                     if let error { failure.record(error) } else { trial.wentBack.complete(own, version: version) }
+                    trial.failures.record(error)
+                    storeFailures.record(error)
                     group.leave()
                 }
             }
@@ -275,7 +319,10 @@ let variant = ExerciseCheck.variant(
                 )
             }
         }
-        tally.add(trial.wentBack.count, example: trial.wentBack.firstExample)
+        // A failed store leaves its document older: not a store that landed out of order.
+        if trial.failures.counts.failed == 0 {
+            tally.add(trial.wentBack.count, example: trial.wentBack.firstExample)
+        }
         for shared in ["shared-0", "shared-1"] {
             // A file that cannot be read counts as torn: it holds no whole payload.
             let data = (try? Data(contentsOf: trial.folder.appendingPathComponent(shared))) ?? Data()
@@ -333,7 +380,19 @@ check.stress(
 // still written in place.
 let tornLoads = tornBy.loads
 let tornOutside = tornBy.outside
-if tornLoads > 0 {
+let (failedStores, stores) = storeFailures.counts
+if failedStores > 0, let error = storeFailures.firstError {
+    // What failed, for the hint: a file the store made itself vanished (another store's rename took
+    // a staging file they share), or some other error.
+    let missing = isMissingFile(error)
+    check.diagnose(
+        missing ? "staging-name" : "store-failed",
+        "seen in the run: \(failedStores.formatted()) of \(stores.formatted()) stores failed"
+            + (missing
+                ? ", a file they wrote gone before they were done (`staging-name`)"
+                : " (`store-failed`)")
+    )
+} else if tornLoads > 0 {
     check.diagnose(
         "torn-load",
         "seen in the run: \(tornLoads.formatted()) of the torn reads were the store's own `load` (`torn-load`)"
@@ -349,7 +408,11 @@ let perTrial = tally.perTrial
 let wentBack = perTrial.reduce(0, +)
 let documents = perTrial.count * writersPerTrial
 if perTrial.isEmpty {
-    check.require(false, "stores of one document land in order", evidence: "no trial finished its check")
+    if failedStores == 0 {
+        check.require(false, "stores of one document land in order", evidence: "no trial finished its check")
+    } else {
+        check.note("stores of one document land in order: not checked, a store failed in every trial")
+    }
 } else {
     // The ok line says what was checked; a FAIL line's evidence says what went back.
     check.require(
@@ -359,12 +422,18 @@ if perTrial.isEmpty {
                 ? ""
                 : ": none of \(documents.formatted()) documents went back (\(perTrial.count.formatted()) trials"
                     + " × \(writersPerTrial) documents, each stored v1…v\(versions) in order)"),
-        kind: "unordered-stores",
+        // With stores failing, the hint follows the error, as the stress run's does.
+        kind: failedStores > 0 ? "errors" : "unordered-stores",
         evidence: "\(wentBack.formatted()) of \(documents.formatted()) documents went back to an older version"
             + " (per trial: \(perTrial.map { $0.formatted() }.joined(separator: ", ")))"
+            + (failedStores > 0 ? ", in the trials where no store failed" : "")
     )
 }
 if wentBack > 0, let example = tally.firstExample {
-    check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
+    if failedStores > 0 {
+        check.diagnose("errors", "e.g. went back: \(example)")
+    } else {
+        check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
+    }
 }
 check.finish()

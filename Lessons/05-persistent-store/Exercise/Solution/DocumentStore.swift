@@ -42,7 +42,6 @@ final class DocumentStore: @unchecked Sendable {
                 try handle.write(contentsOf: data[start..<min(start + 4_096, data.count)])
                 Race.window("write chunk")
             }
-            try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
