@@ -15,8 +15,8 @@ public enum ActorReentrancyLesson {
         ],
         // The verdict's counts and each trial's outcome use the same two words.
         countMeanings: [
-            "lost writes": "updates a call reported applied that are missing from their item (lost updates), "
-                + "and live items missing from the list",
+            "lost writes": "lost updates (updates a call reported applied, missing from their item) plus "
+                + "vanished items (live items missing from the list), one each",
             "inconsistencies": "items a clear() removed that are back in the final list (resurrected items)",
         ]
     )

@@ -63,4 +63,19 @@ struct AuditTests {
         let refreshes = (0..<64).filter { if case .refresh = TrialPlan.step(for: $0) { true } else { false } }
         #expect(refreshes == [7, 23, 39, 55])
     }
+
+    @Test("outcomes rank as kinds of damage: consistent, lost writes, inconsistencies, both")
+    func outcomesRankAsKinds() {
+        let snapshots = [
+            SourceSnapshot(items: [Item(id: 0, updates: [1])], liveIDs: [0]),
+            SourceSnapshot(items: [Item(id: 0, updates: [1])], liveIDs: [0]),
+            SourceSnapshot(items: [Item(id: 0, updates: [1]), Item(id: 9)], liveIDs: [0]),
+            SourceSnapshot(items: [Item(id: 0), Item(id: 9)], liveIDs: [0]),
+        ]
+        let applied = [[1: 0], [1: 0, 2: 0], [1: 0], [1: 0]]
+        let observations = zip(snapshots, applied).map { ReentrancyAudit.observe($0, applied: $1) }
+        let kinds = ["consistent", "lost writes", "inconsistencies", "lost writes + inconsistencies"]
+        #expect(observations.map(\.outcome) == kinds)
+        #expect(observations.map(\.rank) == [0, 1, 2, 3])
+    }
 }

@@ -69,7 +69,7 @@ public enum ReentrancyAudit {
             case (true, true):
                 ("lost writes + inconsistencies", "a stale copy brought back removed items and dropped newer updates")
             }
-        return Observation(
+        var observation = Observation(
             expected: found.expectedUpdates,
             observed: found.expectedUpdates - found.lostUpdates,
             lostWrites: found.lostUpdates + found.vanishedItems,
@@ -77,5 +77,8 @@ public enum ReentrancyAudit {
             outcome: outcome,
             meaning: meaning
         )
+        // Kinds of damage, not distances: rows read consistent, lost writes, inconsistencies, both.
+        observation.rank = (lost ? 1 : 0) + (resurrected ? 2 : 0)
+        return observation
     }
 }

@@ -271,9 +271,9 @@ package struct TextReport {
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
-    /// The histogram as a table of at most `width` columns: OUTCOME, TRIALS, FREQ, EXPECT, MEANING
-    /// on one line per row when they fit; else TRIALS, FREQ, EXPECT, OUTCOME with the meaning on the
-    /// lines below, wrapped.
+    /// The histogram as a table of at most `width` columns, always in one layout: OUTCOME, TRIALS,
+    /// FREQ, EXPECT, MEANING. A meaning too long for its column wraps within it; when the column
+    /// would be narrower than `minimumMeaningWidth`, each meaning goes on the lines below its row.
     func histogram(_ rows: [HistogramRow], width: Int = .max) -> [String] {
         let shown = Array(rows.prefix(Self.histogramRows))
         let outcomeWidth = max(7, shown.map(\.outcome.count).max() ?? 0)
@@ -282,50 +282,34 @@ package struct TextReport {
             let space = String(repeating: " ", count: max(0, width - text.count))
             return right ? space + text : text + space
         }
-        let meaningWidth = shown.map(\.meaning.count).max() ?? 0
-        if outcomeWidth + 2 + samplesWidth + 2 + 7 + 2 + 10 + 2 + meaningWidth > width {
-            return stackedHistogram(rows, shown: shown, samplesWidth: samplesWidth, width: width)
-        }
+        let meaningColumn = outcomeWidth + 2 + samplesWidth + 2 + 7 + 2 + 10 + 2
+        let meaningOnRow = width == .max || width - meaningColumn >= Self.minimumMeaningWidth
         var lines = [
             pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true)
                 + "     FREQ  EXPECT      MEANING"
         ]
         for row in shown {
-            lines.append(
+            let figures =
                 pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
-                    + "  " + pad(percent(row.frequency), 7, right: true) + "  "
-                    + pad(row.expectation.label, 10) + "  " + row.meaning
-            )
+                + "  " + pad(percent(row.frequency), 7, right: true) + "  " + pad(row.expectation.label, 10)
+            if width == .max {
+                lines.append(figures + "  " + row.meaning)
+            } else if meaningOnRow {
+                lines += wrapped(
+                    figures + "  " + row.meaning,
+                    width: width,
+                    hang: String(repeating: " ", count: meaningColumn)
+                )
+            } else {
+                lines.append(String(figures.reversed().drop { $0 == " " }.reversed()))
+                lines += wrapped("  → " + row.meaning, width: width, hang: "    ")
+            }
         }
         return lines + moreOutcomes(rows, shown: shown.count)
     }
 
-    /// The histogram for rows too wide for one line each: the figures first, then the outcome, and
-    /// the meaning wrapped below the outcome.
-    private func stackedHistogram(
-        _ rows: [HistogramRow],
-        shown: [HistogramRow],
-        samplesWidth: Int,
-        width: Int
-    )
-        -> [String]
-    {
-        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-            let space = String(repeating: " ", count: max(0, width - text.count))
-            return right ? space + text : text + space
-        }
-        let outcomeColumn = String(repeating: " ", count: samplesWidth + 2 + 7 + 2 + 10 + 2)
-        var lines = [pad("TRIALS", samplesWidth, right: true) + "     FREQ  EXPECT      OUTCOME → what it means"]
-        for row in shown {
-            let figures =
-                pad(grouped(row.samples), samplesWidth, right: true) + "  "
-                + pad(percent(row.frequency), 7, right: true)
-                + "  " + pad(row.expectation.label, 10) + "  "
-            lines += wrapped(figures + row.outcome, width: width, hang: outcomeColumn)
-            lines += wrapped(outcomeColumn + "→ " + row.meaning, width: width, hang: outcomeColumn + "  ")
-        }
-        return lines + moreOutcomes(rows, shown: shown.count)
-    }
+    /// The narrowest MEANING column the histogram wraps meanings in; narrower, they go below rows.
+    static let minimumMeaningWidth = 24
 
     private func moreOutcomes(_ rows: [HistogramRow], shown: Int) -> [String] {
         guard rows.count > shown else { return [] }

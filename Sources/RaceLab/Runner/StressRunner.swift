@@ -311,14 +311,15 @@ private struct TrialResult {
     var windowsReached = 0
     var outcome: String
     var meaning: String
-    /// How far the result is from the correct one, `|observed − expected|`: the histogram's order.
+    /// How far the result is from the correct one (`Observation.rank`, else `|observed − expected|`):
+    /// the histogram's order.
     var distance = 0
     var samples: [String]
     var tallies: [Tally] = []
 
     init(observation: Observation?, log: TrialLog, failure: String?) {
         errors = log.errors + (observation?.errors ?? 0)
-        distance = observation.map { abs($0.observed - $0.expected) } ?? 0
+        distance = observation.map { $0.rank ?? abs($0.observed - $0.expected) } ?? 0
         inconsistencies = log.inconsistencies
         samples = log.sampleMessages
         if let observation {

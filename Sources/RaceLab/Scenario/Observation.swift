@@ -35,6 +35,10 @@ public struct Observation: Sendable, Equatable {
     /// What the variant's design did in the trial that is neither an anomaly nor an error (reloads
     /// that joined a load in flight, say), summed over the run and printed under its verdict.
     public var tallies: [Tally] = []
+    /// Where the outcome sorts in the histogram, for outcomes that are kinds of damage rather than
+    /// distances from the correct result: rows read from rank 0 up. Nil (the default): by
+    /// `|observed − expected|`, from the correct result outwards.
+    public var rank: Int? = nil
 
     /// An observation; the counts not given are zero.
     /// - Parameters:

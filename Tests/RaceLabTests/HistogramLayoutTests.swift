@@ -1,0 +1,57 @@
+import Testing
+
+@testable import RaceLab
+
+@Suite("The text histogram keeps one layout and outcome order")
+struct HistogramLayoutTests {
+    static func row(_ outcome: String, _ meaning: String, _ expectation: HistogramRow.Expectation) -> HistogramRow {
+        HistogramRow(outcome: outcome, samples: 5, frequency: 0.5, expectation: expectation, meaning: meaning)
+    }
+
+    @Test("short and long meanings print under the same header, the long ones wrapped in their column")
+    func oneLayout() throws {
+        let short = [Self.row("consistent", "every update kept", .acceptable)]
+        let long = [
+            Self.row("consistent", "every applied update kept, no removed item back", .acceptable),
+            Self.row(
+                "lost writes + inconsistencies",
+                "a stale copy brought back removed items and dropped newer updates",
+                .forbidden
+            ),
+        ]
+        let report = TextReport(verbose: true)
+        let (shortLines, longLines) = (report.histogram(short, width: 96), report.histogram(long, width: 96))
+        let header = { (line: String) in line.split(separator: " ").map(String.init) }
+        #expect(header(shortLines[0]) == ["OUTCOME", "TRIALS", "FREQ", "EXPECT", "MEANING"])
+        #expect(header(longLines[0]) == header(shortLines[0]))
+        #expect(longLines.allSatisfy { $0.count <= 96 })
+        // Each wrapped meaning goes on in the MEANING column.
+        let column = try #require(longLines[0].range(of: "MEANING")).lowerBound.utf16Offset(in: longLines[0])
+        let continued = longLines.dropFirst().filter { $0.hasPrefix(" ") }
+        #expect(!continued.isEmpty)
+        #expect(continued.allSatisfy { $0.prefix { $0 == " " }.count == column })
+    }
+
+    @Test("an observation's rank orders the rows, ahead of the distance from the expected result")
+    func rankOrdersRows() async {
+        // Even trials lose one write of 10 ("lost", rank 1); odd ones lose none but fail otherwise
+        // ("both", rank 3). By distance alone, "both" (0 off) would come before "lost" (1 off).
+        let variant = Variant(
+            name: "ranked",
+            kind: .buggy,
+            summary: "outcomes ranked as kinds",
+            makeState: { 0 },
+            operation: { _, _ in },
+            check: { _, info in
+                var observation =
+                    info.trial % 2 == 0
+                    ? Observation(expected: 10, observed: 9, lostWrites: 1, outcome: "lost", meaning: "one lost")
+                    : Observation(expected: 10, observed: 10, inconsistencies: 1, outcome: "both", meaning: "bad")
+                observation.rank = info.trial % 2 == 0 ? 1 : 3
+                return observation
+            }
+        )
+        let report = await StressRunner.run(variant, options: .trials(4, iterations: 1))
+        #expect(report.histogram.map(\.outcome) == ["lost", "both"])
+    }
+}
