@@ -18,12 +18,15 @@ public enum CheckThenActLesson {
             errorsProtected,
         ],
         // Each family of variants counts its own things under the report's three names.
+        // A family that does not count one of them still prints its row (at 0): the meaning says so.
         countMeanings: [
             "duplicates": "run-once variants: executions of the work after a trial's first; "
-                + "errors-*: errors the completion saw twice",
-            "lost writes": "protected-*: increments missing from the final count; "
+                + "protected-*: not counted (0); errors-*: errors the completion saw twice",
+            "lost writes": "run-once variants: not counted (0); "
+                + "protected-*: increments missing from the final count; "
                 + "errors-*: failed fetches whose error the completion never saw",
-            "inconsistencies": "errors-*: errors the completion saw that name no failing fetch",
+            "inconsistencies": "run-once and protected-* variants: not counted (0); "
+                + "errors-*: errors the completion saw that name no failing fetch",
         ]
     )
 

@@ -279,10 +279,12 @@ final class PlaySession {
         let next = failure.steps[prefix.count]
         // The move on a line of its own, what it leads to under it: both fit a projector.
         print("hint: run \(unit) \(next.thread) (\(next.operation))")
+        let remaining = counted(failure.steps.count - prefix.count, "more step")
         print(
             wrappedText(
-                "  a shortest failing schedule from here takes "
-                    + counted(failure.steps.count - prefix.count, "more step") + "; \(searched)"
+                report.exhaustive && report.schedules == 1
+                    ? "  only one schedule remains from here, and it fails in \(remaining)"
+                    : "  a shortest failing schedule from here takes \(remaining); \(searched)"
             )
         )
     }

@@ -23,8 +23,8 @@ struct CheckThenActLegendTests {
         #expect(text.contains("what the counts count (mean per trial"), "\(output.stdout)")
         #expect(
             text.contains(
-                "lost writes: protected-*: increments missing from the final count; errors-*: failed "
-                    + "fetches whose error the completion never saw"
+                "lost writes: run-once variants: not counted (0); protected-*: increments missing from "
+                    + "the final count; errors-*: failed fetches whose error the completion never saw"
             ),
             "\(output.stdout)"
         )
@@ -50,6 +50,23 @@ struct CheckThenActLegendTests {
         #expect(rows.count == 3 * measured, "\(output.stdout)")
         for name in Set(rows) {
             #expect(lines.contains { $0.hasPrefix("  \(name): ") }, "no legend for \(name): \(output.stdout)")
+        }
+        // Each row is explained for the family of the variant it is printed under: the legend's entry
+        // for that count names the family (a run-once variant's lost writes, too).
+        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        var family = ""
+        // An entry runs up to the next entry or the rounding note.
+        let next = "(?= (lost writes|duplicates|inconsistencies): | \\(a mean)"
+        for line in lines {
+            if line.hasPrefix("▸ ") {
+                let name = line.dropFirst(2).prefix { $0 != " " }
+                family =
+                    name.hasPrefix("protected-") ? "protected-*" : name.hasPrefix("errors-") ? "errors-*" : "run-once"
+            }
+            guard let name = names.first(where: { line.hasPrefix("  \($0) ") && line.contains(" total, ") }),
+                let entry = text.firstMatch(of: try Regex("\(name): (.*?)\(next)"))
+            else { continue }
+            #expect(entry.output[1].substring?.contains(family) == true, "\(name) under a \(family) variant: \(text)")
         }
     }
 }

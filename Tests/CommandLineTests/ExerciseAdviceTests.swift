@@ -316,7 +316,7 @@ struct ExerciseAdviceTests {
             "\(text)"
         )
         let next = lines.first { $0.hasPrefix("Next:") }
-        let hint = "Next: read hint \(planted.hint) of 8 in \(Self.exercise2)/hints.md"
+        let hint = "Next: read hint \(planted.hint) of 9 in \(Self.exercise2)/hints.md"
         #expect(next?.hasPrefix(hint) == true, "\(lines)")
         // What the run saw, ending with the name the hint lists; only when the work ran twice.
         let seen = text.firstMatch(
@@ -383,7 +383,7 @@ struct ExerciseAdviceTests {
         let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
         #expect(text.contains("(`flag-before-work`)"), "\(text)")
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 3 of 8 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint 3 of 9 in \(Self.exercise2)/hints.md") == true, "\(lines)")
     }
 
     @Test(
@@ -416,7 +416,7 @@ struct ExerciseAdviceTests {
         let seen = /seen in the run: in [0-9,]+ of 1,500 trials the work ran only after .*`returns-before-work`/
         #expect(text.firstMatch(of: seen) != nil, "\(text)")
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 8 of 8 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint 8 of 9 in \(Self.exercise2)/hints.md") == true, "\(lines)")
     }
 
     @Test(

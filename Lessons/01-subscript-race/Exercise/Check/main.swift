@@ -63,8 +63,9 @@ if check.saw("lost-writes") {
     } else if SyncSetter.found(in: code) {
         check.diagnose(
             "sync-setter",
-            "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), so each "
-                + "write is done before the next, but `contents[id] = data` still reads the dictionary "
+            "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), which "
+                + "makes each write finish before the setter returns, but `contents[id] = data` still "
+                + "reads the dictionary "
                 + "in one call and writes it back in another: the window is between the get and the "
                 + "set, not inside the set (`sync-setter`)"
         )

@@ -14,12 +14,32 @@ enum Mistake {
         earlyReturns: Int,
         lateRuns: Int = 0,
         neverRan: Int = 0,
-        trials: Int = 0
+        trials: Int = 0,
+        repeatedAlone: Int = 0
     ) -> (kind: String, line: String)? {
         // Work that ran in no trial: the functional FAIL lines say it; the run shows no mistake in
         // how the calls share the work.
         if trials > 0, neverRan == trials { return nil }
         let code = participantCode("Once.swift")
+        // Later calls from one thread ran the work again: no race caused that, so no lock is to
+        // blame (one held across the check and the set runs it again too, if `run` goes on past it).
+        if repeatedAlone > 0 {
+            let extra = count(repeatedAlone, "extra execution")
+            let alone =
+                "seen in the run: one thread's later calls ran the work again (\(extra)), with no other "
+                + "thread running"
+            if returnInClosure(in: code) {
+                return (
+                    "return-leaves-closure",
+                    "\(alone); read from your code: a `return` inside a closure (`sync`, `withLock`) "
+                        + "leaves the closure, not `run` (`return-leaves-closure`)"
+                )
+            }
+            return (
+                "runs-again-alone",
+                "\(alone): the check lets a call through once the flag is set (`runs-again-alone`)"
+            )
+        }
         // Work that ran only after every call had returned: no call waited for it, not even the one
         // that queued it. No call lost a race; the work was handed off (a queue's `async`).
         if lateRuns > 0, overlapping + afterAnother == 0 {
@@ -100,6 +120,12 @@ enum Mistake {
         let concurrentQueue = compact.contains(".concurrent") && !compact.contains(".barrier")
         let readOnly = compact.contains("pthread_rwlock_rdlock") && !compact.contains("pthread_rwlock_wrlock")
         return concurrentQueue || readOnly
+    }
+
+    /// A `return` inside a closure passed to a lock or a queue (`sync { guard … else { return } }`):
+    /// it leaves the closure, and `run` goes on after it.
+    static func returnInClosure(in code: String) -> Bool {
+        code.contains(/(sync|withLock|withLockedValue|async)\b[^{\n]*\{[^}]*\breturn\b/)
     }
 
     /// A check and set of the flag in one atomic step: a compare-exchange or an exchange of an

@@ -81,6 +81,9 @@ once.run { work.execute() }
 once.run { work.execute() }
 if late { usleep(100_000) }  // time for late work of the later calls to run, and be counted
 check.require(work.value == 1, "later calls do not run it again", evidence: "executions: \(work.value)")
+// Executions one thread's later calls added after the first call's (no other thread ran any): the
+// diagnosis names this before any race.
+let repeatedAlone = atReturn == 1 ? max(0, work.value - 1) : 0
 let other = Once()
 let otherWork = Executions()
 other.run { otherWork.execute() }
@@ -167,7 +170,8 @@ check.stress(
             earlyReturns: earlyReturns.load(ordering: .relaxed),
             lateRuns: lateRuns.load(ordering: .relaxed),
             neverRan: neverRan.load(ordering: .relaxed),
-            trials: workload.trials
+            trials: workload.trials,
+            repeatedAlone: repeatedAlone
         )
     }
 )

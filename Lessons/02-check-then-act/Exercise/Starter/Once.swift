@@ -3,6 +3,9 @@
 // `Once.run(_:)` promises: however many threads call it, `execute` runs exactly once. It checks a
 // flag, runs the work, and sets the flag. Called from ten threads at once, the work runs more than
 // once: as many times as threads got past the check together (two on two cores, more on more).
+// The check's work takes a tenth of a millisecond (the lesson's work only adds one to a count), so
+// the window between the check and the set stays open longer: the check sees the work run twice in
+// nearly every trial, `make lesson-2` in fewer.
 // Fix `Once` so that the work runs exactly once, and so that a call returns only after the work
 // has run (by this call or by another one).
 //
