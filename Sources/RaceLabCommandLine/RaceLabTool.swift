@@ -313,6 +313,9 @@ private struct Progress {
 }
 
 func printError(_ line: String) {
+    // stdout is buffered when piped: flushed first, what was printed before this line comes before it
+    // in a log that takes both streams, and the two never splice mid-line.
+    fflush(nil)  // every C output stream; `stdout` itself is not concurrency-safe to name
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 

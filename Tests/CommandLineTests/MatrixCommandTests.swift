@@ -84,7 +84,7 @@ struct MatrixCommandTests {
             )
             #expect(output.status == 1)
             #expect(
-                output.stdout.contains(
+                output.unwrappedStdout.contains(
                     "✗ lesson 1 subscript-race · fixed [fixed]: Swift 6 compiler: expected accepted, got rejected "
                         + "(capture of 'self' with non-Sendable type 'FixedStorage' in a '@Sendable' closure)"
                 )
@@ -94,9 +94,34 @@ struct MatrixCommandTests {
                     "matrix: FAIL, 1 of 3 rows differ from what was expected: subscript-race · fixed"
                 )
             )
-            #expect(output.stdout.contains("line 4: lesson subscript-race has no variant 'gone' (stale line?)"))
+            #expect(
+                output.unwrappedStdout.contains("line 4: lesson subscript-race has no variant 'gone' (stale line?)")
+            )
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
             #expect(xml.contains(#"<testsuite name="lesson 1: subscript-race" tests="3" failures="1""#))
+        }
+    }
+
+    @Test("with stdout and stderr in one log, the note naming the JUnit file follows the summary on a line of its own")
+    func junitNoteAfterSummary() async throws {
+        try await Executable.withTemporaryFolder("racelab-matrix-test") { folder in
+            let junit = folder.appendingPathComponent("matrix.xml").path
+            let (status, text) = try await Executable.capture(
+                Executable.productsFolder.appendingPathComponent("racelab"),
+                [
+                    "matrix", "1", "--trials", "2", "--probes", repositoryRoot.appendingPathComponent("Lessons").path,
+                    "--logs", folder.appendingPathComponent("logs").path, "--junit", junit,
+                ],
+                stderr: .merged
+            )
+            #expect(status == 0, "\(text)")
+            let lines = text.split(separator: "\n").map(String.init)
+            let note = try #require(lines.firstIndex(of: "racelab: wrote JUnit XML to '\(junit)'"), "\(text)")
+            let summary = try #require(lines.firstIndex { $0.hasPrefix("matrix: PASS") }, "\(text)")
+            #expect(note == summary + 1)
+            // A path longer than a line stays whole, on a line of its own.
+            let fits = { (line: String) in line.count <= 100 || !line.drop { $0 == " " }.contains(" ") }
+            #expect(lines.filter { $0 != lines[note] }.allSatisfy(fits), "\(text)")
         }
     }
 

@@ -331,3 +331,138 @@ struct UnmeasuredRowTextTests {
         #expect(linux.contains("matrix: PASS, all 1 rows as expected"))
     }
 }
+
+@Suite("The matrix's text fits 100 columns")
+struct MatrixTextWidthTests {
+    static let sendable =
+        "capture of 'self' with non-Sendable type 'PublicPropertiesDataSource' in a '@Sendable' closure"
+
+    func row(_ variant: String, _ role: MatrixRow.Role, compiler: CompilerVerdict, problems: [String] = []) -> MatrixRow
+    {
+        MatrixRow(
+            lesson: 6,
+            slug: "async-data-source",
+            variant: variant,
+            role: role,
+            summary: "s",
+            runner: MatrixRow.RunnerCell(VariantReport.stub(verdict: role == .buggy ? .reproduced : .clean)),
+            tsan: MatrixRow.TSanCell(
+                outcome: .silent,
+                reports: [],
+                warnings: 0,
+                processes: 1,
+                logs: [],
+                failures: [],
+                ranWithoutAddressRandomization: true
+            ),
+            compiler: compiler,
+            expectation: ToolExpectation(
+                tsan: .silent,
+                compiler: compiler.outcome == .rejected ? .rejected : .accepted,
+                measuredOn: .linux,
+                reason: "r"
+            ),
+            problems: problems
+        )
+    }
+
+    func rejected(_ message: String) -> CompilerVerdict {
+        CompilerVerdict(
+            outcome: .rejected,
+            diagnostic: message,
+            diagnosticLocation: "p.swift:1:1",
+            probe: "p.swift",
+            note: nil
+        )
+    }
+
+    var matrix: ToolMatrix {
+        let accepted = CompilerVerdict(
+            outcome: .accepted,
+            diagnostic: nil,
+            diagnosticLocation: nil,
+            probe: nil,
+            note: nil
+        )
+        let rows = [
+            row("public-properties", .buggy, compiler: rejected(Self.sendable)),
+            row("atomic-property", .buggy, compiler: rejected(Self.sendable)),
+            row("update-without-barrier", .buggy, compiler: accepted),
+            row(
+                "state-object",
+                .fixed,
+                compiler: rejected("reference to captured var 'didExecute' in concurrently-executing code")
+            ),
+            row("sync-operations", .fixed, compiler: rejected("short")),
+            row(
+                "actor-state",
+                .fixed,
+                compiler: accepted,
+                problems: [
+                    "Swift 6 compiler: expected rejected, got accepted; the declared reason is a long sentence that goes on"
+                ]
+            ),
+        ]
+        let settings = ToolMatrix.Settings(
+            seed: 1_234_567_890,
+            noise: true,
+            budgetSeconds: 20,
+            trialCap: nil,
+            threadSanitizer: true,
+            executable: ".build-tsan/debug/racelab",
+            logFolder: "/work/a/checkout/.build-tsan/tsan-logs",
+            compilerCommand: "/usr/bin/swiftc -swift-version 6 -strict-concurrency=complete -typecheck",
+            probeFolder: "/work/a/checkout/Lessons",
+            expectationsFile: nil,
+            operatingSystem: "linux"
+        )
+        return ToolMatrix(
+            tool: "racelab",
+            settings: settings,
+            rows: rows,
+            notes: ["a note long enough to wrap, since a note says what it says in as many words as it needs"],
+            wallSeconds: 1
+        )
+    }
+
+    @Test("no line is wider than 100 columns; wrapped lines are indented; nothing is cut off")
+    func width() {
+        let text = MatrixText(matrix: matrix).render()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines { #expect(line.count <= 100, "\(line.count) columns: \(line)") }
+        #expect(!text.contains("…"))
+        // Every word of a long line is still there, in order, once its continuations are joined.
+        let joined = text.replacing(#/\n +/#, with: " ")
+        #expect(joined.contains("(a) " + Self.sendable))
+        #expect(
+            joined.contains("TSan silent and the article's code accepted by the compiler: update-without-barrier (6)")
+        )
+        #expect(joined.contains("a rejection can be for Sendable, not for the race"))
+        // Spaces that align columns and labels are kept.
+        #expect(text.contains("\nrunner   each variant in its own process"))
+        #expect(lines.contains { $0.hasPrefix("  LESSON / VARIANT      ") && $0.hasSuffix("  SWIFT 6") })
+        #expect(
+            joined.contains("✗ lesson 6 async-data-source · actor-state [fixed]: Swift 6 compiler: expected rejected")
+        )
+        // One message, one note, however many rows it is on; a short one stays in its row.
+        #expect(lines.filter { $0.hasSuffix("rejected (a)") }.count == 2)
+        #expect(joined.contains("(b) reference to captured var 'didExecute' in concurrently-executing code"))
+        #expect(lines.contains { $0.hasSuffix("  rejected: short") })
+    }
+
+    @Test("the text ends its last line, so a line written after it on stderr starts a line of its own")
+    func endsWithNewline() {
+        let text = MatrixText(matrix: matrix).render()
+        #expect(text.hasSuffix("\n"))
+        #expect(!text.hasSuffix("\n\n"))
+    }
+
+    @Test("wrap cuts at spaces, keeps the indent, and leaves a word longer than a line whole")
+    func wrap() {
+        #expect(MatrixText.wrap("short", width: 10) == ["short"])
+        #expect(MatrixText.wrap("  aaa bbb ccc ddd", width: 10) == ["  aaa bbb", "      ccc", "      ddd"])
+        #expect(MatrixText.wrap("x " + String(repeating: "p", count: 12), width: 10) == ["x", "    pppppppppppp"])
+        #expect(MatrixText.wrap("label    aaa bbb", width: 12, indent: "  ") == ["label    aaa", "  bbb"])
+        #expect(MatrixText.wrap("a  b  c", width: 5) == ["a  b", "    c"])
+    }
+}

@@ -4,8 +4,9 @@ import Foundation
 /// short, what each tool saw of the buggy variants, and every row that differs from what was
 /// expected.
 package struct MatrixText {
-    /// Longest compiler diagnostic shown in the table; `--json` has it whole.
-    static let diagnosticWidth = 70
+    /// Widest line of the text; a longer line wraps, its continuation indented. `--json` and JUnit
+    /// keep every message whole.
+    static let width = 100
     /// Distinct reports listed per variant.
     static let reportsShown = 3
 
@@ -84,6 +85,7 @@ package struct MatrixText {
                 + (settings.expectationsFile.map { "as in \($0)" }
                     ?? "as declared on each variant for \(Self.systemName(settings.operatingSystem))")
         )
+        lines = lines.flatMap { Self.wrap($0, indent: String(repeating: " ", count: 9)) }
         lines.append("")
         lines.append(contentsOf: table())
         if matrix.rows.contains(where: \.unmeasured) {
@@ -137,7 +139,35 @@ package struct MatrixText {
                     + failing.map { "\($0.slug) · \($0.variant)" }.joined(separator: ", ") + " (\(time) s)"
             )
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.flatMap { Self.wrap($0) }.joined(separator: "\n") + "\n"
+    }
+
+    /// `line` cut at spaces into lines of at most `width` columns, each continuation starting with
+    /// `indent` (by default the line's own indent and four more spaces). A word longer than a line
+    /// (a path) stays whole.
+    static func wrap(_ line: String, width: Int = width, indent: String? = nil) -> [String] {
+        guard line.count > width else { return [line] }
+        let lead = line.prefix { $0 == " " }
+        let indent = indent ?? String(lead) + "    "
+        var lines: [String] = []
+        var current = String(lead)
+        var rest = line.dropFirst(lead.count)
+        var hasWord = false
+        while !rest.isEmpty {
+            // The next word, with the spaces before it: a break drops the spaces, no break keeps them.
+            let spaces = rest.prefix { $0 == " " }
+            let word = rest.dropFirst(spaces.count).prefix { $0 != " " }
+            rest = rest.dropFirst(spaces.count + word.count)
+            if !hasWord || current.count + spaces.count + word.count <= width {
+                current += hasWord ? spaces + word : word
+            } else {
+                lines.append(current)
+                current = indent + word
+            }
+            hasWord = true
+        }
+        lines.append(current)
+        return lines
     }
 
     private func table() -> [String] {
@@ -153,9 +183,10 @@ package struct MatrixText {
         var lines = [
             "  " + pad("LESSON / VARIANT", nameWidth) + "  " + pad("KIND", 11) + "  "
                 + pad("RUNNER (anomalous/trials)", runnerWidth)
-                + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6 COMPILER"
+                + "  " + pad("TSAN", tsanWidth) + "  SWIFT 6"
         ]
         var lastLesson: String?
+        var messages: [String] = []
         for ((row, cell), name) in zip(zip(rows, cells), names) {
             let lessonLabel =
                 row.role == .calibration
@@ -165,16 +196,34 @@ package struct MatrixText {
                 lines.append("  " + lessonLabel)
                 lastLesson = lessonLabel
             }
-            var compiler = cell.compiler
-            if compiler.count > Self.diagnosticWidth {
-                compiler = String(compiler.prefix(Self.diagnosticWidth - 1)) + "…"
-            }
-            lines.append(
+            let start =
                 (row.passed ? "  " : "✗ ") + pad("  " + name, nameWidth) + "  " + pad(row.role.rawValue, 11)
-                    + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  " + compiler
+                + "  " + pad(cell.runner, runnerWidth) + "  " + pad(cell.tsan, tsanWidth) + "  "
+            var compiler = cell.compiler
+            // A message that does not fit is given whole in a note below the table, one per message.
+            if start.count + compiler.count > Self.width, row.compiler.outcome == .rejected,
+                let message = row.compiler.diagnostic
+            {
+                if !messages.contains(message) { messages.append(message) }
+                compiler = "rejected (\(Self.noteMark(messages.firstIndex(of: message) ?? 0)))"
+            }
+            lines.append(start + compiler)
+        }
+        if rows.contains(where: { $0.compiler.outcome != .notMeasured }) {
+            lines.append(
+                "SWIFT 6: the compiler on the article's code as written (\(CompilerProbe.folderName)/<variant>.swift); "
+                    + "a rejection can be for Sendable, not for the race: read its message"
             )
         }
+        for (index, message) in messages.enumerated() {
+            lines.append(contentsOf: Self.wrap("(\(Self.noteMark(index))) " + message, indent: "    "))
+        }
         return lines
+    }
+
+    /// `a`, `b`, … `z`, then `27`, `28`, …: the mark of a compiler message's note.
+    static func noteMark(_ index: Int) -> String {
+        index < 26 ? String(UnicodeScalar(UInt8(97 + index))) : String(index + 1)
     }
 
     private func reportLines() -> [String] {
@@ -224,7 +273,7 @@ package struct MatrixText {
         )
         if matrix.settings.threadSanitizer {
             let neither = buggy.filter { $0.tsan.outcome == .silent && $0.compiler.outcome == .accepted }
-            lines.append("  invisible to both TSan and the compiler, caught only by the runner: \(names(neither))")
+            lines.append("  TSan silent and the article's code accepted by the compiler: \(names(neither))")
         }
         // The compiler's rejections only mean something next to what it does with the fixes.
         let fixedMeasured = matrix.rows.filter { $0.role == .fixed && $0.compiler.outcome != .notMeasured }
