@@ -6,6 +6,8 @@ RACELAB := .build/release/racelab
 # Extra options for `racelab run`, e.g. make lesson-2 ARGS="--noise off --trials 5000"
 # (with noise off a buggy variant can go unreproduced: NOT REPRODUCED, exit 1)
 ARGS    ?=
+# ARGS with its leading space only when set: an echoed command line ends without a trailing space.
+_ARGS = $(if $(strip $(ARGS)), $(strip $(ARGS)))
 # Extra options for `swift test`, e.g. make test TEST_ARGS="--filter ProcessSpawn" (CI adds --xunit-output)
 TEST_ARGS ?=
 
@@ -43,16 +45,16 @@ racelab-current:
 	fi
 
 lesson-%: racelab-current ## Run lesson N (e.g. make lesson-1): buggy variants must reproduce, fixed ones stay clean
-	$(RACELAB) run $* $(ARGS)
+	$(RACELAB) run $*$(_ARGS)
 
 lessons: release ## Run every lesson
-	$(RACELAB) run all $(ARGS)
+	$(RACELAB) run all$(_ARGS)
 
 explore-%: racelab-current ## Search lesson N's thread schedules (e.g. make explore-1): print the one that breaks it, and its replay string
-	$(RACELAB) explore $* $(ARGS)
+	$(RACELAB) explore $*$(_ARGS)
 
 play-%: racelab-current ## Be the scheduler of lesson N's buggy variant (e.g. make play-1; ARGS="--variant NAME" for another)
-	$(RACELAB) play $* $(ARGS)
+	$(RACELAB) play $*$(_ARGS)
 
 # Everything a participant runs, built once before the room arrives: the release racelab (make
 # lesson-N, explore-N, play-N) and the exercises' scratch package (make exercise-N), which builds
@@ -79,21 +81,21 @@ MARKS_OFF_VARIANTS_2 := buggy serial-queue lock protected-read-then-write protec
 	errors-protected
 
 explorations: release ## Explore every lesson (dfs), then lessons 1-3 with --marks off: each buggy variant must fail, no fixed one
-	$(RACELAB) explore all $(ARGS)
+	$(RACELAB) explore all$(_ARGS)
 	@set -e; for n in $(MARKS_OFF_LESSONS); do \
 		case $$n in 3) bound='$(MARKS_OFF_BOUND_3)';; *) bound='';; esac; \
 		case $$n in 2) variants='$(MARKS_OFF_VARIANTS_2)';; *) variants='';; esac; \
 		if [ -z "$$variants" ]; then \
-			echo "$(RACELAB) explore $$n --marks off $$bound $(ARGS)"; \
-			$(RACELAB) explore $$n --marks off $$bound $(ARGS); \
+			echo "$(RACELAB) explore $$n --marks off$${bound:+ $$bound}$(_ARGS)"; \
+			$(RACELAB) explore $$n --marks off$${bound:+ $$bound}$(_ARGS); \
 		else for v in $$variants; do \
-			echo "$(RACELAB) explore $$n --marks off --variant $$v $$bound $(ARGS)"; \
-			$(RACELAB) explore $$n --marks off --variant $$v $$bound $(ARGS); \
+			echo "$(RACELAB) explore $$n --marks off --variant $$v$${bound:+ $$bound}$(_ARGS)"; \
+			$(RACELAB) explore $$n --marks off --variant $$v$${bound:+ $$bound}$(_ARGS); \
 		done; fi; \
 	done
 
 power-%: release ## Measure how often lesson N's buggy variants show their bug: noise off/on, explorer random/pct
-	$(RACELAB) power $* $(ARGS)
+	$(RACELAB) power $*$(_ARGS)
 
 # Workshop exercises (Lessons/NN-slug/Exercise/): the participant edits Exercise/<File>.swift, a
 # git-ignored working copy that the first `make exercise-N` creates from Exercise/Starter/. The
@@ -133,11 +135,11 @@ exercises-check: ## CI: every starter, wrong fix and cheat must FAIL (with its d
 examples: ## Run the Examples/ packages' tests (swift test; they depend on RaceLab by path) and their executables
 	$(SWIFT) test --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
 	$(SWIFT) build -c release --package-path Examples/CacheCheck --scratch-path .build-examples/CacheCheck
-	.build-examples/CacheCheck/release/cache-check run all $(ARGS)
+	.build-examples/CacheCheck/release/cache-check run all$(_ARGS)
 
 bench-explorer: release ## Explore every variant without and with partial-order reduction, then cost per schedule vs a bare hand-off
 	$(SWIFT) build -c release --product racelab-bench
-	Scripts/bench-explorer $(RACELAB) $(ARGS)
+	Scripts/bench-explorer $(RACELAB)$(_ARGS)
 
 # The differential fuzzer of the explorer's reductions (Tests/RaceLabTests/DifferentialFuzzTests.swift)
 # with a longer budget than `make test` gives it: RACELAB_FUZZ_PROGRAMS random programs from
@@ -153,7 +155,7 @@ fuzz-explorer: ## Differential fuzzing of the explorer's reductions against none
 
 bench: ## Benchmark the ways to guard shared state (release); writes .build/bench/results.md and chart.svg
 	$(SWIFT) build -c release --product racelab-bench
-	.build/release/racelab-bench --output .build/bench $(ARGS)
+	.build/release/racelab-bench --output .build/bench$(_ARGS)
 
 # ThreadSanitizer, in its own scratch path and in a debug build: in a release build the standard
 # library's Dictionary and Array code is specialized into the program and instrumented, while the

@@ -22,6 +22,10 @@ extension ExerciseAdviceTests {
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
+            (
+                "WrongFixes/ReadBeforeTheLock.patch", "read-outside", 5,
+                "`increment()` reads the counter before it takes its lock",
+            ),
         ]
     )
     func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) async throws {
@@ -36,8 +40,11 @@ extension ExerciseAdviceTests {
         // overlaps as those seen at the mark out of the same total, claiming no bound.
         let lost = /[0-9,]+ of 1,000 increments lost in all trials together/
         #expect(text.firstMatch(of: lost) != nil, "\(lines)")
+        // A read before the lock loses increments with none at the window together: the line says so.
         let overlap =
-            /[0-9,]+ of the 1,000 increments reached `Race.window` while another was paused there, between its read and its save/
+            kind == "read-outside"
+            ? /none of the 1,000 increments reached `Race.window` while another was paused there, and increments were still lost/
+            : /[1-9][0-9,]* of the 1,000 increments reached `Race.window` while another was paused there, between its read and its save \(a save of a stale count undoes every increment saved since its read: one overlap can lose many\)/
         #expect(text.firstMatch(of: overlap) != nil, "\(lines)")
         #expect(!text.contains("lower bound") && !text.contains("at least"), "\(lines)")
         #expect(text.contains(lock), "\(lines)")
@@ -59,7 +66,11 @@ extension ExerciseAdviceTests {
         let hint2 = hints.split(separator: "## Hint 3:").first?.split(separator: "## Hint 2:").last ?? ""
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
         #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`\n"))
-        #expect(hints.contains("## Hint 5: lock the sequence, not each access\n*For:* `lost-writes overlap`\n"))
+        #expect(
+            hints.contains(
+                "## Hint 5: lock the sequence, not each access\n*For:* `lost-writes overlap`, `lost-writes read-outside`\n"
+            )
+        )
         #expect(hints.contains("## Hint 6: lock a file that stays\n*For:* `lost-writes renamed-file`\n"))
     }
 }

@@ -57,6 +57,24 @@ struct CompilerProbeTests {
     }
 
     @Test(
+        "lesson 4's coordinated probe, the article's FileCoordinator, is rejected for its static map (measured)",
+        .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc")
+    )
+    func articleFileCoordinator() throws {
+        let swiftc = try #require(CompilerProbe.locateCompiler())
+        let probe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Lessons/04-coordinator-locking/\(CompilerProbe.folderName)/coordinated.swift")
+        // The lesson's README cites this probe for the article's `private static var queues`.
+        let check = CompilerProbe.check(probe, swiftc: swiftc)
+        #expect(check.outcome == .rejected)
+        #expect(
+            check.diagnostic
+                == "static property 'queues' is not concurrency-safe because it is nonisolated global shared mutable state"
+        )
+    }
+
+    @Test(
         "a probe is type-checked with its folder's prelude, which is no probe itself (measured by compiling)",
         .enabled(if: CompilerProbe.locateCompiler() != nil, "needs swiftc")
     )

@@ -82,7 +82,11 @@ check.stress(
 if check.hasFailed, let folder = try? makeFolder() {
     defer { try? FileManager.default.removeItem(at: folder) }
     let counter = FileCounter(url: folder.appendingPathComponent("counter.txt"))
-    if let overlap = OverlapWatch.diagnosis(of: counter, increments: workload.trials * workload.iterations) {
+    let increments = workload.trials * workload.iterations
+    if let overlap =
+        OverlapWatch.diagnosis(of: counter, increments: increments)
+        ?? (check.saw("lost-writes") ? OverlapWatch.noOverlap(increments: increments) : nil)
+    {
         check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
     }
 }
@@ -100,9 +104,11 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var inside = 0
     nonisolated(unsafe) private static var overlaps = 0
+    nonisolated(unsafe) private static var reached = 0
 
     func windowReached(_ name: StaticString) {
         Self.lock.withLock {
+            Self.reached += 1
             if Self.inside > 0 { Self.overlaps += 1 }
             Self.inside += 1
         }
@@ -128,7 +134,8 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         // above: the line says what it counts, not how many overlapped in all.
         let overlapped =
             "\(count.formatted()) of the \(increments.formatted()) increments reached `Race.window` "
-            + "while another was paused there, between its read and its save"
+            + "while another was paused there, between its read and its save (a save of a stale "
+            + "count undoes every increment saved since its read: one overlap can lose many)"
         let lockTypes = [
             "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
             "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
@@ -191,6 +198,47 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             : nil
     }
 
+    /// For lost increments when no two were ever at the window together: the window is locked and
+    /// another step is not. Read from the code: a `read()` before `increment()`'s first lock call;
+    /// else the line names no step. Nil when no increment reached the window (nothing was watched).
+    static func noOverlap(increments: Int) -> (kind: String, line: String)? {
+        let (count, watched) = lock.withLock { (overlaps, reached) }
+        guard count == 0, watched > 0 else { return nil }
+        let none =
+            "none of the \(increments.formatted()) increments reached `Race.window` while another "
+            + "was paused there, and increments were still lost"
+        let body = incrementBody(in: participantCode("FileCounter.swift"))
+        let takes = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
+        let firstLock = takes.compactMap { firstCall($0, in: body) }.min()
+        if let read = firstCall("read", in: body), let firstLock, read < firstLock {
+            return (
+                "read-outside",
+                "\(none): `increment()` reads the counter before it takes its lock, so two "
+                    + "increments can read the same count and both save it plus one"
+            )
+        }
+        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore"].contains { body.contains($0) }
+        return locks
+            ? ("read-outside", "\(none): look for a step of the read-modify-write outside the lock")
+            : nil
+    }
+
+    /// The text of `increment()` in `code`, up to the next `func` (empty when there is none).
+    static func incrementBody(in code: String) -> String {
+        guard let start = code.range(of: "func increment") else { return "" }
+        let rest = code[start.upperBound...]
+        return rest.range(of: "func ").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
+    }
+
+    /// Where `code` first names the method `name` as a whole word (see `calls(_:in:)`).
+    static func firstCall(_ name: String, in code: String) -> String.Index? {
+        let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
+        return code.ranges(of: name).first { range in
+            !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
+                && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
+        }?.lowerBound
+    }
+
     /// Whether `increment()` holds a lock on the counter file itself: one increment of a fresh
     /// counter, stopped at its `Race.window`, while the check asks (without waiting, through an
     /// `open()` of its own) whether another open file description locks that file. The lock is read
@@ -209,9 +257,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     /// Whether `increment()` in `code` takes a lock more than once (around the read, then again
     /// around the write): the sequence is two critical sections, whichever lock it is.
     static func locksTwice(in code: String) -> Bool {
-        guard let start = code.range(of: "func increment") else { return false }
-        let rest = code[start.upperBound...]
-        let body = rest.range(of: "func ").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
+        let body = incrementBody(in: code)
         let takes = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
         return takes.map { name in countCalls(name, in: body) }.reduce(0, +) > 1
     }
