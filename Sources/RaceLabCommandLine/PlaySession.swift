@@ -264,8 +264,8 @@ final class PlaySession {
         let searched =
             switch (report.exhaustive, report.schedules) {
             case (true, 1): "the explorer checked the only one"
-            case (true, _): "the explorer checked all \(report.schedules) from here"
-            case (false, _): "the explorer checked \(counted(report.schedules, "schedule")) from here"
+            case (true, _): "the explorer checked all \(grouped(report.schedules)) schedules"
+            case (false, _): "the explorer checked \(counted(report.schedules, "schedule"))"
             }
         guard let failure = report.failure, failure.steps.count > prefix.count else {
             print(

@@ -100,10 +100,10 @@ struct PlayCommandLineTests {
         }
         #expect(
             hints == [
-                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10 from here",
-                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5 from here",
-                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4 from here",
-                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2 from here",
+                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10 schedules",
+                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5 schedules",
+                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4 schedules",
+                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2 schedules",
                 "hint: run thread 2 (storage barrier)\n  only one schedule remains from here, and it fails in 2 more steps",
                 "hint: run thread 3 (storage barrier)\n  only one schedule remains from here, and it fails in 1 more step",
             ]
