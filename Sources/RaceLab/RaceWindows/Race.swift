@@ -1,10 +1,13 @@
+import Synchronization
+
 /// Marks in lesson code where a race window is open.
 ///
 /// A race window is the stretch between two steps that must not be separated, such as the getter
 /// and the setter of `contents[id] = data`. Lesson code calls `Race.window("set contents")` right
 /// inside such a window. The call does nothing unless a hook is bound for the current thread or
-/// task: the stress runner binds a noise hook there (random yields, spins and sleeps, following a
-/// seed) to make the window wider, and a controlled scheduler can bind one that switches threads.
+/// task (or set for the whole process with `withFallbackHook`): the stress runner binds a noise
+/// hook there (random yields, spins and sleeps, following a seed) to make the window wider, and a
+/// controlled scheduler can bind one that switches threads.
 ///
 /// A mark only ever *widens* a window the code already has. Deleting every mark from a lesson must
 /// leave the bug in place; it would only show less often.
@@ -29,7 +32,38 @@ public enum Race {
     ///   every other step. A wrong object can hide a failing schedule; a missing one never does.
     @inlinable
     public static func window(_ name: StaticString, on object: AnyObject? = nil) {
-        if let hook { hook.windowReached(name, on: object) }
+        if let hook = hook ?? fallbackHook { hook.windowReached(name, on: object) }
+    }
+
+    /// Runs `body` with `hook` reached at every window on a thread or task that has no hook of its
+    /// own, on any thread of the process: a test's gate that must also see the marks a call reaches
+    /// in work it hands to another thread (a `DispatchQueue.async` block), where `hook` is not bound.
+    ///
+    /// Only race windows reach it (not steps). Calls do not nest: the hook is set for the duration
+    /// of `body` and cleared after it, and no other fallback may be set meanwhile.
+    ///
+    /// - Parameters:
+    ///   - hook: the hook for every window reached without one, while `body` runs.
+    ///   - body: the code to run; `withFallbackHook` returns what it returns.
+    /// - Returns: what `body` returns.
+    public static func withFallbackHook<R>(_ hook: any RaceWindowHook, _ body: () throws -> R) rethrows -> R {
+        FallbackHook.slot.withLock { slot in
+            precondition(slot == nil, "Race.withFallbackHook does not nest")
+            slot = hook
+        }
+        FallbackHook.set.store(true, ordering: .releasing)
+        defer {
+            FallbackHook.set.store(false, ordering: .releasing)
+            FallbackHook.slot.withLock { $0 = nil }
+        }
+        return try body()
+    }
+
+    /// The hook set by `withFallbackHook`, if any. Without one set, an atomic load and no lock, so
+    /// that a window with no hook (a queue's block under the stress runner) stays cheap.
+    @usableFromInline
+    static var fallbackHook: (any RaceWindowHook)? {
+        FallbackHook.set.load(ordering: .acquiring) ? FallbackHook.slot.withLock { $0 } : nil
     }
 
     /// Marks a synchronization operation the code is about to perform (`queue.sync`, an async
@@ -57,7 +91,7 @@ public enum Race {
     /// doubt, use `on:`.
     @inlinable
     public static func window(_ name: StaticString, reading object: AnyObject) {
-        if let hook { hook.windowReached(name, reading: object) }
+        if let hook = hook ?? fallbackHook { hook.windowReached(name, reading: object) }
     }
 
     /// `step(_:on:)` for a step whose code only reads `object` (see `window(_:reading:)`).
@@ -132,4 +166,11 @@ extension RaceWindowHook {
 
     /// Only the explorer records where a failure was seen.
     public func failureSeen(_ what: () -> String) {}
+}
+
+/// The process-wide hook of `Race.withFallbackHook`.
+enum FallbackHook {
+    static let slot = Mutex<(any RaceWindowHook)?>(nil)
+    /// Whether `slot` holds a hook: read first, so that a window with no hook takes no lock.
+    static let set = Atomic<Bool>(false)
 }

@@ -9,7 +9,7 @@
 //
 // Rules:
 // - Keep the API: `init()`, `replace(title:items:)`, `snapshot() -> PlaylistSnapshot` (the harness
-//   defines `PlaylistSnapshot(title:items:)`). No `async`.
+//   defines `PlaylistSnapshot(title:items:)`). No `async` func; GCD (`queue.async`) is fine.
 // - A snapshot after `replace(title: t, items: xs)` (and no other write) must have `title == t` and
 //   `items == xs`. The title is the writer's own: two versions may have the same items and
 //   different titles, so it cannot be worked out from the items.
