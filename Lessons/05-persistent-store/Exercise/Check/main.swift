@@ -4,8 +4,11 @@ import Foundation
 import RaceLab
 
 // The first statement that runs, before any of the participant's code: this check owns the verdict channel.
-// `private`, so that the participant's file cannot name it.
-private let check = ExerciseCheck("5 · DocumentStore: no torn reads, stores land whole and in order")
+// `private`, so that the participant's file cannot name it. `nonisolated(unsafe)`: it is made here,
+// before the checking thread starts (see the end of the file), and only that thread uses it after.
+nonisolated(unsafe) private let check = ExerciseCheck(
+    "5 · DocumentStore: no torn reads, stores land whole and in order"
+)
 
 /// A payload that proves whether it is whole: a header line `version:length:checksum`, then a body
 /// of 16 KiB (several write chunks) that depends on the version.
@@ -68,36 +71,40 @@ final class Failure: @unchecked Sendable {
 // Functional: a store really writes the file (a store that keeps data in memory, or drops it,
 // must not pass) before its completion runs, a load returns what was stored, a second store
 // replaces the first.
-do {
-    let folder = try makeFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let store = DocumentStore(folder: folder)
-    check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
-    let first = Payload.make(version: 1)
-    let second = Payload.make(version: 2)
-    try storeAndWait(store, first, as: "report")
-    check.require((try? store.load("report")) == first, "after the completion, load returns what was stored")
-    check.require(
-        (try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
-        "the document is the file folder/name on disk"
-    )
-    try storeAndWait(store, second, as: "report")
-    check.require((try? store.load("report")) == second, "a second store replaces the first")
-    check.require(
-        (try? DocumentStore(folder: folder).load("report")) == second,
-        "another store on the same folder reads it (it is on disk, not in memory)"
-    )
-} catch {
-    check.require(false, "the functional checks run without errors", evidence: "\(error)")
+func functionalChecks() {
+    do {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = DocumentStore(folder: folder)
+        check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
+        let first = Payload.make(version: 1)
+        let second = Payload.make(version: 2)
+        try storeAndWait(store, first, as: "report")
+        check.require((try? store.load("report")) == first, "after the completion, load returns what was stored")
+        check.require(
+            (try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
+            "the document is the file folder/name on disk"
+        )
+        try storeAndWait(store, second, as: "report")
+        check.require((try? store.load("report")) == second, "a second store replaces the first")
+        check.require(
+            (try? DocumentStore(folder: folder).load("report")) == second,
+            "another store on the same folder reads it (it is on disk, not in memory)"
+        )
+    } catch {
+        check.require(false, "the functional checks run without errors", evidence: "\(error)")
+    }
 }
 
 /// Stores whose completion reported an error: how many of how many, and the first error. One per
 /// trial (its went-back count is not evidence when a store failed: the failed store's document keeps
-/// an older version) and one for the run (the FAIL line's count).
+/// an older version) and one for the run (the FAIL line's count). The run's also counts writing
+/// operations, each of which makes several stores and is one error however many of them fail.
 final class StoreFailures: @unchecked Sendable {
     private let lock = NSLock()
     private var stores = 0
     private var failed = 0
+    private var writers = (failed: 0, all: 0)
     private var first: (any Error)?
 
     func record(_ error: (any Error)?) {
@@ -109,7 +116,15 @@ final class StoreFailures: @unchecked Sendable {
             }
         }
     }
+    /// Counts a writing operation whose completions all ran, and whether a store of it failed.
+    func recordWriter(failed: Bool) {
+        lock.withLock {
+            writers.all += 1
+            if failed { writers.failed += 1 }
+        }
+    }
     var counts: (failed: Int, stores: Int) { lock.withLock { (failed, stores) } }
+    var writerCounts: (failed: Int, all: Int) { lock.withLock { writers } }
     var firstError: (any Error)? { lock.withLock { first } }
 }
 let storeFailures = StoreFailures()
@@ -262,13 +277,14 @@ let variant = ExerciseCheck.variant(
                 }
             }
             guard group.wait(timeout: .now() + 30) == .success else { throw CompletionMissing(name: own) }
+            storeFailures.recordWriter(failed: failure.error != nil)
             if let error = failure.error { throw error }
         } else {
             if let data = try trial.store.load(shared), trial.reads.isTorn(data) {
                 tornBy.load()
                 trial.torn.record(
                     "torn read: load(\"\(shared)\") (a document every writer stores) returned "
-                        + "\(data.count) bytes, not a whole version"
+                        + "\(data.count.formatted()) bytes, not a whole version"
                 )
             }
             for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
@@ -278,7 +294,7 @@ let variant = ExerciseCheck.variant(
                     tornBy.outsideRead()
                     trial.torn.record(
                         "torn read: a reader outside the store found \(shared) (a document every writer "
-                            + "stores) torn (\(data.count) bytes)"
+                            + "stores) torn (\(data.count.formatted()) bytes)"
                     )
                 }
             }
@@ -330,7 +346,7 @@ let variant = ExerciseCheck.variant(
                 tornBy.outsideRead()
                 trial.torn.record(
                     "torn read: \(shared) (a document every writer stores) is torn at the end "
-                        + "(\(data.count) bytes)"
+                        + "(\(data.count.formatted()) bytes)"
                 )
             }
         }
@@ -367,73 +383,89 @@ extension Observation {
     }
 }
 let trials = 16
-check.stress(
-    variant,
-    workload: Workload(trials: trials, iterations: writersPerTrial * 2),
-    requirement: "100 writers and 100 readers at once: no torn read, every document whole (every trial)",
-    lostOutOf: { trials in (trials * writersPerTrial, "documents torn at the end") },
-    lostKind: "torn-at-end",
-    inconsistent: tornPhrase
-)
-// Which readers found a file torn: the store's own loads run on its queue, a reader outside it does
-// not. Torn files seen only from outside mean the queue orders the store's work and the file is
-// still written in place.
-let tornLoads = tornBy.loads
-let tornOutside = tornBy.outside
-let (failedStores, stores) = storeFailures.counts
-if failedStores > 0, let error = storeFailures.firstError {
-    // What failed, for the hint: a file the store made itself vanished (another store's rename took
-    // a staging file they share), or some other error.
-    let missing = isMissingFile(error)
-    check.diagnose(
-        missing ? "staging-name" : "store-failed",
-        "seen in the run: \(failedStores.formatted()) of \(stores.formatted()) stores failed"
-            + (missing
-                ? ", a file they wrote gone before they were done (`staging-name`)"
-                : " (`store-failed`)")
+/// The stress run and what it saw, then the verdict.
+func concurrentChecks() -> Never {
+    check.stress(
+        variant,
+        workload: Workload(trials: trials, iterations: writersPerTrial * 2),
+        requirement: "100 writers and 100 readers at once: no torn read, every document whole (every trial)",
+        lostOutOf: { trials in (trials * writersPerTrial, "documents torn at the end") },
+        lostKind: "torn-at-end",
+        inconsistent: tornPhrase
     )
-} else if tornLoads > 0 {
-    check.diagnose(
-        "torn-load",
-        "seen in the run: \(tornLoads.formatted()) of the torn reads were the store's own `load` (`torn-load`)"
-    )
-} else if tornOutside > 0 {
-    check.diagnose(
-        "torn-outside",
-        "seen in the run: all \(tornOutside.formatted()) torn reads were made outside the store's queue"
-            + " (straight from the file); no `load` was torn (`torn-outside`)"
-    )
-}
-let perTrial = tally.perTrial
-let wentBack = perTrial.reduce(0, +)
-let documents = perTrial.count * writersPerTrial
-if perTrial.isEmpty {
-    if failedStores == 0 {
-        check.require(false, "stores of one document land in order", evidence: "no trial finished its check")
-    } else {
-        check.note("stores of one document land in order: not checked, a store failed in every trial")
+    // Which readers found a file torn: the store's own loads run on its queue, a reader outside it does
+    // not. Torn files seen only from outside mean the queue orders the store's work and the file is
+    // still written in place.
+    let tornLoads = tornBy.loads
+    let tornOutside = tornBy.outside
+    let (failedStores, stores) = storeFailures.counts
+    if failedStores > 0, let error = storeFailures.firstError {
+        // What failed, for the hint: a file the store made itself vanished (another store's rename took
+        // a staging file they share), or some other error. The stores' count beside the writing
+        // operations', which the `errors` count above counts (one error per operation).
+        let missing = isMissingFile(error)
+        let writers = storeFailures.writerCounts
+        check.diagnose(
+            missing ? "staging-name" : "store-failed",
+            "seen in the run: \(failedStores.formatted()) of \(stores.formatted()) stores failed, in "
+                + "\(writers.failed.formatted()) of \(writers.all.formatted()) writing operations "
+                + "(\(versions + 1) stores each): "
+                + (missing
+                    ? "a file they wrote was gone before they were done (`staging-name`)"
+                    : "an error other than a missing file (`store-failed`)")
+        )
+    } else if tornLoads > 0 {
+        check.diagnose(
+            "torn-load",
+            "seen in the run: \(tornLoads.formatted()) of the torn reads were the store's own `load` (`torn-load`)"
+        )
+    } else if tornOutside > 0 {
+        check.diagnose(
+            "torn-outside",
+            "seen in the run: all \(tornOutside.formatted()) torn reads were made outside the store's queue"
+                + " (straight from the file); no `load` was torn (`torn-outside`)"
+        )
     }
-} else {
-    // The ok line says what was checked; a FAIL line's evidence says what went back.
-    check.require(
-        wentBack == 0,
-        "stores of one document land in the order they were made"
-            + (wentBack > 0
-                ? ""
-                : ": none of \(documents.formatted()) documents went back (\(perTrial.count.formatted()) trials"
-                    + " × \(writersPerTrial) documents, each stored v1…v\(versions) in order)"),
-        // With stores failing, the hint follows the error, as the stress run's does.
-        kind: failedStores > 0 ? "errors" : "unordered-stores",
-        evidence: "\(wentBack.formatted()) of \(documents.formatted()) documents went back to an older version"
-            + " (per trial: \(perTrial.map { $0.formatted() }.joined(separator: ", ")))"
-            + (failedStores > 0 ? ", in the trials where no store failed" : "")
-    )
-}
-if wentBack > 0, let example = tally.firstExample {
-    if failedStores > 0 {
-        check.diagnose("errors", "e.g. went back: \(example)")
+    let perTrial = tally.perTrial
+    let wentBack = perTrial.reduce(0, +)
+    let documents = perTrial.count * writersPerTrial
+    if perTrial.isEmpty {
+        if failedStores == 0 {
+            check.require(false, "stores of one document land in order", evidence: "no trial finished its check")
+        } else {
+            check.note("stores of one document land in order: not checked, a store failed in every trial")
+        }
     } else {
-        check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
+        // The ok line says what was checked; a FAIL line's evidence says what went back.
+        check.require(
+            wentBack == 0,
+            "stores of one document land in the order they were made"
+                + (wentBack > 0
+                    ? ""
+                    : ": none of \(documents.formatted()) documents went back (\(perTrial.count.formatted()) trial\(perTrial.count == 1 ? "" : "s")"
+                        + " × \(writersPerTrial) documents, each stored v1…v\(versions) in order)"),
+            // With stores failing, the hint follows the error, as the stress run's does.
+            kind: failedStores > 0 ? "errors" : "unordered-stores",
+            evidence: "\(wentBack.formatted()) of \(documents.formatted()) documents went back to an older version"
+                + " (per trial: \(perTrial.map { $0.formatted() }.joined(separator: ", ")))"
+                + (failedStores > 0 ? ", in the trials where no store failed" : "")
+        )
     }
+    if wentBack > 0, let example = tally.firstExample {
+        if failedStores > 0 {
+            check.diagnose("errors", "e.g. went back: \(example)")
+        } else {
+            check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
+        }
+    }
+    check.finish()
 }
-check.finish()
+
+// The checks run on a thread of their own while the main thread serves the main queue, as an app's
+// does: a store may call its completion on the main queue (`DispatchQueue.main.async`), and a check
+// waiting for it on the main thread would wait forever. `finish()` exits from the checking thread.
+Thread.detachNewThread {
+    functionalChecks()
+    concurrentChecks()
+}
+dispatchMain()
