@@ -53,6 +53,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "the setter waits for its barrier"
             ),
             FromCodeCase(
+                testDescription: "exercise 2: a `return` inside the `sync` that leaves the closure, not `run`",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/ReturnLeavesClosure.patch",
+                kind: "return-leaves-closure",
+                hint: 9,
+                readFromCode: "a `return` inside a closure (`sync`, `withLock`) leaves the closure, not `run`"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3's starter",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift",
@@ -102,6 +110,11 @@ extension ExerciseAdviceTests {
         #expect(text.contains("read from your code") == (planted.readFromCode != nil), "\(lines)")
         // The name hints.md's *For* lines use is printed: on the FAIL line, or the line read from code.
         #expect(text.contains("(`\(planted.kind)`)"), "\(lines)")
+        // A lock held across the check and the set is never blamed for the work running again.
+        if planted.kind == "return-leaves-closure" {
+            #expect(!text.contains("lock-around-check"), "\(lines)")
+            #expect(text.contains("one thread's later calls ran the work again"), "\(lines)")
+        }
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")
             // Under the FAIL it explains, not under a later requirement's `ok` line.

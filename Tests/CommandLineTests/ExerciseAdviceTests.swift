@@ -355,6 +355,11 @@ struct ExerciseAdviceTests {
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
             ("## Hint 8: the second promise", "`inconsistencies`, `inconsistencies returns-before-work`"),
+            (
+                "## Hint 9: a `return` inside a closure",
+                "`functional duplicates return-leaves-closure`, `functional duplicates runs-again-alone`,\n"
+                    + "`functional return-leaves-closure`, `functional runs-again-alone`"
+            ),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
         }
