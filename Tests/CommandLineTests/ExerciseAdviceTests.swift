@@ -51,7 +51,8 @@ struct ExerciseAdviceTests {
     /// The requirement line a diagnosis line starting with `words` sits under: the nearest `ok` or
     /// `FAIL` line above it (nil when there is no such diagnosis line).
     static func requirement(above words: String, in lines: [String]) -> String? {
-        guard let index = lines.firstIndex(where: { $0.hasPrefix("        " + words) }) else { return nil }
+        // The words open a detail line, or follow what the run showed on it (`seen in the run: …; read …`).
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("        ") && $0.contains(words) }) else { return nil }
         return lines[..<index].last { $0.hasPrefix("  ok    ") || $0.hasPrefix("  FAIL  ") }
     }
 
