@@ -52,7 +52,8 @@ struct ExerciseAdviceTests {
     /// `FAIL` line above it (nil when there is no such diagnosis line).
     static func requirement(above words: String, in lines: [String]) -> String? {
         // The words open a detail line, or follow what the run showed on it (`seen in the run: …; read …`).
-        guard let index = lines.firstIndex(where: { $0.hasPrefix("        ") && $0.contains(words) }) else { return nil }
+        let detail = { (line: String) in line.hasPrefix("        ") && line.contains(words) }
+        guard let index = lines.firstIndex(where: detail) else { return nil }
         return lines[..<index].last { $0.hasPrefix("  ok    ") || $0.hasPrefix("  FAIL  ") }
     }
 
