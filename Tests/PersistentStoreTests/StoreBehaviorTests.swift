@@ -71,19 +71,20 @@ struct StoreBehaviorTests {
 
     @Test("stores of one identifier made one after another are applied in that order")
     func storesApplyInOrder() async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder)
-        let last = await onOwnThread { () -> Int in
-            let done = DispatchGroup()
-            for version in 1...200 {
-                done.enter()
-                store.storeData({ payload(0, version: version) }, identifier: "document") { _ in done.leave() }
+        let last = try await withStore { store in
+            await onOwnThread { () -> Int in
+                let done = DispatchGroup()
+                for version in 1...200 {
+                    done.enter()
+                    store.storeData({ payload(0, version: version) }, identifier: "document") { _ in done.leave() }
+                }
+                done.wait()
+                let loaded = Completion<LoadResult<Payload>>()
+                store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) {
+                    loaded.fulfil($0)
+                }
+                return loaded.wait().value?.version ?? -1
             }
-            done.wait()
-            let loaded = Completion<LoadResult<Payload>>()
-            store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) { loaded.fulfil($0) }
-            return loaded.wait().value?.version ?? -1
         }
         #expect(last == 200)
     }
@@ -93,19 +94,15 @@ struct StoreBehaviorTests {
         arguments: [WriteDiscipline.fixed, .encodeInBarrier]
     )
     func loadAfterStoreSeesIt(discipline: WriteDiscipline) async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder, discipline: discipline)
-        _ = await store.storeData({ payload(0, version: 1) }, identifier: "document")
-        let loaded = await onOwnThread { () -> Int in
-            let later = HeldEncode()
-            store.storeData(later.provider(payload(0, version: 2)), identifier: "document") { _ in }
-            let loaded = Completion<Int>()
-            store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) {
-                later.othersDone()
-                loaded.fulfil($0.value?.version ?? -1)
+        let loaded = try await withStore(discipline: discipline) { store in
+            await afterHeldStore(in: store) { later, _ in
+                let loaded = Completion<Int>()
+                store.loadData(forIdentifier: "document", transformer: { Payload(validating: $0) }) {
+                    later.othersDone()
+                    loaded.fulfil($0.value?.version ?? -1)
+                }
+                return loaded.wait()
             }
-            return loaded.wait()
         }
         #expect(loaded == 2)
     }
@@ -115,25 +112,36 @@ struct StoreBehaviorTests {
         arguments: [WriteDiscipline.fixed, .encodeInBarrier]
     )
     func removeAfterStoreLeavesNothing(discipline: WriteDiscipline) async throws {
-        let folder = try TestFolder()
-        defer { folder.remove() }
-        let store = try openStore(in: folder, discipline: discipline)
+        try await withStore(discipline: discipline) { store in
+            let (stored, removed) = await afterHeldStore(in: store) { later, stored in
+                let removed = Completion<Bool>()
+                store.removeData(forIdentifier: "document") {
+                    later.othersDone()
+                    removed.fulfil((try? $0.get()) == true)
+                }
+                return (stored.wait(), removed.wait())
+            }
+            #expect(stored && removed)
+            #expect(await store.loadData(forIdentifier: "document") { $0 }.isNotFound)
+        }
+    }
+
+    /// Stores version 1 of "document" in `store`, then, on a thread of its own, starts a store of
+    /// version 2 whose encode is held (`later`) and runs `next`, the operation made after that store
+    /// returned. `stored` is fulfilled when the held store completes, with whether it stored.
+    private func afterHeldStore<Value: Sendable>(
+        in store: PersistentDataStore,
+        _ next: @escaping @Sendable (_ later: HeldEncode, _ stored: Completion<Bool>) -> Value
+    ) async -> Value {
         _ = await store.storeData({ payload(0, version: 1) }, identifier: "document")
-        let (stored, removed) = await onOwnThread { () -> (Bool, Bool) in
+        return await onOwnThread { () -> Value in
             let later = HeldEncode()
             let stored = Completion<Bool>()
             store.storeData(later.provider(payload(0, version: 2)), identifier: "document") {
                 stored.fulfil($0.identifier != nil)
             }
-            let removed = Completion<Bool>()
-            store.removeData(forIdentifier: "document") {
-                later.othersDone()
-                removed.fulfil((try? $0.get()) == true)
-            }
-            return (stored.wait(), removed.wait())
+            return next(later, stored)
         }
-        #expect(stored && removed)
-        #expect(await store.loadData(forIdentifier: "document") { $0 }.isNotFound)
     }
 
     @Test("a second store on the same folder is refused until the first is gone")

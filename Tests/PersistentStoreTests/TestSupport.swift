@@ -32,14 +32,17 @@ final class CompletionQueue: Sendable {
     var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == name }
 }
 
-/// Opens a store named "documents" in `folder`.
 /// Runs `body` with a store opened (`openStore`) in a new test folder, removed afterwards.
-func withStore<Value>(_ body: (PersistentDataStore) async throws -> Value) async throws -> Value {
+func withStore<Value>(
+    discipline: WriteDiscipline = .fixed,
+    _ body: (PersistentDataStore) async throws -> Value
+) async throws -> Value {
     let folder = try TestFolder()
     defer { folder.remove() }
-    return try await body(openStore(in: folder))
+    return try await body(openStore(in: folder, discipline: discipline))
 }
 
+/// Opens a store named "documents" in `folder`.
 func openStore(in folder: TestFolder, discipline: WriteDiscipline = .fixed) throws -> PersistentDataStore {
     try PersistentDataStore(
         name: "documents",
