@@ -5,6 +5,13 @@ import Testing
 
 @Suite("The Swift 6 compiler as a measuring instrument")
 struct CompilerProbeTests {
+    /// The probe `variant` of lesson folder `lesson` in this checkout's `Lessons/`.
+    static func probe(_ lesson: String, _ variant: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Lessons/\(lesson)/\(CompilerProbe.folderName)/\(variant).swift")
+    }
+
     @Test("the first error of the compiler's output is the verdict's diagnostic, without its group")
     func firstError() {
         let output = """
@@ -42,18 +49,12 @@ struct CompilerProbeTests {
     )
     func realCompiler() throws {
         let swiftc = try #require(CompilerProbe.locateCompiler())
-        let lessons = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Lessons")
-        func probe(_ lesson: String, _ variant: String) -> URL {
-            lessons.appendingPathComponent("\(lesson)/\(CompilerProbe.folderName)/\(variant).swift")
-        }
-
-        let rejected = CompilerProbe.check(probe("02-check-then-act", "buggy"), swiftc: swiftc)
+        let rejected = CompilerProbe.check(Self.probe("02-check-then-act", "buggy"), swiftc: swiftc)
         #expect(rejected.outcome == .rejected)
         #expect(rejected.diagnostic == "reference to captured var 'didExecute' in concurrently-executing code")
         #expect(rejected.diagnosticLocation?.hasPrefix("buggy.swift:") == true)
-        #expect(CompilerProbe.check(probe("01-subscript-race", "actor"), swiftc: swiftc).outcome == .accepted)
-        #expect(CompilerProbe.check(probe("01-subscript-race", "missing"), swiftc: swiftc).outcome == .notMeasured)
+        #expect(CompilerProbe.check(Self.probe("01-subscript-race", "actor"), swiftc: swiftc).outcome == .accepted)
+        #expect(CompilerProbe.check(Self.probe("01-subscript-race", "missing"), swiftc: swiftc).outcome == .notMeasured)
     }
 
     @Test(
@@ -62,9 +63,7 @@ struct CompilerProbeTests {
     )
     func articleFileCoordinator() throws {
         let swiftc = try #require(CompilerProbe.locateCompiler())
-        let probe = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Lessons/04-coordinator-locking/\(CompilerProbe.folderName)/coordinated.swift")
+        let probe = Self.probe("04-coordinator-locking", "coordinated")
         // The lesson's README cites this probe for the article's `private static var queues`.
         let check = CompilerProbe.check(probe, swiftc: swiftc)
         #expect(check.outcome == .rejected)
