@@ -32,8 +32,7 @@ extension ExerciseAdviceTests {
         let exercise = "Lessons/04-coordinator-locking/Exercise/"
         let planted: Planted = file.hasSuffix(".patch") ? .patch(exercise + file) : .file(exercise + file)
         let lines = try await Self.check(exercise: 4, planted, diagnosis: kind)
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
+        Self.expectNext(lines, hint: hint, of: 6, in: "\(exercise)hints.md")
         // The overlap line is wrapped: its words are checked in the joined text.
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         // Both counts say what they count: the lost ones out of all trials' increments, the

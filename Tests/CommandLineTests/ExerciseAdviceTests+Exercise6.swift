@@ -97,8 +97,7 @@ extension ExerciseAdviceTests {
         if planted.writersLine == Self.writersUntested {
             #expect(text.contains(try Regex(Self.writersUntested + #"\s+read from your code"#)), "\(lines)")
         }
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
+        Self.expectNext(lines, hint: planted.hint, of: 6, in: "\(exercise)hints.md")
     }
 
     /// The solution's mark is before its lock; the alternative's is in a barrier block on a queue
@@ -151,7 +150,6 @@ extension ExerciseAdviceTests {
             lines.contains("UNTESTED: put a Race.window mark back in replace(title:items:) (hint 6)"),
             "\(lines)"
         )
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 6 of 6 in \(exercise)hints.md") == true, "\(lines)")
+        Self.expectNext(lines, hint: 6, of: 6, in: "\(exercise)hints.md")
     }
 }

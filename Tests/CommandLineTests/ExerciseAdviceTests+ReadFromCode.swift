@@ -104,8 +104,7 @@ extension ExerciseAdviceTests {
         let hints = path.replacing(/Exercise\/.*/, with: "Exercise/hints.md")
         let count = try String(contentsOf: Self.root.appendingPathComponent(hints), encoding: .utf8)
             .split(separator: "\n").filter { $0.hasPrefix("## Hint") }.count
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of \(count) in \(hints)") == true, "\(lines)")
+        Self.expectNext(lines, hint: planted.hint, of: count, in: hints)
         let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(text.contains("read from your code") == (planted.readFromCode != nil), "\(lines)")
         // The name hints.md's *For* lines use is printed: on the FAIL line, or the line read from code.

@@ -57,6 +57,23 @@ struct ExerciseAdviceTests {
         return lines[..<index].last { $0.hasPrefix("  ok    ") || $0.hasPrefix("  FAIL  ") }
     }
 
+    /// Expects the `Next:` line of `lines` to send the participant to hint `hint` of `count` in the
+    /// hints file at `hints` (a path from the root).
+    static func expectNext(
+        _ lines: [String],
+        hint: Int,
+        of count: Int,
+        in hints: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let next = lines.first { $0.hasPrefix("Next:") }
+        #expect(
+            next?.hasPrefix("Next: read hint \(hint) of \(count) in \(hints)") == true,
+            "\(lines)",
+            sourceLocation: sourceLocation
+        )
+    }
+
     @Test(
         "a retry that asks the referee again fails after the concurrent run, and Next names the hint for it",
         .timeLimit(.minutes(20))
@@ -75,11 +92,7 @@ struct ExerciseAdviceTests {
                 == failure,
             "\(lines)"
         )
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(
-            next?.hasPrefix("Next: read hint 3 of 5 in Lessons/03-actor-reentrancy/Exercise/hints.md") == true,
-            "\(lines)"
-        )
+        Self.expectNext(lines, hint: 3, of: 5, in: "Lessons/03-actor-reentrancy/Exercise/hints.md")
         #expect(!lines.contains { $0.contains("functional checks run") })
     }
 
@@ -152,12 +165,7 @@ struct ExerciseAdviceTests {
         // The diagnosis line ends with the name hints.md lists its hint under, as exercise 4's does.
         let kind = planted.diagnosis == "inconsistencies" ? "torn-load" : planted.diagnosis
         #expect(text.contains("(`\(kind)`)"), "\(lines)")
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(
-            next?.hasPrefix("Next: read hint \(planted.hint) of 4 in Lessons/05-persistent-store/Exercise/hints.md")
-                == true,
-            "\(lines)"
-        )
+        Self.expectNext(lines, hint: planted.hint, of: 4, in: "Lessons/05-persistent-store/Exercise/hints.md")
     }
 
     @Test(
@@ -190,11 +198,7 @@ struct ExerciseAdviceTests {
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
         // The writer is whole, the reader takes two looks: read from the code, sent to hint 4.
         #expect(text.contains("snapshot() still reads the title and the items in two looks"), "\(lines)")
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(
-            next?.hasPrefix("Next: read hint 4 of 6 in Lessons/06-async-data-source/Exercise/hints.md") == true,
-            "\(lines)"
-        )
+        Self.expectNext(lines, hint: 4, of: 6, in: "Lessons/06-async-data-source/Exercise/hints.md")
     }
 
     @Test("exercise 5's hints are marked: unordered stores to the barrier, torn files seen only outside to the rename")
@@ -317,9 +321,7 @@ struct ExerciseAdviceTests {
                 == (planted.failing == [Self.waits]),
             "\(text)"
         )
-        let next = lines.first { $0.hasPrefix("Next:") }
-        let hint = "Next: read hint \(planted.hint) of 9 in \(Self.exercise2)/hints.md"
-        #expect(next?.hasPrefix(hint) == true, "\(lines)")
+        Self.expectNext(lines, hint: planted.hint, of: 9, in: "\(Self.exercise2)/hints.md")
         // What the run saw, ending with the name the hint lists; only when the work ran twice.
         let seen = text.firstMatch(
             of: /seen in the run: [0-9,]+ (of the [0-9,]+ )?(extra )?executions? began .*?\(`([a-z-]+)`\)/
@@ -389,8 +391,7 @@ struct ExerciseAdviceTests {
         #expect(lines.contains { $0.hasPrefix("  FAIL  \(Self.waits)") }, "\(lines)")
         let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
         #expect(text.contains("(`flag-before-work`)"), "\(text)")
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 3 of 9 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+        Self.expectNext(lines, hint: 3, of: 9, in: "\(Self.exercise2)/hints.md")
     }
 
     @Test(
@@ -422,8 +423,7 @@ struct ExerciseAdviceTests {
         #expect((Int(early.1.filter(\.isNumber)) ?? 0) <= 15_000, "\(text)")
         let seen = /seen in the run: in [0-9,]+ of 1,500 trials the work ran only after .*`returns-before-work`/
         #expect(text.firstMatch(of: seen) != nil, "\(text)")
-        let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 8 of 9 in \(Self.exercise2)/hints.md") == true, "\(lines)")
+        Self.expectNext(lines, hint: 8, of: 9, in: "\(Self.exercise2)/hints.md")
     }
 
     @Test(
