@@ -248,6 +248,14 @@ struct ExerciseAdviceTests {
             holding: [waits]
         ),
         HintCase(
+            testDescription: "a lock around the set only: the check outside any lock, the hint on such locks",
+            planted: .patch("\(exercise2)/WrongFixes/LockAroundSet.patch"),
+            diagnosis: "check-outside-lock",
+            hint: 4,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
             testDescription: "a lock around the work only: executions one after another, that lock's hint",
             planted: .patch("\(exercise2)/WrongFixes/LockAroundAct.patch"),
             diagnosis: "lock-around-act",
@@ -325,6 +333,18 @@ struct ExerciseAdviceTests {
             of: /seen in the run: [0-9,]+ (of the [0-9,]+ )?(extra )?executions? began .*?\(`([a-z-]+)`\)/
         )
         #expect((seen?.3).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
+        // Work run twice by code that takes a lock: the run shows the check and the set were not one
+        // critical section, whatever the lock; the code says only where its lock misses them.
+        let splitByLock = ["lock-around-check", "check-outside-lock"].contains(planted.diagnosis)
+        #expect(
+            text.contains(": the check and the set are not one critical section; read from your code:")
+                == splitByLock,
+            "\(text)"
+        )
+        if planted.diagnosis == "check-outside-lock" {
+            #expect(text.contains("`run` checks the flag before it takes any lock"), "\(text)")
+            #expect(!text.contains("lock-around-check"), "\(text)")
+        }
         // What the run saw sits under the FAIL it explains, never under an `ok` line.
         if let above = Self.requirement(above: "seen in the run", in: lines) {
             #expect(above.hasPrefix("  FAIL  "), "\(lines)")
@@ -353,7 +373,10 @@ struct ExerciseAdviceTests {
                 "## Hint 3: the flag set first",
                 "`duplicates inconsistencies flag-before-work`, `inconsistencies flag-before-work`"
             ),
-            ("## Hint 4: a lock around the check only", "`duplicates lock-around-check`"),
+            (
+                "## Hint 4: a lock around the check or the set only",
+                "`duplicates lock-around-check`, `duplicates check-outside-lock`"
+            ),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
             ("## Hint 8: the second promise", "`inconsistencies`, `inconsistencies returns-before-work`"),
@@ -369,7 +392,7 @@ struct ExerciseAdviceTests {
         let general = try #require(hints.firstRange(of: "## Hint 7: one step, not two\n*For:* "))
         let list = String(hints[general.upperBound...]).components(separatedBy: "\n\n")[0]
         let mistakes = ["flag-after-work", "inconsistencies flag-before-work", "lock-around-check"]
-        for kinds in mistakes + ["lock-around-act", "read-lock"] {
+        for kinds in mistakes + ["check-outside-lock", "lock-around-act", "read-lock"] {
             #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
         }
     }
