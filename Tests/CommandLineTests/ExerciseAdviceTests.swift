@@ -274,7 +274,7 @@ struct ExerciseAdviceTests {
         HintCase(
             testDescription: "a compare-exchange: early returns only, the hint on waiting",
             planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
-            diagnosis: "inconsistencies",
+            diagnosis: "early-returns",
             hint: 8,
             failing: [waits],
             holding: [exactlyOnce]
@@ -311,8 +311,10 @@ struct ExerciseAdviceTests {
             let (count, total) = (Int(early.1.filter(\.isNumber)) ?? 0, Int(early.2.filter(\.isNumber)) ?? 0)
             #expect(count <= total && total < 15_000, "\(text)")
         }
-        // Its kind, named as the hints' *For* lines name it (hint 3: `inconsistencies flag-before-work`).
-        #expect(text.contains("returned before it had run (`inconsistencies`; ") == (early != nil), "\(text)")
+        // Its kind, named for what it counts as the hints' *For* lines name it (hint 3:
+        // `early-returns flag-before-work`), not the runner's generic `inconsistencies`.
+        #expect(text.contains("returned before it had run (`early-returns`; ") == (early != nil), "\(text)")
+        #expect(!text.contains("`inconsistencies`"), "\(text)")
         // What was seen, not the runner's jargon; each sample once; why the lesson's variant is
         // CLEAN only where it looks like a contradiction (the work ran once, calls returned early).
         #expect(!text.contains("inconsistent reads"))
@@ -371,7 +373,7 @@ struct ExerciseAdviceTests {
             ("## Hint 1: check, then act", "`duplicates flag-after-work`"),
             (
                 "## Hint 3: the flag set first",
-                "`duplicates inconsistencies flag-before-work`, `inconsistencies flag-before-work`"
+                "`duplicates early-returns flag-before-work`, `early-returns flag-before-work`"
             ),
             (
                 "## Hint 4: a lock around the check or the set only",
@@ -379,7 +381,7 @@ struct ExerciseAdviceTests {
             ),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
-            ("## Hint 8: the second promise", "`inconsistencies`, `inconsistencies returns-before-work`"),
+            ("## Hint 8: the second promise", "`early-returns`, `early-returns returns-before-work`"),
             (
                 "## Hint 9: a `return` inside a closure",
                 "`functional duplicates return-leaves-closure`, `functional duplicates runs-again-alone`,\n"
@@ -391,7 +393,7 @@ struct ExerciseAdviceTests {
         // Every duplicate diagnosis steps on to the general fix, hint 7, whose list spans lines.
         let general = try #require(hints.firstRange(of: "## Hint 7: one step, not two\n*For:* "))
         let list = String(hints[general.upperBound...]).components(separatedBy: "\n\n")[0]
-        let mistakes = ["flag-after-work", "inconsistencies flag-before-work", "lock-around-check"]
+        let mistakes = ["flag-after-work", "early-returns flag-before-work", "lock-around-check"]
         for kinds in mistakes + ["check-outside-lock", "lock-around-act", "read-lock"] {
             #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
         }

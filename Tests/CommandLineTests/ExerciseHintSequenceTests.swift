@@ -79,8 +79,8 @@ struct ExerciseHintSequenceTests {
             exercise: "02-check-then-act",
             [
                 Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
-                Check(diagnosis: "returns-before-work inconsistencies returns-before-work", names: "hinted 8"),
-                Check(diagnosis: "inconsistencies returns-before-work", names: "hinted 8"),
+                Check(diagnosis: "returns-before-work early-returns returns-before-work", names: "hinted 8"),
+                Check(diagnosis: "early-returns returns-before-work", names: "hinted 8"),
             ]
         )
     }

@@ -52,7 +52,7 @@ enum Mistake {
         }
         let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         // Early returns alone. A check-and-set that is one step (a lock, an atomic exchange) ran the
-        // work once and let the losers go: the `inconsistencies` kind, which the stress run already
+        // work once and let the losers go: the `early-returns` kind, which the stress run already
         // names. A plain flag set before the work is two steps: the run only happened not to split
         // them (its window holds no mark, so a second execution is rare), and the code says so.
         guard overlapping + afterAnother > 0 else {
@@ -66,9 +66,9 @@ enum Mistake {
                 )
             }
             return (
-                "inconsistencies",
+                "early-returns",
                 "seen in the run: no second execution began; the calls that lost the race to the flag "
-                    + "returned without waiting for the one that won (`inconsistencies`)"
+                    + "returned without waiting for the one that won (`early-returns`)"
             )
         }
         if overlapping == 0, locks {
