@@ -85,6 +85,20 @@ struct ExerciseHintSequenceTests {
         )
     }
 
+    @Test("exercise 2: a lock around the check or the set only gets the hint on such locks, then the general fix")
+    func lockThatMissesTheCheck() async throws {
+        try await Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 4"),
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 7"),
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 7"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 4"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 7"),
+            ]
+        )
+    }
+
     @Test("exercise 1: another hinted mistake starts from its own first hint; a functional failure keeps it")
     func anotherMistakeStartsOver() async throws {
         try await Self.run(
