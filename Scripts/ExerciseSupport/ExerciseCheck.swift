@@ -123,6 +123,9 @@ public final class ExerciseCheck {
         public var requirement: String
         /// What an operation that broke it did, counted (`calls returned before the work had run`).
         public var broken: String
+        /// The name its FAIL line gives what it counts, for the checker's hint (`early-returns`):
+        /// `inconsistencies`, the runner's count, unless the exercise names it for what it counts.
+        public var kind: String
         /// A line printed under its FAIL line when the main requirement held, if any.
         public var aside: String?
         /// Whether its FAIL line shows sample inconsistencies (`e.g. …`): false when every sample
@@ -136,12 +139,14 @@ public final class ExerciseCheck {
         public init(
             _ requirement: String,
             broken: String,
+            kind: String = "inconsistencies",
             aside: String? = nil,
             showsSamples: Bool = true,
             outOf: (@Sendable (_ trials: Int) -> (total: Int, phrase: String))? = nil
         ) {
             self.requirement = requirement
             self.broken = broken
+            self.kind = kind
             self.aside = aside
             self.showsSamples = showsSamples
             self.outOf = outOf
@@ -281,9 +286,9 @@ public final class ExerciseCheck {
             evidence: "\(report.inconsistencies.formatted()) of "
                 + (eachOperation.outOf.map { $0(report.trials) }.map { "\($0.total.formatted()) \($0.phrase) " }
                     ?? "\(operations) ")
-                + "\(eachOperation.broken) (`inconsistencies`; \(ran), seed \(seed))"
+                + "\(eachOperation.broken) (`\(eachOperation.kind)`; \(ran), seed \(seed))"
         )
-        kinds.append("inconsistencies")
+        kinds.append(eachOperation.kind)
         for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(eachOperation.showsSamples ? 3 : 0) {
             say("        e.g. \(sample.dropFirst("inconsistency: ".count))")
         }

@@ -252,6 +252,14 @@ struct ExerciseAdviceTests {
             holding: [waits]
         ),
         HintCase(
+            testDescription: "a lock around the set only: the check outside any lock, the hint on such locks",
+            planted: .patch("\(exercise2)/WrongFixes/LockAroundSet.patch"),
+            diagnosis: "check-outside-lock",
+            hint: 4,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
             testDescription: "a lock around the work only: executions one after another, that lock's hint",
             planted: .patch("\(exercise2)/WrongFixes/LockAroundAct.patch"),
             diagnosis: "lock-around-act",
@@ -270,7 +278,7 @@ struct ExerciseAdviceTests {
         HintCase(
             testDescription: "a compare-exchange: early returns only, the hint on waiting",
             planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
-            diagnosis: "inconsistencies",
+            diagnosis: "early-returns",
             hint: 8,
             failing: [waits],
             holding: [exactlyOnce]
@@ -307,8 +315,10 @@ struct ExerciseAdviceTests {
             let (count, total) = (Int(early.1.filter(\.isNumber)) ?? 0, Int(early.2.filter(\.isNumber)) ?? 0)
             #expect(count <= total && total < 15_000, "\(text)")
         }
-        // Its kind, named as the hints' *For* lines name it (hint 3: `inconsistencies flag-before-work`).
-        #expect(text.contains("returned before it had run (`inconsistencies`; ") == (early != nil), "\(text)")
+        // Its kind, named for what it counts as the hints' *For* lines name it (hint 3:
+        // `early-returns flag-before-work`), not the runner's generic `inconsistencies`.
+        #expect(text.contains("returned before it had run (`early-returns`; ") == (early != nil), "\(text)")
+        #expect(!text.contains("`inconsistencies`"), "\(text)")
         // What was seen, not the runner's jargon; each sample once; why the lesson's variant is
         // CLEAN only where it looks like a contradiction (the work ran once, calls returned early).
         #expect(!text.contains("inconsistent reads"))
@@ -327,6 +337,18 @@ struct ExerciseAdviceTests {
             of: /seen in the run: [0-9,]+ (of the [0-9,]+ )?(extra )?executions? began .*?\(`([a-z-]+)`\)/
         )
         #expect((seen?.3).map(String.init) == (planted.failing.contains(Self.exactlyOnce) ? planted.diagnosis : nil))
+        // Work run twice by code that takes a lock: the run shows the check and the set were not one
+        // critical section, whatever the lock; the code says only where its lock misses them.
+        let splitByLock = ["lock-around-check", "check-outside-lock"].contains(planted.diagnosis)
+        #expect(
+            text.contains(": the check and the set are not one critical section; read from your code:")
+                == splitByLock,
+            "\(text)"
+        )
+        if planted.diagnosis == "check-outside-lock" {
+            #expect(text.contains("`run` checks the flag before it takes any lock"), "\(text)")
+            #expect(!text.contains("lock-around-check"), "\(text)")
+        }
         // What the run saw sits under the FAIL it explains, never under an `ok` line.
         if let above = Self.requirement(above: "seen in the run", in: lines) {
             #expect(above.hasPrefix("  FAIL  "), "\(lines)")
@@ -353,12 +375,15 @@ struct ExerciseAdviceTests {
             ("## Hint 1: check, then act", "`duplicates flag-after-work`"),
             (
                 "## Hint 3: the flag set first",
-                "`duplicates inconsistencies flag-before-work`, `inconsistencies flag-before-work`"
+                "`duplicates early-returns flag-before-work`, `early-returns flag-before-work`"
             ),
-            ("## Hint 4: a lock around the check only", "`duplicates lock-around-check`"),
+            (
+                "## Hint 4: a lock around the check or the set only",
+                "`duplicates lock-around-check`, `duplicates check-outside-lock`"
+            ),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
-            ("## Hint 8: the second promise", "`inconsistencies`, `inconsistencies returns-before-work`"),
+            ("## Hint 8: the second promise", "`early-returns`, `early-returns returns-before-work`"),
             (
                 "## Hint 9: a `return` inside a closure",
                 "`functional duplicates return-leaves-closure`, `functional duplicates runs-again-alone`,\n"
@@ -370,8 +395,8 @@ struct ExerciseAdviceTests {
         // Every duplicate diagnosis steps on to the general fix, hint 7, whose list spans lines.
         let general = try #require(hints.firstRange(of: "## Hint 7: one step, not two\n*For:* "))
         let list = String(hints[general.upperBound...]).components(separatedBy: "\n\n")[0]
-        let mistakes = ["flag-after-work", "inconsistencies flag-before-work", "lock-around-check"]
-        for kinds in mistakes + ["lock-around-act", "read-lock"] {
+        let mistakes = ["flag-after-work", "early-returns flag-before-work", "lock-around-check"]
+        for kinds in mistakes + ["check-outside-lock", "lock-around-act", "read-lock"] {
             #expect(list.contains("`duplicates \(kinds)`"), "\(kinds)")
         }
     }

@@ -79,8 +79,22 @@ struct ExerciseHintSequenceTests {
             exercise: "02-check-then-act",
             [
                 Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
-                Check(diagnosis: "returns-before-work inconsistencies returns-before-work", names: "hinted 8"),
-                Check(diagnosis: "inconsistencies returns-before-work", names: "hinted 8"),
+                Check(diagnosis: "returns-before-work early-returns returns-before-work", names: "hinted 8"),
+                Check(diagnosis: "early-returns returns-before-work", names: "hinted 8"),
+            ]
+        )
+    }
+
+    @Test("exercise 2: a lock around the check or the set only gets the hint on such locks, then the general fix")
+    func lockThatMissesTheCheck() async throws {
+        try await Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 4"),
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 7"),
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 7"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 4"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 7"),
             ]
         )
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RaceLab
@@ -30,6 +31,41 @@ struct HistogramLayoutTests {
         let continued = longLines.dropFirst().filter { $0.hasPrefix(" ") }
         #expect(!continued.isEmpty)
         #expect(continued.allSatisfy { $0.prefix { $0 == " " }.count == column })
+    }
+
+    @Test("a long outcome wraps in its own column, so its histogram keeps meanings in theirs, as every other does")
+    func longOutcomeWrapsInItsColumn() throws {
+        let rows = [
+            Self.row(
+                "overlap: same owner, costly claims · 800–899/1,000",
+                "the counter ended at 800–899 of the trial's 1,000 increments, the rest lost to overlaps",
+                .forbidden
+            ),
+            Self.row("no overlap · 1,000/1,000", "all increments kept, one claim at a time", .acceptable),
+        ]
+        let report = TextReport(verbose: true)
+        for width in [96, 80] {
+            let lines = report.histogram(rows, width: width)
+            #expect(lines.allSatisfy { $0.count <= width }, "\(lines)")
+            // No row puts its meaning on the lines below it: every one starts in the MEANING column.
+            #expect(!lines.contains { $0.contains("→") }, "\(lines)")
+            let column = try #require(lines[0].range(of: "MEANING")).lowerBound.utf16Offset(in: lines[0])
+            #expect(width - column >= TextReport.minimumMeaningWidth, "\(lines)")
+            for row in rows {
+                let first = lines.firstIndex { $0.hasPrefix(String(row.outcome.prefix(12))) }
+                let meaning = first.map { lines[$0].dropFirst(column) }
+                #expect(meaning?.hasPrefix(row.meaning.prefix(12)) == true, "\(lines)")
+            }
+            // The outcome's pieces, read down its column, are the outcome.
+            let pieces = lines.dropFirst().map { line in
+                line.prefix(column).components(separatedBy: "  ")[0].trimmingCharacters(in: .whitespaces)
+            }
+            #expect(pieces.filter { !$0.isEmpty }.joined(separator: " ") == rows.map(\.outcome).joined(separator: " "))
+        }
+        // Too narrow for a MEANING column at all: every row puts its meaning below it, none in column.
+        let narrow = report.histogram(rows, width: 56)
+        #expect(narrow.filter { $0.hasPrefix("  → ") }.count == rows.count, "\(narrow)")
+        #expect(!narrow[0].contains("MEANING") && narrow.allSatisfy { $0.count <= 56 }, "\(narrow)")
     }
 
     @Test("an observation's rank orders the rows, ahead of the distance from the expected result")

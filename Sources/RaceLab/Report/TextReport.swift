@@ -272,43 +272,59 @@ package struct TextReport {
     }
 
     /// The histogram as a table of at most `width` columns, always in one layout: OUTCOME, TRIALS,
-    /// FREQ, EXPECT, MEANING. A meaning too long for its column wraps within it; when the column
-    /// would be narrower than `minimumMeaningWidth`, each meaning goes on the lines below its row.
+    /// FREQ, EXPECT, MEANING. A meaning too long for its column wraps within it, and so does an
+    /// outcome too long to leave the MEANING column `minimumMeaningWidth` columns: whether meanings
+    /// fit in their column depends on `width` alone, never on a row, so every histogram of a report
+    /// places them alike. Only a `width` too narrow for the table puts each meaning on the lines
+    /// below its row, in every row.
     func histogram(_ rows: [HistogramRow], width: Int = .max) -> [String] {
         let shown = Array(rows.prefix(Self.histogramRows))
-        let outcomeWidth = max(7, shown.map(\.outcome.count).max() ?? 0)
         let samplesWidth = max(7, shown.map { grouped($0.samples).count }.max() ?? 0)
+        // TRIALS, FREQ and EXPECT, with the gaps before each and before MEANING.
+        let figuresWidth = 2 + samplesWidth + 2 + 7 + 2 + 10 + 2
+        let longest = max(7, shown.map(\.outcome.count).max() ?? 0)
+        let meaningOnRow = width == .max || width - (7 + figuresWidth) >= Self.minimumMeaningWidth
+        // `text` in lines of at most `width` columns, broken at spaces, none indented.
+        func column(_ text: String, _ width: Int) -> [String] { wrapped(text, width: width, hang: "") }
+        // As wide as the longest outcome, or as its widest wrapped line when that would leave MEANING
+        // too narrow.
+        let outcomeRoom = width - figuresWidth - (meaningOnRow ? Self.minimumMeaningWidth : 0)
+        let outcomeWidth =
+            width == .max || longest <= outcomeRoom
+            ? longest : max(7, shown.flatMap { column($0.outcome, max(7, outcomeRoom)) }.map(\.count).max() ?? 0)
         func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
             let space = String(repeating: " ", count: max(0, width - text.count))
             return right ? space + text : text + space
         }
-        let meaningColumn = outcomeWidth + 2 + samplesWidth + 2 + 7 + 2 + 10 + 2
-        let meaningOnRow = width == .max || width - meaningColumn >= Self.minimumMeaningWidth
+        // MEANING heads a column only when meanings are in one.
         var lines = [
             pad("OUTCOME", outcomeWidth) + "  " + pad("TRIALS", samplesWidth, right: true)
-                + "     FREQ  EXPECT      MEANING"
+                + "     FREQ  EXPECT" + (meaningOnRow ? "      MEANING" : "")
         ]
         for row in shown {
             let figures =
-                pad(row.outcome, outcomeWidth) + "  " + pad(grouped(row.samples), samplesWidth, right: true)
-                + "  " + pad(percent(row.frequency), 7, right: true) + "  " + pad(row.expectation.label, 10)
+                "  " + pad(grouped(row.samples), samplesWidth, right: true) + "  "
+                + pad(percent(row.frequency), 7, right: true) + "  " + pad(row.expectation.label, 10)
             if width == .max {
-                lines.append(figures + "  " + row.meaning)
-            } else if meaningOnRow {
-                lines += wrapped(
-                    figures + "  " + row.meaning,
-                    width: width,
-                    hang: String(repeating: " ", count: meaningColumn)
-                )
-            } else {
-                lines.append(String(figures.reversed().drop { $0 == " " }.reversed()))
-                lines += wrapped("  → " + row.meaning, width: width, hang: "    ")
+                lines.append(pad(row.outcome, outcomeWidth) + figures + "  " + row.meaning)
+                continue
             }
+            let outcomes = column(row.outcome, outcomeWidth)
+            let meanings = meaningOnRow ? column(row.meaning, width - outcomeWidth - figuresWidth) : []
+            let blank = String(repeating: " ", count: figuresWidth)
+            for index in 0..<max(outcomes.count, meanings.count) {
+                let outcome = index < outcomes.count ? outcomes[index] : ""
+                let meaning = index < meanings.count ? meanings[index] : ""
+                let line = pad(outcome, outcomeWidth) + (index == 0 ? figures + "  " : blank) + meaning
+                lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
+            }
+            if !meaningOnRow { lines += wrapped("  → " + row.meaning, width: width, hang: "    ") }
         }
         return lines + moreOutcomes(rows, shown: shown.count)
     }
 
-    /// The narrowest MEANING column the histogram wraps meanings in; narrower, they go below rows.
+    /// The narrowest MEANING column the histogram wraps meanings in; a report narrower than the
+    /// table with such a column puts them below rows.
     static let minimumMeaningWidth = 24
 
     private func moreOutcomes(_ rows: [HistogramRow], shown: Int) -> [String] {

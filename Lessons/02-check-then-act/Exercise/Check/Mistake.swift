@@ -52,7 +52,7 @@ enum Mistake {
         }
         let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore", "DispatchQueue"].contains { code.contains($0) }
         // Early returns alone. A check-and-set that is one step (a lock, an atomic exchange) ran the
-        // work once and let the losers go: the `inconsistencies` kind, which the stress run already
+        // work once and let the losers go: the `early-returns` kind, which the stress run already
         // names. A plain flag set before the work is two steps: the run only happened not to split
         // them (its window holds no mark, so a second execution is rare), and the code says so.
         guard overlapping + afterAnother > 0 else {
@@ -66,9 +66,9 @@ enum Mistake {
                 )
             }
             return (
-                "inconsistencies",
+                "early-returns",
                 "seen in the run: no second execution began; the calls that lost the race to the flag "
-                    + "returned without waiting for the one that won (`inconsistencies`)"
+                    + "returned without waiting for the one that won (`early-returns`)"
             )
         }
         if overlapping == 0, locks {
@@ -92,11 +92,20 @@ enum Mistake {
                     + "it lets every caller in at once (`read-lock`)"
             )
         }
+        // A second execution means the check and the set were not one critical section, whatever
+        // locks the code takes: the run says that; the code only says where its lock misses them.
         if locks {
+            let split = "\(began): the check and the set are not one critical section; read from your code:"
+            if checkBeforeLock(in: code) {
+                return (
+                    "check-outside-lock",
+                    "\(split) `run` checks the flag before it takes any lock (`check-outside-lock`)"
+                )
+            }
             return (
                 "lock-around-check",
-                "\(began); read from your code: it takes a lock, so that lock is let go somewhere "
-                    + "between the check and the set (`lock-around-check`)"
+                "\(split) it takes a lock, and lets go of it between the check and the set "
+                    + "(`lock-around-check`)"
             )
         }
         if earlyReturns > 0 {
@@ -120,6 +129,25 @@ enum Mistake {
         let concurrentQueue = compact.contains(".concurrent") && !compact.contains(".barrier")
         let readOnly = compact.contains("pthread_rwlock_rdlock") && !compact.contains("pthread_rwlock_wrlock")
         return concurrentQueue || readOnly
+    }
+
+    /// Whether `run` checks (`guard`, `if`) before it takes any lock (`lock()`, `withLock`, `sync`,
+    /// a semaphore's `wait`): its lock can then hold the set or the work, never the check. False
+    /// when `run` takes no lock of its own (one taken in a helper it calls may hold the check).
+    static func checkBeforeLock(in code: String) -> Bool {
+        guard let start = code.firstRange(of: /func\s+run\b[^{]*\{/) else { return false }
+        // The body of `run`, up to its closing brace (comments and strings are gone from `code`).
+        var depth = 1
+        let end =
+            code[start.upperBound...].firstIndex { character in
+                depth += character == "{" ? 1 : character == "}" ? -1 : 0
+                return depth == 0
+            } ?? code.endIndex
+        let body = code[start.upperBound..<end]
+        let lock = /\.lock\(\)|withLock|\.sync\b|\.wait\(|_lock\(/
+        guard let taken = body.firstRange(of: lock) else { return false }
+        guard let check = body.firstRange(of: /\b(guard|if)\b/) else { return false }
+        return check.lowerBound < taken.lowerBound
     }
 
     /// A `return` inside a closure passed to a lock or a queue (`sync { guard … else { return } }`):
