@@ -116,7 +116,7 @@ HANG_TIMEOUT ?= 5
 # departs from (Scripts/check-exercise --patch). One whose first lines say `expect-diagnosis: KIND`
 # (`// expect-diagnosis: KIND` in a .swift file) must fail with that diagnosis too (a crash's kind
 # from Scripts/diagnose-crash, or lost-writes, functional, ...).
-exercises-check: ## CI: every starter, wrong fix and cheat must FAIL (with its diagnosis), every hang time out, every solution (and alternative) PASS
+exercises-check: ## CI: every starter, wrong fix, cheat and demo must FAIL (with its diagnosis), every hang time out, every solution (and alternative) PASS
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
@@ -125,7 +125,7 @@ exercises-check: ## CI: every starter, wrong fix and cheat must FAIL (with its d
 			[ -e $$alt ] || continue; \
 			Scripts/check-exercise $$n --file $$alt --expect pass; \
 		done; \
-		for wrong in $$dir/WrongFixes/* $$dir/Cheats/*; do \
+		for wrong in $$dir/WrongFixes/* $$dir/Cheats/* $$dir/Demos/*; do \
 			case $$wrong in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \
 			diagnosis=$$(sed -n -E 's#^(// )?expect-diagnosis: ##p' $$wrong | head -1); \
 			Scripts/check-exercise $$n $$as $$wrong --expect fail $${diagnosis:+--expect-diagnosis $$diagnosis}; \

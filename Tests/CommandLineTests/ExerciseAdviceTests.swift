@@ -166,6 +166,25 @@ struct ExerciseAdviceTests {
         let kind = planted.diagnosis == "inconsistencies" ? "torn-load" : planted.diagnosis
         #expect(text.contains("(`\(kind)`)"), "\(lines)")
         Self.expectNext(lines, hint: planted.hint, of: 4, in: "Lessons/05-persistent-store/Exercise/hints.md")
+        // The hint named is written for what the run printed: one set on its *For* line names every
+        // name the run printed in backticks; or the run printed more than any set names (the
+        // starter), and hint 1's *And for* line names them all.
+        let printed = Set(text.matches(of: #/\(`([a-z-]+)`\)/#).map { String($0.1) })
+        #expect(!printed.isEmpty, "\(lines)")
+        let hints = try String(
+            contentsOf: Self.root.appendingPathComponent("Lessons/05-persistent-store/Exercise/hints.md"),
+            encoding: .utf8
+        )
+        let section = hints.components(separatedBy: "\n## Hint ")[planted.hint]
+        let forLine = try #require(section.firstRange(of: "*For:*").map { section[$0.lowerBound...] })
+            .components(separatedBy: "\n\n")[0]
+        let sets = forLine.matches(of: #/`([a-z -]+)`/#).map { Set($0.1.split(separator: " ").map(String.init)) }
+        if !sets.contains(where: { $0.isSuperset(of: printed) }) {
+            #expect(planted.hint == 1, "\(printed)")
+            let andFor = try #require(section.firstRange(of: "*And for*").map { section[$0.lowerBound...] })
+                .components(separatedBy: "\n\n")[0]
+            for name in printed { #expect(andFor.contains("`\(name)`"), "\(name)") }
+        }
     }
 
     @Test(
@@ -208,7 +227,7 @@ struct ExerciseAdviceTests {
             encoding: .utf8
         )
         #expect(!hints.contains("<!--"), "nothing an editor shows as markup")
-        #expect(hints.contains("## Hint 1: two kinds of reader\n*For:* `inconsistencies torn-load`\n"))
+        #expect(hints.contains("## Hint 1: two kinds of reader\n*For:* `inconsistencies torn-load`\n\n*And for* "))
         #expect(
             hints.contains(
                 "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`\n"

@@ -90,11 +90,13 @@ struct ProjectorOutputTests {
         // Each variant opens with its verdict (under its heading, at most three lines) and fits a screen.
         let blocks = ("\n" + output.stdout).components(separatedBy: "\nlesson ").dropFirst()
         #expect(!blocks.isEmpty)
-        // What a run says once: each kind of the queue legend's lines, what a step is, a clean
+        // What a run says once: each name the queue legend explains, what a step is, a clean
         // verdict's scope. A legend line names the steps it explains as the schedule above it does.
-        let syncLegend = ": the thread waits until "
-        let itemLegend = " item: a block that "
-        let barrierLegend = " barrier: a block that "
+        let legendKinds = [
+            ": the thread waits until ", ": the thread hands a block to ", " item: a block that ",
+            " barrier: a block that ",
+        ]
+        var explainedNames: Set<String> = []
         let stepLines = [
             "  each step: code from one scheduling point to the next, named after the point it starts at",
             "  a data race inside a step is ThreadSanitizer's to find",
@@ -106,22 +108,30 @@ struct ProjectorOutputTests {
             #expect(lines.count <= 40, "\(block)")
             let verdict = try #require(lines.firstIndex { $0.hasPrefix("  verdict: ") }, "\(block)")
             #expect(verdict <= 3, "\(block)")
-            // A schedule that names steps after a queue says what those names mean, the first time.
+            // A schedule that names steps after a queue says what each name means, the first time the
+            // run shows it, whatever kind of step it is and whichever earlier name of that kind was
+            // explained: `sync ui` steps, `documents barrier` threads after `store A barrier`.
             let steps = lines.drop { !$0.contains("SCHEDULE") }
-            for (kind, shown) in [
-                (syncLegend, steps.contains { $0.contains(" sync ") }),
-                (itemLegend, steps.contains { $0.contains(" item', started") }),
-                (barrierLegend, steps.contains { $0.contains(" barrier', started") }),
-            ] where shown {
-                let legendLines = lines.filter { $0.hasPrefix("    ") && $0.contains(kind) }
-                #expect(legendLines.count == (said.contains(kind) ? 0 : 1), "\(kind)\n\(block)")
-                said.insert(kind)
-                // Each name it explains (`sync storage`, `storage barrier`) is one the schedule shows.
-                let names = legendLines.first.map { $0.dropFirst(4).components(separatedBy: ": ")[0] } ?? ""
-                for name in names.components(separatedBy: ", ") where !names.isEmpty {
-                    #expect(steps.contains { $0.contains(name) && !$0.contains(kind) }, "\(name)\n\(block)")
+            var shown: Set<String> = []
+            for line in steps {
+                if let thread = line.firstMatch(of: #/ is '(.+ (?:item|barrier))', started by /#) {
+                    shown.insert(String(thread.1))
+                } else if line.firstMatch(of: #/^ +\d+ /#) != nil {
+                    let cells = line.split(separator: #/ {2,}/#)
+                    for cell in cells where cell.hasPrefix("sync ") || cell.hasPrefix("async ") {
+                        shown.insert(String(cell))
+                    }
                 }
             }
+            let legendLines = steps.filter { line in
+                line.hasPrefix("    ") && legendKinds.contains { line.contains($0) }
+            }
+            let explained = legendLines.flatMap {
+                $0.dropFirst(4).components(separatedBy: ": ")[0].components(separatedBy: ", ")
+            }
+            #expect(explained.count == Set(explained).count, "\(block)")
+            #expect(Set(explained) == shown.subtracting(explainedNames), "\(explainedNames)\n\(block)")
+            explainedNames.formUnion(shown)
             var legend: [String] = []
             // What a step is: under the first block's counts, above any schedule, whatever its verdict.
             legend += stepLines

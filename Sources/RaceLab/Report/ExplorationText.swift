@@ -301,10 +301,16 @@ extension VariantExploration {
             )
         )
         for thread in spawned { lines.append("    " + TimelineText.legend(thread, unit: unitName)) }
-        let legend = Self.queueLegend(operations: schedule.steps.map(\.operation), threadNames: spawned.map(\.name))
-        for (kind, line) in legend where said.isFirst("queue legend: " + kind) {
-            lines += wrapped("    " + line, hang: "      ")
-        }
+        // Each name once a run: a later schedule's names on another queue (`documents barrier` after
+        // `storage barrier`) get a line of their own, its names already explained none.
+        let operations = schedule.steps.map(\.operation)
+        let unexplained = { (name: String) in !said.has("queue legend: " + name) }
+        let legend = Self.queueLegend(
+            operations: operations.filter(unexplained),
+            threadNames: spawned.map(\.name).filter(unexplained)
+        )
+        for (_, line) in legend { lines += wrapped("    " + line, hang: "      ") }
+        for name in operations + spawned.map(\.name) { _ = said.isFirst("queue legend: " + name) }
         lines += Self.stateLines(states, steps: schedule.steps.count)
         lines.append("")
         lines.append(Self.replayPrefix + replayCommand(schedule.replay))
@@ -336,8 +342,8 @@ extension VariantExploration {
     /// a reader sees them without knowing the explorer's naming. Each line names the steps it
     /// explains as the schedule names them (`sync storage: the thread waits until queue storage has
     /// run its block`). `racelab explore` prints it under a failing schedule, `racelab play` beside
-    /// the steps it offers, each kind once a run: a later schedule's steps of the same kind, on
-    /// another queue, read the same way.
+    /// the steps it offers (`explore` each name once a run, passing only those not explained yet;
+    /// `play` each kind once a session).
     ///
     /// - Returns: one line per kind present (`kind`: `sync`, `async`, `item` or `barrier`), none
     ///   when no step or thread is a queue's.
@@ -423,5 +429,10 @@ public struct ExplorationTextMemory: Sendable {
     /// it counts as said from now on.
     mutating func isFirst(_ key: String) -> Bool {
         said.insert(key).inserted
+    }
+
+    /// Whether what `key` names was said earlier in the run.
+    func has(_ key: String) -> Bool {
+        said.contains(key)
     }
 }

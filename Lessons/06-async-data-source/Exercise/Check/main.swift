@@ -78,6 +78,8 @@ check.require(
 // that sets the items and the title in two steps then leaves B's items with A's title, in every trial:
 // the pause is a hand-over, not a sleep, so no luck is involved. Then one reader, bounded: a reader
 // that loops until its looks agree may spin on such a state, which is a finding, not a hang.
+// A pause that ends on its 1 s limit shows that the paused writer holds what the other needs (a mark
+// inside the lock): the later trials pass that mark without pausing, which would only wait again.
 check.enterConcurrentStage()
 /// How long a writer or the reader may take before the check calls it stuck. Code that works takes
 /// microseconds; a busy machine may delay a thread by far more than that, never by seconds, so a
@@ -89,15 +91,26 @@ var writersRan = 0
 var writersPaused = 0
 /// Trials whose pause ended at its 1 s limit: the other writer's replace had not returned by then.
 var pausesTimedOut = 0
+/// The mark the first such pause was at: later trials pass it without pausing.
+var heldOutAt: String?
+/// Trials whose writer reached `heldOutAt` and went on without pausing.
+var pausesSkipped = 0
 var writersTorn = 0
 var tornSample: PlaylistSnapshot?
 var stuck: String?
 writers: for trial in 0..<writerTrials {
     // Consecutive versions differ in title, items and length: a mix of the two never looks whole.
-    let (outcome, pause) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial)
+    let (outcome, pause) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial, skipping: heldOutAt)
     writersRan += 1
-    if pause != .none { writersPaused += 1 }
-    if pause == .timedOut { pausesTimedOut += 1 }
+    switch pause {
+    case .none: break
+    case .handedOver: writersPaused += 1
+    case .timedOut(let mark):
+        writersPaused += 1
+        pausesTimedOut += 1
+        heldOutAt = heldOutAt ?? mark
+    case .skipped: pausesSkipped += 1
+    }
     switch outcome {
     case .whole:
         break
@@ -175,6 +188,7 @@ if let stuck {
     if pausesTimedOut > 0 {
         pauses.append("in \(pausesTimedOut), for the 1 s limit, the other's not returning meanwhile")
     }
+    if pausesSkipped > 0 { pauses.append("in \(pausesSkipped), not paused at that mark again") }
     check.require(
         true,
         writersRequirement + " (\(writerTrials) trials; one writer paused at its first Race.window mark: "
@@ -185,6 +199,7 @@ if let stuck {
         check.note(
             "the other writer could not go on while one was paused: a mark inside the lock (or queue "
                 + "block) the paused writer holds keeps the other out; fine: that keeps them apart"
+                + (pausesSkipped > 0 ? ", and a pause there only waits out the limit" : "")
         )
     }
 }
@@ -289,16 +304,16 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
 }
 check.finish()
 
-/// One writers-only trial: `first` replaces under a hook that pauses it at its first race window
-/// until `second`'s replace has returned; then one snapshot, waited for at most `patience` seconds.
 /// How the first writer's pause at its mark ended, if it reached one.
 enum Pause {
     /// It reached no mark within 1 s of its call.
     case none
     /// The other writer's replace(title:items:) returned while it was paused.
     case handedOver
-    /// The other writer's replace(title:items:) had not returned 1 s into the pause.
-    case timedOut
+    /// The other writer's replace(title:items:) had not returned 1 s into the pause at `mark`.
+    case timedOut(mark: String)
+    /// Its first mark was the one an earlier trial's pause timed out at: it went on without pausing.
+    case skipped
 }
 
 enum WritersOutcome {
@@ -312,9 +327,12 @@ enum WritersOutcome {
     case writerStuck
 }
 
-func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, Pause) {
+/// One writers-only trial: `first` replaces under a hook that pauses it at its first race window
+/// until `second`'s replace has returned (unless that window is `skipping`); then one snapshot,
+/// waited for at most `patience` seconds.
+func writersOnlyTrial(first: Int, second: Int, skipping: String?) -> (WritersOutcome, Pause) {
     let playlist = Playlist()
-    let gate = PauseAtFirstWindow()
+    let gate = PauseAtFirstWindow(skipping: skipping)
     // The gate is also the process's fallback hook: a mark reached in work the first writer hands
     // to another thread (a `queue.async` block), where the writer's own hook is not bound, pauses
     // there too. The second writer and the reader run under a hook that ignores marks.
@@ -324,10 +342,14 @@ func writersOnlyTrial(first: Int, second: Int) -> (WritersOutcome, Pause) {
         let reached = gate.atMark.wait(timeout: .now() + 1) == .success
         if !reached { gate.close() }  // a mark after this is not the first writer's alone
         let secondDone = onThread { Race.$hook.withValue(IgnoreWindows()) { write(second, to: playlist) } }
-        // A writer paused inside a lock blocks the other: the pause then ends at this limit.
-        let handedOver = secondDone.finished(within: 1)
+        // A writer paused inside a lock blocks the other: the pause then ends at this limit. One that
+        // did not pause has nothing to hand over.
+        let mark = gate.mark
+        let skipped = reached && mark != nil && mark == skipping
+        let handedOver = !skipped && secondDone.finished(within: 1)
         gate.resume.signal()
-        let pause: Pause = !reached ? .none : handedOver ? .handedOver : .timedOut
+        let pause: Pause =
+            !reached ? .none : skipped ? .skipped : handedOver ? .handedOver : .timedOut(mark: mark ?? "")
         guard firstDone.finished(within: Double(patience)), secondDone.finished(within: Double(patience)) else {
             return (.writerStuck, pause)
         }
@@ -350,20 +372,31 @@ struct IgnoreWindows: RaceWindowHook {
 
 /// The hook the first writer runs under: its first race window signals `atMark`, then waits (at
 /// most `patience` s, a safety net: the trial signals it within about 1 s) for `resume`, so that the
-/// other writer's replace returning before `resume` means it returned during the pause. Once closed, or past its first window, it ignores windows.
+/// other writer's replace returning before `resume` means it returned during the pause; at the
+/// window named `skipping` it signals and goes on. Once closed, or past its first window, it
+/// ignores windows.
 final class PauseAtFirstWindow: RaceWindowHook, @unchecked Sendable {
     private let lock = NSLock()
     private var done = false
+    private var reached: String?
+    private let skipping: String?
     let atMark = DispatchSemaphore(value: 0)
     let resume = DispatchSemaphore(value: 0)
+
+    init(skipping: String?) { self.skipping = skipping }
+
+    /// The name of the first window reached, once `atMark` is signalled.
+    var mark: String? { lock.withLock { reached } }
 
     func windowReached(_ name: StaticString) {
         let first = lock.withLock {
             defer { done = true }
+            if !done { reached = "\(name)" }
             return !done
         }
         guard first else { return }
         atMark.signal()
+        if "\(name)" == skipping { return }
         _ = resume.wait(timeout: .now() + .seconds(patience))
     }
 
