@@ -90,6 +90,37 @@ if check.hasFailed, let folder = try? makeFolder() {
         check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
     }
 }
+// State every FileCounter shares (a map from each file to its lock) is itself shared mutable
+// state: two increments of a new file that use an unguarded map at once can each store a lock
+// (each then holds its own) or corrupt the dictionary. The run above gives that race one chance
+// per trial (its new file), so the code is read (`SharedStateReading`) once the run passed.
+do {
+    let code = participantCode("FileCounter.swift")
+    let shared = SharedStateReading.changedVariables(in: code).map { "`\($0)`" }.joined(separator: ", ")
+    if !check.hasFailed, let use = SharedStateReading.unguardedUse(in: code) {
+        check.require(
+            false,
+            "state every FileCounter shares is used only under a lock of its own",
+            kind: "unguarded-map",
+            evidence: "the run above kept every increment, which does not rule this race out"
+        )
+        check.diagnose(
+            "unguarded-map",
+            "read from your code: `\(use.name)`, \(use.declaration) every FileCounter shares, is "
+                + "\(use.action) in \(use.function) outside any lock: "
+                + (use.isMap
+                    ? "two increments of a new file can both find no lock and each store one (then each "
+                        + "holds a lock of its own), or change the dictionary at once and corrupt it"
+                    : "two increments can change it at once, or read it while another changes it")
+                + " (`unguarded-map`)"
+        )
+    } else if !check.hasFailed, !shared.isEmpty {
+        check.require(
+            true,
+            "state every FileCounter shares (\(shared)) is used only under a lock (read from your code)"
+        )
+    }
+}
 check.finish()
 
 /// The race window mark as a meter: counts increments that reached it while another increment
