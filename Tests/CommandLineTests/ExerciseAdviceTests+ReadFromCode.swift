@@ -124,6 +124,11 @@ extension ExerciseAdviceTests {
             #expect(!text.contains("lock-around-check"), "\(lines)")
             #expect(text.contains("one thread's later calls ran the work again"), "\(lines)")
         }
+        // Code that uses shared state outside a lock is not run: the run would pass or crash by luck.
+        if planted.kind == "unguarded-map" {
+            #expect(text.contains("the concurrent run is left out"), "\(lines)")
+            #expect(!text.contains("200 concurrent increments"), "\(lines)")
+        }
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")
             // Under the FAIL it explains, not under a later requirement's `ok` line.

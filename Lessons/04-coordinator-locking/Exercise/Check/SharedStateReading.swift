@@ -3,7 +3,8 @@
 // `var`), such as a map from each file to its lock, and whether it is used outside any lock. Two
 // increments of a new file that both find no lock in an unguarded map each store one (each then
 // holds a lock of its own), or change the dictionary at once and corrupt it; the window is a few
-// instructions wide, so the concurrent run seldom shows it and the code is read instead.
+// instructions wide, once per new file, so the concurrent run shows it only by luck (a crash, lost
+// increments) and the code is read instead.
 import Foundation
 
 /// Reads the participant's code for state every FileCounter shares. Its names are nested, so that
