@@ -26,7 +26,7 @@ public enum CoordinatorLockingLesson {
             "lost writes": "increments that ran (mutatingObject returned) but are not in the final value",
             "inconsistencies":
                 "increments that began while another was still in its read-modify-write of the file "
-                + "(overlaps), and increments found beyond those made",
+                + "(overlaps), plus how far the counter ended above the increments made",
         ],
         // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
         mainBug: "same-owner"

@@ -51,6 +51,32 @@ extension ExerciseAdviceTests {
         #expect(text.contains("(`\(kind)`)"), "\(lines)")
     }
 
+    /// The reference solution shares no state; the alternative's map of locks, shared by every
+    /// instance, is guarded by a lock of its own, and the check says it read that from the code.
+    @Test(
+        "exercise 4's solutions pass, a map of locks guarded by its own lock read as such",
+        .timeLimit(.minutes(20)),
+        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.swift", "`locks`")]
+    )
+    func exercise4SolutionsPass(file: String, shared: String?) async throws {
+        let (status, text) = try await Executable.capture(
+            Self.root.appendingPathComponent("Scripts/check-exercise"),
+            ["4", "--file", "Lessons/04-coordinator-locking/Exercise/" + file, "--expect", "pass"],
+            in: Self.root,
+            stderr: .merged
+        )
+        #expect(status == 0, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        let read = lines.filter { $0.contains("state every FileCounter shares") }
+        if let shared {
+            let line =
+                "  ok    state every FileCounter shares (\(shared)) is used only under a lock (read from your code)"
+            #expect(read == [line], "\(text)")
+        } else {
+            #expect(read.isEmpty, "\(text)")
+        }
+    }
+
     @Test("exercise 4's hints are marked with the kinds of lock that send a participant to them")
     func exercise4HintsAreMarked() throws {
         let hints = try String(
@@ -64,7 +90,7 @@ extension ExerciseAdviceTests {
         // Hint 2 explains who owns each kind of lock and leaves the call's name to hint 3.
         let hint2 = hints.split(separator: "## Hint 3:").first?.split(separator: "## Hint 2:").last ?? ""
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
-        #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`\n"))
+        #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`, `unguarded-map`\n"))
         #expect(
             hints.contains(
                 "## Hint 5: lock the sequence, not each access\n*For:* `lost-writes overlap`, `lost-writes read-outside`\n"

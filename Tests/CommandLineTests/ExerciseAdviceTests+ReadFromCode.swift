@@ -61,6 +61,15 @@ extension ExerciseAdviceTests {
                 readFromCode: "a `return` inside a closure (`sync`, `withLock`) leaves the closure, not `run`"
             ),
             FromCodeCase(
+                testDescription: "exercise 4: a static map of locks changed outside any lock",
+                exercise: 4,
+                file: "Lessons/04-coordinator-locking/Exercise/WrongFixes/UnguardedLockMap.patch",
+                kind: "unguarded-map",
+                hint: 4,
+                readFromCode:
+                    "`locks`, a `static var` every FileCounter shares, is changed in `increment()` outside any lock"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3's starter",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift",
@@ -113,6 +122,11 @@ extension ExerciseAdviceTests {
         if planted.kind == "return-leaves-closure" {
             #expect(!text.contains("lock-around-check"), "\(lines)")
             #expect(text.contains("one thread's later calls ran the work again"), "\(lines)")
+        }
+        // Code that uses shared state outside a lock is not run: the run would pass or crash by luck.
+        if planted.kind == "unguarded-map" {
+            #expect(text.contains("the concurrent run is left out"), "\(lines)")
+            #expect(!text.contains("200 concurrent increments"), "\(lines)")
         }
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")

@@ -51,6 +51,38 @@ do {
     check.require(false, "the functional checks run without errors", evidence: "\(error)")
 }
 
+// State every FileCounter shares (a map from each file to its lock) is itself shared mutable
+// state: two increments of a new file that use an unguarded map at once can each store a lock
+// (each then holds its own) or corrupt the dictionary. The run below gives that race one chance
+// per trial (its new file): it passes the code, or crashes the check, by luck. So the code is read
+// (`SharedStateReading`) first, and code that uses such state outside any lock is not run.
+private let unguardedSharedState: Bool = {
+    let code = participantCode("FileCounter.swift")
+    guard let use = SharedStateReading.unguardedUse(in: code) else {
+        let shared = SharedStateReading.changedVariables(in: code).map { "`\($0)`" }.joined(separator: ", ")
+        if !shared.isEmpty {
+            check.require(
+                true,
+                "state every FileCounter shares (\(shared)) is used only under a lock (read from your code)"
+            )
+        }
+        return false
+    }
+    check.require(false, "state every FileCounter shares is used only under a lock of its own", kind: "unguarded-map")
+    check.diagnose(
+        "unguarded-map",
+        "read from your code: `\(use.name)`, \(use.declaration) every FileCounter shares, is "
+            + "\(use.action) in \(use.function) outside any lock: "
+            + (use.isMap
+                ? "two increments of a new file can both find no lock and each store one (then each "
+                    + "holds a lock of its own), or change the dictionary at once and corrupt it"
+                : "two increments can change it at once, or read it while another changes it")
+            + " (`unguarded-map`)"
+    )
+    check.note("the concurrent run is left out: that race loses increments, crashes or passes by luck")
+    return true
+}()
+
 // Concurrent: every iteration increments the trial's file once, through a NEW instance (as code
 // that makes a storage wherever it needs one); afterwards the file must hold the number of iterations.
 struct Trial: Sendable {
@@ -71,15 +103,17 @@ let variant = ExerciseCheck.variant(
     tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
 )
 let workload = Workload(trials: 5, iterations: 200)
-check.stress(
-    variant,
-    workload: workload,
-    requirement: "200 concurrent increments of one file end at exactly 200 (every trial)",
-    // The lost increments of all trials together, out of all the increments run.
-    lostOutOf: { trials in (trials * workload.iterations, "increments lost in all trials together") }
-)
+if !unguardedSharedState {
+    check.stress(
+        variant,
+        workload: workload,
+        requirement: "200 concurrent increments of one file end at exactly 200 (every trial)",
+        // The lost increments of all trials together, out of all the increments run.
+        lostOutOf: { trials in (trials * workload.iterations, "increments lost in all trials together") }
+    )
+}
 // What the run saw, for the hint: which lock let two increments in together.
-if check.hasFailed, let folder = try? makeFolder() {
+if check.hasFailed, !unguardedSharedState, let folder = try? makeFolder() {
     defer { try? FileManager.default.removeItem(at: folder) }
     let counter = FileCounter(url: folder.appendingPathComponent("counter.txt"))
     let increments = workload.trials * workload.iterations
