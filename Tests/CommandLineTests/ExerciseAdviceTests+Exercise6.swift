@@ -98,7 +98,7 @@ extension ExerciseAdviceTests {
             #expect(text.contains(try Regex(Self.writersUntested + #"\s+read from your code"#)), "\(lines)")
         }
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 6 in \(exercise)hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint \(planted.hint) of 7 in \(exercise)hints.md") == true, "\(lines)")
     }
 
     /// The solution's mark is before its lock; the alternative's is in a barrier block on a queue
@@ -152,6 +152,6 @@ extension ExerciseAdviceTests {
             "\(lines)"
         )
         let next = lines.first { $0.hasPrefix("Next:") }
-        #expect(next?.hasPrefix("Next: read hint 6 of 6 in \(exercise)hints.md") == true, "\(lines)")
+        #expect(next?.hasPrefix("Next: read hint 6 of 7 in \(exercise)hints.md") == true, "\(lines)")
     }
 }

@@ -192,7 +192,7 @@ struct ExerciseAdviceTests {
         #expect(text.contains("snapshot() still reads the title and the items in two looks"), "\(lines)")
         let next = lines.first { $0.hasPrefix("Next:") }
         #expect(
-            next?.hasPrefix("Next: read hint 4 of 6 in Lessons/06-async-data-source/Exercise/hints.md") == true,
+            next?.hasPrefix("Next: read hint 4 of 7 in Lessons/06-async-data-source/Exercise/hints.md") == true,
             "\(lines)"
         )
     }
