@@ -3,7 +3,8 @@ import Testing
 
 /// `Scripts/diagnose-crash`, which `make exercise-N` runs on a crashed check, on real crash
 /// reports of the Swift runtime (`CrashLogs/`): a crash is explained by what crashed, and only a
-/// crash inside a collection under concurrent calls is blamed on the race.
+/// crash inside a collection, the allocator or reference counting under concurrent calls is blamed
+/// on the race.
 @Suite("a crashed exercise check is explained by what crashed")
 struct CrashDiagnosisTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -41,6 +42,31 @@ struct CrashDiagnosisTests {
         #expect(result.text.contains("SIGILL"))
         let wide = result.text.split(separator: "\n").filter { $0.count > 94 }
         #expect(wide.isEmpty, "lines too wide for the checker's indented output: \(wide)")
+    }
+
+    /// Stores into one variable (a struct of a `String` and an `Array`) from blocks of a concurrent
+    /// queue with no barrier, beside copies of it: memory freed or reference-counted under another
+    /// thread, a segmentation fault in the runtime's reference counting, not in a collection.
+    @Test(
+        "a crash in reference counting while many threads ran is the race, in words that fit it",
+        arguments: [
+            ("dealloc-under-a-thread.log", "swift::HeapObjectSideTableEntry::decrementUnownedShouldFree"),
+            ("retain-of-freed-object.log", "swift::RefCounts<"),
+            ("release-of-freed-object.log", "bool swift::RefCounts<"),
+        ]
+    )
+    func memoryCorruptedByTheRace(log: String, frame: String) async throws {
+        let result = try await Self.diagnose(log, status: 139, stage: "concurrent")
+        let lines = result.text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "diagnosis: race-crash")
+        let paragraph = lines.joined(separator: " ")
+        #expect(paragraph.contains("SIGSEGV, a bad memory access in the memory allocator or reference counting"))
+        #expect(!paragraph.contains("inside a collection"))
+        #expect(result.text.contains("crashed in: " + frame))
+        #expect(lines.filter { $0.count > 94 }.isEmpty, "lines too wide for the checker's indented output")
+        // In the single-threaded checks, the same crash is no evidence of a race.
+        let alone = try await Self.diagnose(log, status: 139, stage: "")
+        #expect(alone.text.hasPrefix("diagnosis: crash\n"))
     }
 
     /// A deadlock stops the check where it happened: before the stress run, nothing says whether the

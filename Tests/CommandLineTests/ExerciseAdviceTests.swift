@@ -217,7 +217,7 @@ struct ExerciseAdviceTests {
         #expect(!text.contains(" inconsistencies;") && !text.hasSuffix(" inconsistencies"), "\(lines)")
         // The writer is whole, the reader takes two looks: read from the code, sent to hint 4.
         #expect(text.contains("snapshot() still reads the title and the items in two looks"), "\(lines)")
-        Self.expectNext(lines, hint: 4, of: 6, in: "Lessons/06-async-data-source/Exercise/hints.md")
+        Self.expectNext(lines, hint: 4, of: 7, in: "Lessons/06-async-data-source/Exercise/hints.md")
     }
 
     @Test("exercise 5's hints are marked: unordered stores to the barrier, torn files seen only outside to the rename")

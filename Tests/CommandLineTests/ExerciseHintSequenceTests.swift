@@ -167,4 +167,24 @@ struct ExerciseHintSequenceTests {
     func exercise5StoreFailed() async throws {
         try await Self.run(exercise: "05-persistent-store", [Check(diagnosis: "errors store-failed", names: "other")])
     }
+
+    /// Exercise 6's crashes: memory two threads changed at once is its race, stepped through the
+    /// race's hints; with a concurrent queue and no barrier read from the code (the checker adds
+    /// `no-barrier`), the barrier's hint, and nothing else, for a crash or a ThreadSanitizer report.
+    @Test(
+        "exercise 6: a race that crashed steps through the race's hints, a queue without a barrier gets the barrier's",
+        arguments: [
+            ("race-crash", [1, 2, 3, 4, 5, 5]),
+            ("race-crash no-barrier", [7, 7]),
+            ("crash no-barrier", [7, 7]),
+            ("data-race no-barrier", [7, 7]),
+            ("inconsistencies writer-two-sets no-barrier", [7, 7]),
+        ]
+    )
+    func exercise6RaceCrash(diagnosis: String, hints: [Int]) async throws {
+        try await Self.run(
+            exercise: "06-async-data-source",
+            hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
+        )
+    }
 }
