@@ -260,12 +260,14 @@ final class PlaySession {
             options: ExplorationOptions(reduction: .none, threads: threads, schedules: Self.hintSchedules),
             after: prefix
         )
-        // The schedules that start with the steps played so far, not those of the whole game.
+        // The schedules that start with the steps played so far, not those of the whole game: the
+        // count says so.
         let searched =
             switch (report.exhaustive, report.schedules) {
-            case (true, 1): "the explorer checked the only one"
-            case (true, _): "the explorer checked all \(grouped(report.schedules)) schedules"
-            case (false, _): "the explorer checked \(counted(report.schedules, "schedule"))"
+            case (true, 1): "the explorer checked the only one that continues from here"
+            case (true, _): "the explorer checked all \(grouped(report.schedules)) schedules that continue from here"
+            case (false, 1): "the explorer checked 1 schedule that continues from here"
+            case (false, _): "the explorer checked \(grouped(report.schedules)) schedules that continue from here"
             }
         guard let failure = report.failure, failure.steps.count > prefix.count else {
             print(
@@ -284,7 +286,7 @@ final class PlaySession {
             wrappedText(
                 report.exhaustive && report.schedules == 1
                     ? "  only one schedule remains from here, and it fails in \(remaining)"
-                    : "  a shortest failing schedule from here takes \(remaining); \(searched)"
+                    : "  a shortest failing schedule takes \(remaining); \(searched)"
             )
         )
     }

@@ -118,6 +118,12 @@ struct ExerciseAdviceTests {
                 hint: 2
             ),
             HintCase(
+                testDescription: "remove, then move into place: a window with no file, the rename's hint",
+                planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/RemoveThenMove.patch"),
+                diagnosis: "missing-file",
+                hint: 3
+            ),
+            HintCase(
                 testDescription: "the starter, torn: the first hint",
                 planted: .file("Lessons/05-persistent-store/Exercise/Starter/DocumentStore.swift"),
                 diagnosis: "inconsistencies",
@@ -138,6 +144,9 @@ struct ExerciseAdviceTests {
         if planted.diagnosis == "unordered-stores" {
             #expect(text.contains(#/ [1-9][\d,]* of 1,600 documents went back to an older version /#), "\(lines)")
         }
+        // A document stored before a read began is never missing to it: counted out of such reads.
+        let missing = #/ [1-9][\d,]* of [\d,]+ outside reads found no file for a stored document /#
+        #expect(text.contains(missing) == (planted.diagnosis == "missing-file"), "\(lines)")
         #expect(!text.contains(" inconsistencies") && !text.contains("the run checked"), "\(lines)")
         // A document counted as lost is one whose file is torn at the end: said so, out of all.
         #expect(!text.contains("documents lost") && !text.contains("not whole"), "\(lines)")
@@ -237,7 +246,7 @@ struct ExerciseAdviceTests {
             hints.contains(
                 "## Hint 3: write elsewhere, then rename\n"
                     + "*For:* `inconsistencies torn-load`, `inconsistencies torn-outside`, `torn-at-end`,\n"
-                    + "`errors staging-name`\n"
+                    + "`errors staging-name`, `missing-file`\n"
             )
         )
     }

@@ -146,7 +146,9 @@ struct ExerciseHintSequenceTests {
     /// Exercise 5 names documents torn at the end `torn-at-end`, beside who read a torn file: alone
     /// they get the rename's hint; with torn loads (the starter) every hint from the first. Stores
     /// that failed because a file they wrote was gone (a shared temporary name) get the rename's
-    /// hint, which asks for a unique name; other failed stores get no hint (`store-failed`).
+    /// hint, which asks for a unique name; other failed stores get no hint (`store-failed`). A read
+    /// that found no file for a stored document (removed before the new one was moved in) gets the
+    /// rename's hint too.
     @Test(
         "exercise 5: documents torn at the end have their own name and hint",
         arguments: [
@@ -154,6 +156,7 @@ struct ExerciseHintSequenceTests {
             ("torn-at-end unordered-stores", [2, 4, 4]),
             ("torn-at-end inconsistencies torn-load", [1, 2, 3, 4, 4]),
             ("errors staging-name", [3, 3]),
+            ("missing-file", [3, 3]),
         ]
     )
     func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) async throws {

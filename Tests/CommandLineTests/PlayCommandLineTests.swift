@@ -93,17 +93,24 @@ struct PlayCommandLineTests {
     @Test("following every hint breaks the invariant; where nothing can, the hint says so")
     func hints() async throws {
         let output = try await Self.play(["1"], input: "h\n0\nh\n1\nh\n1\nh\n0\nh\n2\nh\n3\nq\n")
-        // Each hint: the move, then on the next line where it leads.
+        // Each hint: the move, then on the next line where it leads (its wrapped lines joined to it).
         let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        let hints = lines.indices.filter { lines[$0].hasPrefix("hint: ") }.map {
-            lines[$0] + "\n" + (lines.indices.contains($0 + 1) ? lines[$0 + 1] : "")
+        let hints = lines.indices.filter { lines[$0].hasPrefix("hint: ") }.map { index in
+            let continued = lines[min(index + 2, lines.endIndex)...].prefix { $0.hasPrefix("    ") }
+            return
+                ([lines[index] + "\n" + (lines.indices.contains(index + 1) ? lines[index + 1] : "")]
+                + continued.map { $0.drop { $0 == " " } }).joined(separator: " ")
         }
         #expect(
             hints == [
-                "hint: run thread 0 (sync storage)\n  a shortest failing schedule from here takes 6 more steps; the explorer checked all 10 schedules",
-                "hint: run thread 1 (sync storage)\n  a shortest failing schedule from here takes 5 more steps; the explorer checked all 5 schedules",
-                "hint: run thread 1 (set contents)\n  a shortest failing schedule from here takes 4 more steps; the explorer checked all 4 schedules",
-                "hint: run thread 0 (set contents)\n  a shortest failing schedule from here takes 3 more steps; the explorer checked all 2 schedules",
+                "hint: run thread 0 (sync storage)\n  a shortest failing schedule takes 6 more steps; the explorer checked all 10 schedules "
+                    + "that continue from here",
+                "hint: run thread 1 (sync storage)\n  a shortest failing schedule takes 5 more steps; the explorer checked all 5 schedules "
+                    + "that continue from here",
+                "hint: run thread 1 (set contents)\n  a shortest failing schedule takes 4 more steps; the explorer checked all 4 schedules "
+                    + "that continue from here",
+                "hint: run thread 0 (set contents)\n  a shortest failing schedule takes 3 more steps; the explorer checked all 2 schedules "
+                    + "that continue from here",
                 "hint: run thread 2 (storage barrier)\n  only one schedule remains from here, and it fails in 2 more steps",
                 "hint: run thread 3 (storage barrier)\n  only one schedule remains from here, and it fails in 1 more step",
             ]
@@ -112,8 +119,9 @@ struct PlayCommandLineTests {
         // Thread 0 stored its key before thread 1 read the store: no order of the rest loses a key.
         let safe = try await Self.play(["1"], input: "0\n0\nh\nq\n")
         #expect(
-            safe.stdout.contains(
-                "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked the only one)"
+            safe.unwrappedStdout.contains(
+                "hint: no schedule from here breaks it within 2 more preemptions (the explorer checked the only one "
+                    + "that continues from here)"
             )
         )
         #expect(safe.stdout.contains("u undoes a step."))

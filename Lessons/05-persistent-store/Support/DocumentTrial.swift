@@ -325,8 +325,9 @@ final class DocumentTrial: @unchecked Sendable {
         return failures.joined(separator: " · ") + rest
     }
 
-    /// What the loads' tally counts, after `N of M`.
-    static let waitedPhrase = "loads made while a store encoded waited for the encode"
+    /// What the loads' tally counts, after `N of M`: what was measured, not what a load waited for
+    /// (inside the barrier the encode itself; before it, a free thread of the queue).
+    static let waitedPhrase = "loads made during an encode ran only after it ended"
 
     /// How many of the loads made during an encode waited for it, in bands (the lock is held).
     private var waitedShare: String {

@@ -3,8 +3,7 @@ import Foundation
 /// The loads the app's screen makes while stores are encoded. Each slow encode, once it runs, asks
 /// for one load through the store it encodes for, so every such trial makes loads during encodes by
 /// construction, not by the luck of a thread's timing. It counts the loads that ran and, of those,
-/// the loads that **waited for the encode**: that ran only after the encode they were made during
-/// had ended.
+/// the loads that **waited**: that ran only after the encode they were made during had ended.
 ///
 /// Inside a barrier (the article's store) every such load waits: libdispatch starts nothing on the
 /// queue until the barrier ends. Encoded before the barrier, a load made during an encode runs

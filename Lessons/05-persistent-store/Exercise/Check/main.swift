@@ -59,6 +59,27 @@ struct CompletionMissing: Error, CustomStringConvertible {
     var description: String { "the completion of a store of \(name) never ran (waited 30 s)" }
 }
 
+/// `error` in a few words: its message and the name of the file it names (for a move, the
+/// destination), not the whole temporary path nor the raw `NSError` (its user info), so that a
+/// FAIL line stays readable and wraps.
+func describe(_ error: any Error) -> String {
+    if let error = error as? CompletionMissing { return error.description }
+    if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+    let error = error as NSError
+    let path =
+        ["NSDestinationFilePath", NSFilePathErrorKey, "NSSourceFilePathErrorKey"].lazy
+        .compactMap { error.userInfo[$0] as? String }.first
+        ?? (error.userInfo[NSURLErrorKey] as? URL)?.path
+    let name = path.map { "\(URL(fileURLWithPath: $0).lastPathComponent): " } ?? ""
+    return name + error.localizedDescription
+}
+
+/// A store's error as a trial reports it: in the words of `describe(_:)`.
+struct StoreError: Error, CustomStringConvertible {
+    let error: any Error
+    var description: String { describe(error) }
+}
+
 /// An error a completion reported on another thread, if any.
 final class Failure: @unchecked Sendable {
     private let lock = NSLock()
@@ -92,7 +113,7 @@ func functionalChecks() {
             "another store on the same folder reads it (it is on disk, not in memory)"
         )
     } catch {
-        check.require(false, "the functional checks run without errors", evidence: "\(error)")
+        check.require(false, "the functional checks run without errors", evidence: describe(error))
     }
 }
 
@@ -147,7 +168,8 @@ func isMissingFile(_ error: any Error) -> Bool {
 /// completion) held an older version than the last store submitted (or completed).
 final class WentBack: @unchecked Sendable {
     private let lock = NSLock()
-    /// The highest version of each sequence document whose store has completed.
+    /// The highest version of each document whose store has completed (for a shared document,
+    /// its writer's index + 1), 0 for one never stored.
     private var completed: [String: Int] = [:]
     private(set) var documents = Set<String>()
     private(set) var example: String?
@@ -188,7 +210,8 @@ let tally = WentBackTally()
 // shared documents, then waits for every completion: the own document must hold version 4, whole.
 // Odd iterations read: the shared documents through `load` and straight from the file (a few
 // times), as another process would, and a neighbour's own document through `load`, which must
-// hold at least the last version whose store had completed. Every read must be whole.
+// hold at least the last version whose store had completed. Every read must be whole. All along,
+// a watcher (another process) keeps reading the shared documents: once stored, they must be there.
 struct Trial: Sendable {
     let folder: URL
     let store: DocumentStore
@@ -201,6 +224,56 @@ struct Trial: Sendable {
     let torn: TornReads
     /// The trial's stores and those that failed.
     let failures: StoreFailures
+    /// The reader that keeps reading the shared documents while the trial runs.
+    let watcher: Watcher
+}
+
+/// A reader outside the store (another process) that reads the shared documents again and again,
+/// from the trial's start until its check: a moment with no file at all (a store that removes the
+/// document before it moves the new file in) lasts a few microseconds, too short for the readers'
+/// few looks to meet. Most of its reads open the file and read its first bytes, which is quick
+/// (counted in `missingReads` only); one in sixteen reads it whole and checks it (`readOutside`).
+final class Watcher: @unchecked Sendable {
+    private let lock = NSLock()
+    private var (running, stopping) = (false, false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Starts the watcher on a thread of its own.
+    func start(_ trial: Trial) {
+        lock.withLock { running = true }
+        Thread.detachNewThread { [self] in
+            let paths = ["shared-0", "shared-1"].map { ($0, trial.folder.appendingPathComponent($0).path) }
+            var header = [UInt8](repeating: 0, count: 64)
+            var round = 0
+            while !lock.withLock({ stopping }) {
+                round += 1
+                for (name, path) in paths {
+                    guard round % 16 != 0 else {
+                        readOutside(name, in: trial)
+                        continue
+                    }
+                    let stored = trial.wentBack.completedVersion(of: name) > 0
+                    let descriptor = open(path, O_RDONLY)
+                    let missing = descriptor < 0 && errno == ENOENT
+                    if descriptor >= 0 {
+                        _ = read(descriptor, &header, header.count)
+                        close(descriptor)
+                    }
+                    if stored { missingReads.outsideRead(missing: missing) }
+                }
+                sched_yield()
+            }
+            stopped.signal()
+        }
+    }
+    /// Stops the watcher and waits until it has (once; later calls return at once).
+    func stop() {
+        let first = lock.withLock {
+            defer { stopping = true }
+            return running && !stopping
+        }
+        if first { stopped.wait() }
+    }
 }
 
 /// A trial's torn reads: how many, and the first few in words. The trial's check reports them as
@@ -221,6 +294,28 @@ final class TornReads: @unchecked Sendable {
     var samples: [String] { lock.withLock { lines } }
 }
 
+/// Reads of a document whose store had completed before the read began, and those that found no
+/// file: nothing in the check removes a document, so each of those saw a store take the file away.
+final class MissingReads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = (outside: 0, outsideMissing: 0, loads: 0, loadsMissing: 0)
+
+    func outsideRead(missing: Bool) {
+        lock.withLock {
+            counts.outside += 1
+            if missing { counts.outsideMissing += 1 }
+        }
+    }
+    func load(missing: Bool) {
+        lock.withLock {
+            counts.loads += 1
+            if missing { counts.loadsMissing += 1 }
+        }
+    }
+    var all: (outside: Int, outsideMissing: Int, loads: Int, loadsMissing: Int) { lock.withLock { counts } }
+}
+let missingReads = MissingReads()
+
 /// The torn reads of the whole run by who read: the store's `load`, or a reader outside its queue.
 final class TornBy: @unchecked Sendable {
     private let lock = NSLock()
@@ -232,6 +327,25 @@ final class TornBy: @unchecked Sendable {
     var outside: Int { lock.withLock { counts.outside } }
 }
 let tornBy = TornBy()
+
+/// Reads `shared` straight from its file, as a reader outside the store (another process) would:
+/// counts it for the torn reads, and, when a store of it completed before, for the missing ones.
+func readOutside(_ shared: String, in trial: Trial) {
+    let stored = trial.wentBack.completedVersion(of: shared) > 0
+    let read = Result { try Data(contentsOf: trial.folder.appendingPathComponent(shared)) }
+    if stored {
+        var missing = false
+        if case .failure(let error) = read { missing = isMissingFile(error) }
+        missingReads.outsideRead(missing: missing)
+    }
+    if case .success(let data) = read, trial.reads.isTorn(data) {
+        tornBy.outsideRead()
+        trial.torn.record(
+            "torn read: a reader outside the store found \(shared) (a document every writer "
+                + "stores) torn (\(data.count.formatted()) bytes)"
+        )
+    }
+}
 
 extension TornCount {
     /// Counts a read of `data` and returns whether it was torn.
@@ -245,14 +359,17 @@ let variant = ExerciseCheck.variant(
     of: "DocumentStore",
     makeState: {
         let folder = try makeFolder()
-        return Trial(
+        let trial = Trial(
             folder: folder,
             store: DocumentStore(folder: folder),
             wentBack: WentBack(),
             reads: TornCount(tornPhrase),
             torn: TornReads(),
-            failures: StoreFailures()
+            failures: StoreFailures(),
+            watcher: Watcher()
         )
+        trial.watcher.start(trial)
+        return trial
     },
     operation: { trial, iteration in
         let shared = "shared-\((iteration.index / 2) % 2)"
@@ -262,7 +379,11 @@ let variant = ExerciseCheck.variant(
             let failure = Failure()
             group.enter()
             trial.store.store(Payload.make(version: iteration.index), as: shared) { error in
-                if let error { failure.record(error) }
+                if let error {
+                    failure.record(error)
+                } else {
+                    trial.wentBack.complete(shared, version: iteration.index + 1)
+                }
                 trial.failures.record(error)
                 storeFailures.record(error)
                 group.leave()
@@ -278,9 +399,13 @@ let variant = ExerciseCheck.variant(
             }
             guard group.wait(timeout: .now() + 30) == .success else { throw CompletionMissing(name: own) }
             storeFailures.recordWriter(failed: failure.error != nil)
-            if let error = failure.error { throw error }
+            if let error = failure.error { throw StoreError(error: error) }
         } else {
-            if let data = try trial.store.load(shared), trial.reads.isTorn(data) {
+            // A document stored before the read began must be there: the check never removes one.
+            let sharedStored = trial.wentBack.completedVersion(of: shared) > 0
+            let loaded = try trial.store.load(shared)
+            if sharedStored { missingReads.load(missing: loaded == nil) }
+            if let data = loaded, trial.reads.isTorn(data) {
                 tornBy.load()
                 trial.torn.record(
                     "torn read: load(\"\(shared)\") (a document every writer stores) returned "
@@ -288,20 +413,14 @@ let variant = ExerciseCheck.variant(
                 )
             }
             for _ in 0..<4 {  // outside readers are cheap and the window is narrow: look a few times
-                if let data = try? Data(contentsOf: trial.folder.appendingPathComponent(shared)),
-                    trial.reads.isTorn(data)
-                {
-                    tornBy.outsideRead()
-                    trial.torn.record(
-                        "torn read: a reader outside the store found \(shared) (a document every writer "
-                            + "stores) torn (\(data.count.formatted()) bytes)"
-                    )
-                }
+                readOutside(shared, in: trial)
             }
             let neighbour = "own-\(iteration.index - 1)"
             for _ in 0..<versions {
                 let completed = trial.wentBack.completedVersion(of: neighbour)
-                guard let data = try trial.store.load(neighbour) else { continue }
+                let loaded = try trial.store.load(neighbour)
+                if completed > 0 { missingReads.load(missing: loaded == nil) }
+                guard let data = loaded else { continue }
                 guard !trial.reads.isTorn(data), let version = Payload.version(of: data) else {
                     tornBy.load()
                     trial.torn.record(
@@ -320,6 +439,7 @@ let variant = ExerciseCheck.variant(
         }
     },
     check: { trial, info in
+        trial.watcher.stop()
         let writers = (info.iterations + 1) / 2
         var landed = 0
         for writer in 0..<writers {
@@ -358,7 +478,10 @@ let variant = ExerciseCheck.variant(
         observation.tallies.append(trial.reads.tally)
         return observation
     },
-    tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
+    tearDown: { trial in
+        trial.watcher.stop()
+        try? FileManager.default.removeItem(at: trial.folder)
+    }
 )
 extension Observation {
     /// A trial's row, in the words the FAIL line uses (torn, whole): whether a read found a torn
@@ -435,6 +558,13 @@ func concurrentChecks() -> Never {
         } else {
             check.note("stores of one document land in order: not checked, a store failed in every trial")
         }
+    } else if wentBack == 0 && perTrial.count < trials {
+        // Trials where a store failed are not checked: none went back in the others, which is no pass.
+        check.note(
+            "stores of one document land in order: checked in \(perTrial.count.formatted()) of "
+                + "\(trials) trials only (the others had errors); none of "
+                + "\(documents.formatted()) documents went back there"
+        )
     } else {
         // The ok line says what was checked; a FAIL line's evidence says what went back.
         check.require(
@@ -457,6 +587,29 @@ func concurrentChecks() -> Never {
         } else {
             check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
         }
+    }
+    // A document whose store completed is on disk from then on (the check removes none): a reader
+    // that finds no file saw a store take it away before putting the new one in place.
+    let reads = missingReads.all
+    let missing = "a stored document is never missing to a reader"
+    if reads.outside + reads.loads == 0 {
+        check.note("\(missing): not checked, no read began after a store of its document completed")
+    } else {
+        check.require(
+            reads.outsideMissing + reads.loadsMissing == 0,
+            missing
+                + (reads.outsideMissing + reads.loadsMissing > 0
+                    ? ""
+                    : ": none of \(reads.outside.formatted()) outside reads and \(reads.loads.formatted()) "
+                        + "loads found no file"),
+            kind: "missing-file",
+            evidence: "\(reads.outsideMissing.formatted()) of \(reads.outside.formatted()) outside reads found no "
+                + "file for a stored document"
+                + (reads.loadsMissing > 0
+                    ? "; \(reads.loadsMissing.formatted()) of \(reads.loads.formatted()) loads returned nil for one"
+                    : "")
+                + " (`missing-file`)"
+        )
     }
     check.finish()
 }
