@@ -12,13 +12,13 @@ extension ExerciseAdviceTests {
         let path = "Lessons/01-subscript-race/Exercise/WrongFixes/MutexTakenTwice.swift"
         let lines = try await Self.check(exercise: 1, .file(path), diagnosis: "lock-taken-twice")
         let site = try #require(lines.first { $0.hasPrefix(Self.crashSite) }, "\(lines)")
-        let match = try #require(site.dropFirst(6).wholeMatch(of: /Crashed at (.+):([0-9]+)\./), site)
+        let match = try #require(site.dropFirst(6).wholeMatch(of: /Crashed at (.+):([0-9]+)\./), "\(site)")
         #expect(match.1 == path)
         // The innermost frame in the file: the second lock, in `numberOfItems` or where `store` asks it.
         let source = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let number = try #require(Int(match.2))
-        try #require(number >= 1 && number <= source.count, site)
+        try #require(number >= 1 && number <= source.count, "\(site)")
         let text = source[number - 1]
         #expect(text.contains("$0.count") || text.contains("numberOfItems"), "line \(number): \(text)")
         #expect(lines.contains { $0.hasPrefix("      The runtime's report: ") }, "\(lines)")
