@@ -23,7 +23,9 @@ public enum CheckThenActLesson {
             "duplicates": "run-once variants: executions of the work after a trial's first; "
                 + "protected-*: not counted (0); errors-*: errors the completion saw twice",
             "lost writes": "run-once variants: not counted (0); "
-                + "protected-*: increments missing from the final count; "
+                + "protected-*: increments missing from the final count (by default "
+                + "protected-read-then-write runs fewer trials than protected-mutate: its loss shows in "
+                + "a few, a CLEAN verdict needs more); "
                 + "errors-*: failed fetches whose error the completion never saw",
             "inconsistencies": "run-once and protected-* variants: not counted (0); "
                 + "errors-*: errors the completion saw that name no failing fetch",

@@ -355,7 +355,8 @@ struct ExerciseAdviceTests {
         // The early-return count is not repeated by a sample under it.
         #expect(!samples.contains { $0.contains("returned before the work had run") }, "\(lines)")
         #expect(
-            text.contains("The lesson's `atomic` and `serial-queue` variants return early too")
+            // The command it names runs from the repository root.
+            text.contains("The lesson's `atomic` and `serial-queue` variants return early too: `make lesson-2`,")
                 == (planted.failing == [Self.waits]),
             "\(text)"
         )

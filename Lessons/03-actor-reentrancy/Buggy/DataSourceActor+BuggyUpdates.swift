@@ -1,3 +1,5 @@
+import RaceLab
+
 /// Two reentrant methods: the article's `reloadItem` and the lesson's whole-list `updateItem`. Both
 /// compile without a warning in Swift 6 and have no data race; both are wrong.
 extension DataSourceActor {
@@ -39,7 +41,14 @@ extension DataSourceActor {
         // This check keeps a `clear()` from making the store below trap; it does not check that
         // `slot` still holds `item`, so it prevents the crash and none of the corruption.
         guard items.indices.contains(slot) else { return nil }
+        let replaced = items[slot]
         items[slot] = updatedItem
+        // For the schedule explorer's timeline (a no-op elsewhere): the step where the damage is done.
+        if replaced.id != item.id {
+            Race.failureSeen("reloadItem stored the old item \(item.id) over item \(replaced.id)")
+        } else if let lost = replaced.updates.first(where: { !updatedItem.updates.contains($0) }) {
+            Race.failureSeen("reloadItem stored item \(item.id) without update \(lost), which another call stored")
+        }
         return item.id
     }
 }

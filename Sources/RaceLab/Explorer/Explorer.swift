@@ -269,8 +269,14 @@ public enum Explorer {
                 + "a task's value, a sleep); a step of synchronous code in it needs what synchronous code needs "
                 + "(RaceLab's primitives through the RaceLab switch, @RaceShared, a Race.window mark)"
         }
-        return ignored
-            + "compile the code under test with the RaceLab switch (its DispatchQueue, NSLock, ... are then "
+        // Without marks, the advice to add them (or to switch code already switched, as a lesson's
+        // is) does not apply: say what the explorer sees instead.
+        if !marks {
+            return "marks are off, so its Race.window and Race.step were ignored: without them the explorer "
+                + "sees only RaceLab's primitives (@RaceShared, RaceLock, RaceQueue; DispatchQueue, NSLock, ... "
+                + "in code compiled with the RaceLab switch), and these threads reached none"
+        }
+        return "compile the code under test with the RaceLab switch (its DispatchQueue, NSLock, ... are then "
             + "RaceLab's), keep shared variables in @RaceShared, or mark where it touches shared state "
             + "(Race.window)"
     }

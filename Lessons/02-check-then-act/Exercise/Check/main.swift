@@ -148,7 +148,7 @@ check.stress(
         "every call returns only after the work has run",
         broken: "returned before it had run",
         kind: "early-returns",
-        aside: "The lesson's `atomic` and `serial-queue` variants return early too: `run 2`, "
+        aside: "The lesson's `atomic` and `serial-queue` variants return early too: `make lesson-2`, "
             + "which counts only executions, finds them CLEAN.",
         // Each sample would say "a call returned before the work had run": the count says it.
         showsSamples: false,
