@@ -45,6 +45,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "a getter and a setter that are each atomic on their own"
             ),
             FromCodeCase(
+                testDescription: "exercise 1: the starter's accessors on a serial queue",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/SerialQueue.patch",
+                kind: "atomic-property",
+                hint: 3,
+                readFromCode: "a getter and a setter that are each atomic on their own"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 1: a setter that waits for its barrier",
                 exercise: 1,
                 file: "Lessons/01-subscript-race/Exercise/WrongFixes/SyncSetter.patch",

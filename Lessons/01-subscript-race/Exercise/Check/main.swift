@@ -114,9 +114,10 @@ enum Accessors {
 /// A property made "atomic": a store still goes through the getter and then the setter, and each
 /// of them is atomic on its own. Either both take a lock of the participant's (around the queue calls
 /// or instead of them), or both go through the queue with writes that exclude every other access (a
-/// barrier, or a serial queue), in accessors other than the starter's own pair (a `queue.sync` read,
-/// a `queue.async(flags: .barrier)` write), which the first hints are about, and other than a setter
-/// that waits for its barrier (`SyncSetter`, its own hint).
+/// barrier, or a serial queue), in accessors other than the starter's own pair on its concurrent
+/// queue (a `queue.sync` read, a `queue.async(flags: .barrier)` write), which the first hints are
+/// about, and other than a setter that waits for its barrier (`SyncSetter`, its own hint). The
+/// starter's pair on a serial queue is this mistake: each access runs alone, the store is two.
 enum AtomicProperty {
     static func found(in code: String) -> Bool {
         let compact = code.filter { !$0.isWhitespace }
@@ -126,7 +127,7 @@ enum AtomicProperty {
         if Accessors.takesLock(get) && Accessors.takesLock(set) { return true }
         let serial = !compact.contains(".concurrent")
         let queued = get.contains("sync") && set.contains("sync") && (serial || set.contains("flags:.barrier"))
-        let startersPair = get.contains(".sync{") && set.contains(".async(flags:.barrier)")
+        let startersPair = !serial && get.contains(".sync{") && set.contains(".async(flags:.barrier)")
         return queued && !startersPair && !SyncSetter.found(in: code)
     }
 }
