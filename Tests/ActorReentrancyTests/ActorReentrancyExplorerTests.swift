@@ -59,6 +59,9 @@ struct ActorReentrancyExplorerTests {
         #expect(report.schedules == 6)
         #expect(report.failingSchedules == 4)
         #expect(failure.steps.map(\.operation).prefix(2).allSatisfy { $0.hasPrefix("call ") })
+        // The store that drops the other call's update says so, for the timeline's ✗.
+        let method = name == "buggy-update" ? "updateItem" : "reloadItem"
+        #expect(failure.failureSeen?.what == "\(method) stored item 0 without update 2, which another call stored")
         // The columns are the two calls' tasks, not threads.
         #expect(report.text.contains("    step  task 0 "))
         #expect(!report.text.contains("thread 0"))
@@ -130,6 +133,7 @@ struct ActorReentrancyExplorerTests {
             failure.outcome
                 == .invariantBroken("items [0, 1, 2, 3], which clear() removed, are back; items [4, 5, 6, 7] are gone")
         )
+        #expect(failure.failureSeen?.what.hasPrefix("updateItem stored") == true, "\(report.text)")
     }
 
     @Test(

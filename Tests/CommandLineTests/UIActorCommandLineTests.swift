@@ -49,6 +49,11 @@ struct UIActorCommandLineTests {
         let steps = try #require(failure["steps"] as? [[String: Any]])
         let operations = steps.compactMap { $0["operation"] as? String }
         #expect(operations.suffix(2) == ["write back the list it read", "write back the list it read"])
+        // The write-back that drops the other call's update says so, at the last step.
+        let seen = try #require(failure["failureSeen"] as? [String: Any], "\(failure)")
+        let what = "the component's updateItem stored item 0 without update 2, which another call stored"
+        #expect(seen["what"] as? String == what)
+        #expect(seen["step"] as? Int == steps.count)
         try await Self.expectReplays(try #require(failure["replay"] as? String))
     }
 

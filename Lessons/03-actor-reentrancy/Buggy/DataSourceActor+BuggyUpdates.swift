@@ -21,6 +21,7 @@ extension DataSourceActor {
         )
         var newItems = snapshot
         newItems[slot] = updated
+        noteDamage(storing: newItems, by: "updateItem")
         items = newItems
         return updated.id
     }

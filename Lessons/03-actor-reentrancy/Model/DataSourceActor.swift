@@ -50,7 +50,27 @@ extension DataSourceActor {
     /// live ids: a write-back brings no new items, so an item it returns after a `clear()` is
     /// reported as resurrected.
     public func writeBack(_ newItems: [Item]) {
+        noteDamage(storing: newItems, by: "the component's updateItem")
         items = newItems
+    }
+
+    /// For the schedule explorer's timeline (a no-op elsewhere): says so, before `newItems` replaces
+    /// the list, when it brings back an item a `clear()` removed or drops an update another call
+    /// stored: the step where a whole-list write does the damage the audit finds at the end.
+    func noteDamage(storing newItems: [Item], by method: String) {
+        if let back = newItems.first(where: { !liveIDs.contains($0.id) }) {
+            Race.failureSeen("\(method) stored back item \(back.id), which a clear() removed")
+            return
+        }
+        for (now, new) in zip(items, newItems) where now.id == new.id && now.updates != new.updates {
+            // Updates are only appended: a copy that starts with the list's updates drops none.
+            guard !new.updates.starts(with: now.updates) else { continue }
+            let kept = Set(new.updates)
+            if let lost = now.updates.first(where: { !kept.contains($0) }) {
+                Race.failureSeen("\(method) stored item \(now.id) without update \(lost), which another call stored")
+                return
+            }
+        }
     }
 
     /// Applies `change` to the item at `slot`, reading and writing in one job: nothing can run
