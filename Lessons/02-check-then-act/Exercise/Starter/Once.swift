@@ -32,7 +32,7 @@ final class Once: @unchecked Sendable {
     @inline(never)
     func run(_ execute: () -> Void) {
         guard !didExecute else { return }
-        Race.window("read didExecute")
+        Race.window("saw false → execute()")
         execute()
         didExecute = true
     }
