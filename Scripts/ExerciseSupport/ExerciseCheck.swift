@@ -179,6 +179,13 @@ public final class ExerciseCheck {
     ///   - diagnosis: what the failed run showed, for the hint (`diagnose(_:_:)`), asked for once
     ///     the run has failed: its line goes under the FAIL it explains, the main requirement's if
     ///     that broke, else `eachOperation`'s, never under an `ok` line.
+    ///   - unseen: for a main requirement that held while `eachOperation` broke, the diagnosis kinds
+    ///     read from the code that still allow it to break, and what its breaking would be
+    ///     (`duplicate execution`): its line then says what the run measured and that the code
+    ///     allows it (`--`), not `ok`, which would read as "the race is gone".
+    ///   - unmarked: what interleaves the operations when they reach no `Race.window` (noise then
+    ///     has nothing to act on), for the line that says so (`the suspension points interleave
+    ///     the tasks`).
     public func stress(
         _ variant: Variant,
         workload: Workload,
@@ -189,8 +196,12 @@ public final class ExerciseCheck {
         eachOperation: EachOperation? = nil,
         inconsistentRow: (outcome: String, meaning: String)? = nil,
         inconsistent: String? = nil,
-        diagnosis: (() -> (kind: String, line: String)?)? = nil
+        diagnosis: (() -> (kind: String, line: String)?)? = nil,
+        unseen: (kinds: Set<String>, what: String)? = nil,
+        unmarked: String? = nil
     ) {
+        // A diagnosis already asked for (`unseen`), for the FAIL line it goes under.
+        var pending: (kind: String, line: String)?
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
         stressing = true
@@ -200,7 +211,13 @@ public final class ExerciseCheck {
         }
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
         let operations = report.operations.formatted()
-        let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, noise on"
+        // Noise acts only at marked windows: a run that reached none says so, and what interleaved
+        // the operations instead, if the exercise names it.
+        let noise =
+            report.windowsReached == 0
+            ? "noise on, no window reached" + (unmarked.map { ": \($0)" } ?? ", nothing for it to act on")
+            : "noise on"
+        let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(noise)"
         let samples = distinct(report.samples)
         let outOf = inconsistent.flatMap { phrase in report.tallies?.first { $0.phrase == phrase } }
         // With `eachOperation`, inconsistencies (and the trials that saw nothing else) are its
@@ -238,7 +255,10 @@ public final class ExerciseCheck {
             }
             let found: [(String, Int, String)] = [
                 (lostKind, report.lostWrites, lostText),
-                ("duplicates", report.duplicates, "\(report.duplicates.formatted()) duplicate executions"),
+                (
+                    "duplicates", report.duplicates,
+                    "\(report.duplicates.formatted()) duplicate execution\(report.duplicates == 1 ? "" : "s")"
+                ),
                 (
                     "inconsistencies", inconsistencies,
                     outOf.flatMap { $0.count == inconsistencies ? $0.text : nil }
@@ -252,7 +272,11 @@ public final class ExerciseCheck {
             // An operation that failed is fixed first: the hint follows the error, not the race.
             kinds += firstError == nil ? found.map(\.0) : ["errors"]
             require(false, requirement, evidence: evidence.joined(separator: "; "))
-            for line in outcomeLines(rows) {
+            // The trials without anomalies too, as the lesson runner's ACCEPTABLE rows, so that the
+            // rows add up to the trials run (not with `eachOperation`, whose inconsistent trials are
+            // counted on its own line, in neither).
+            let acceptable = eachOperation == nil ? report.histogram.filter { $0.expectation == .acceptable } : []
+            for line in outcomeLines(rows) + acceptable.map(acceptableLine) {
                 say("        " + line)
             }
             let shown = samples.filter { eachOperation == nil || !$0.hasPrefix("inconsistency: ") }
@@ -270,6 +294,16 @@ public final class ExerciseCheck {
                     + "(`errors`); first error: \(firstError)"
             )
             kinds.append("errors")
+        } else if eachOperation != nil, report.inconsistencies > 0, let unseen,
+            let diagnosed = diagnosis?(), unseen.kinds.contains(diagnosed.kind)
+        {
+            // Asked before `eachOperation`'s FAIL, which its line still goes under: the run saw no
+            // such failure, the code still allows one.
+            pending = diagnosed
+            note(
+                "\(requirement): no \(unseen.what) seen in \(ran); the code still allows one "
+                    + "(read from it below)"
+            )
         } else {
             require(true, "\(requirement) (\(ran))" + (outOf.map { ": \($0.text)" } ?? ""))
         }
@@ -293,7 +327,7 @@ public final class ExerciseCheck {
             say("        e.g. \(sample.dropFirst("inconsistency: ".count))")
         }
         if anomalous == 0, let aside = eachOperation.aside { say("        " + aside) }
-        if anomalous == 0, let (kind, line) = diagnosis?() { diagnose(kind, line) }
+        if anomalous == 0, let (kind, line) = pending ?? diagnosis?() { diagnose(kind, line) }
     }
 
     /// Prints the verdict, hands it to the checker script (when this check owns the channel) and
@@ -331,6 +365,11 @@ func outcomeLines(_ rows: [HistogramRow], limit: Int = 6) -> [String] {
     let restTrials = rest.reduce(0) { $0 + rows[$1].samples }
     return rows.indices.filter(kept.contains).map { line(rows[$0]) }
         + ["and \(rest.count.formatted()) other outcomes in \(trials(restTrials))"]
+}
+
+/// An outcome a correct program can end with, named so: `1 trial acceptable: 200/200 (all points kept)`.
+func acceptableLine(_ row: HistogramRow) -> String {
+    "\(trials(row.samples)) acceptable: \(row.outcome) (\(row.meaning))"
 }
 
 /// `samples` without repeats, in their order: three identical `e.g.` lines tell no more than one.
