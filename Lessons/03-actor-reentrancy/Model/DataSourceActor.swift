@@ -55,10 +55,14 @@ extension DataSourceActor {
     }
 
     /// For the schedule explorer's timeline (a no-op elsewhere): says so, before `newItems` replaces
-    /// the list, when it brings back an item a `clear()` removed or drops an update another call
-    /// stored: the step where a whole-list write does the damage the audit finds at the end.
+    /// the list, when it brings back an item a `clear()` removed over the list loaded since, or
+    /// drops an update another call stored: the step where a whole-list write does the damage the
+    /// audit finds at the end. (Between a `clear()` and the `setItems(_:)` after it, the list loaded
+    /// next replaces what the write brings back: no damage yet.)
     func noteDamage(storing newItems: [Item], by method: String) {
-        if let back = newItems.first(where: { !liveIDs.contains($0.id) }) {
+        if items.contains(where: { liveIDs.contains($0.id) }),
+            let back = newItems.first(where: { !liveIDs.contains($0.id) })
+        {
             Race.failureSeen("\(method) stored back item \(back.id), which a clear() removed")
             return
         }
