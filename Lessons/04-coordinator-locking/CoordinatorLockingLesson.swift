@@ -24,9 +24,11 @@ public enum CoordinatorLockingLesson {
         workers: [incrementWorker],
         countMeanings: [
             "lost writes": "increments that ran (mutatingObject returned) but are not in the final value",
+            // Only overlaps: the counter cannot end above the increments made, since every save
+            // writes one more than a value saved before it (or than 0) and replaces the file whole.
             "inconsistencies":
                 "increments that began while another was still in its read-modify-write of the file "
-                + "(overlaps), plus how far the counter ended above the increments made",
+                + "(overlaps)",
         ],
         // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
         mainBug: "same-owner"

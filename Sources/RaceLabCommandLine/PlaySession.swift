@@ -23,6 +23,8 @@ final class PlaySession {
     /// The kinds of queue step (`sync`, `async`, `item`, `barrier`) the legend already explained: each is
     /// explained once, the first time a step of that kind is offered or shown.
     private var legendShown: Set<String> = []
+    /// The numbers of a line of several (`0 0 1 1`) not played yet: each is one step, in order.
+    private var queued: [Int] = []
 
     /// What the player asked for besides running a thread.
     private enum Command {
@@ -82,6 +84,11 @@ final class PlaySession {
                 }
             }
             let kept = played.steps.map(\.thread)
+            if command == nil && !queued.isEmpty {
+                let rest = queued.map(String.init).joined(separator: " ")
+                print(wrappedText("The execution ended: the rest of the line (\(rest)) was not played."))
+            }
+            queued = []
             if played.diverged {
                 print("The program did not replay the same steps (it is not deterministic); starting over.")
                 prefix = []
@@ -300,15 +307,34 @@ final class PlaySession {
         let runnable = decision.runnable
         let choices = runnable.map(String.init).joined(separator: ", ")
         prompt("run which \(unit)? (\(choices); u h r q ?)")
-        guard let line = readLine() else {
-            print("")
-            print("End of input: the game ends here.")
-            return .end
+        let line: String
+        if queued.isEmpty {
+            guard let typed = readLine() else {
+                print("")
+                print("End of input: the game ends here.")
+                return .end
+            }
+            if echo { print(typed) }
+            // A line of several thread numbers is that many steps: the first now, the rest at the
+            // prompts that follow.
+            let words = typed.split(whereSeparator: \.isWhitespace)
+            let threads = words.compactMap { Int($0) }
+            if words.count > 1 && threads.count == words.count {
+                line = String(threads[0])
+                queued = Array(threads.dropFirst())
+            } else {
+                line = typed
+            }
+        } else {
+            // The next number of that line, shown after its prompt as if typed there.
+            line = String(queued.removeFirst())
+            print(line)
         }
-        if echo { print(line) }
         let text = line.trimmingCharacters(in: .whitespaces).lowercased()
         if let thread = Int(text) {
             if runnable.contains(thread) { return .thread(thread) }
+            // The rest of a line of numbers stops at the first step that cannot run.
+            queued = []
             if let waiting = decision.threads.first(where: { $0.id == thread }) {
                 let why = waiting.next.map { "it waits at \($0)" } ?? "it has finished"
                 print("\(unit.capitalized) \(thread) cannot run now (\(why)); type one of \(choices).")
@@ -335,6 +361,7 @@ final class PlaySession {
         print(
             """
               <number>  run that \(unit) to its next scheduling point
+              0 0 1     several numbers: that many steps, in order (stops at one that cannot run)
               u         undo the last step
               h         hint: the next step of a shortest failing schedule from here
               r         restart from the first step

@@ -118,6 +118,12 @@ struct ExerciseAdviceTests {
                 hint: 2
             ),
             HintCase(
+                testDescription: "the barrier flag on a global queue: read from the code, the barrier's hint",
+                planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/GlobalQueueBarrier.patch"),
+                diagnosis: "global-barrier",
+                hint: 2
+            ),
+            HintCase(
                 testDescription: "remove, then move into place: a window with no file, the rename's hint",
                 planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/RemoveThenMove.patch"),
                 diagnosis: "missing-file",
@@ -141,9 +147,12 @@ struct ExerciseAdviceTests {
             "\(lines)"
         )
         #expect((torn.1 != "0") == (planted.diagnosis == "inconsistencies"), "\(lines)")
-        if planted.diagnosis == "unordered-stores" {
+        if ["unordered-stores", "global-barrier"].contains(planted.diagnosis) {
             #expect(text.contains(#/ [1-9][\d,]* of 1,600 documents went back to an older version /#), "\(lines)")
         }
+        // Why, read from the code, only where the code says so.
+        let globalBarrier = "read from your code: a barrier on a global queue is ignored: stores run beside stores"
+        #expect(text.contains(globalBarrier) == (planted.diagnosis == "global-barrier"), "\(lines)")
         // A document stored before a read began is never missing to it: counted out of such reads.
         let missing = #/ [1-9][\d,]* of [\d,]+ outside reads found no file for a stored document /#
         #expect(text.contains(missing) == (planted.diagnosis == "missing-file"), "\(lines)")
@@ -239,7 +248,8 @@ struct ExerciseAdviceTests {
         #expect(hints.contains("## Hint 1: two kinds of reader\n*For:* `inconsistencies torn-load`\n\n*And for* "))
         #expect(
             hints.contains(
-                "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`\n"
+                "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`,\n"
+                    + "`unordered-stores global-barrier`\n"
             )
         )
         #expect(

@@ -14,7 +14,8 @@ extension PlayCommandLineTests {
         )
         let prose = readme.split(whereSeparator: \.isNewline).joined(separator: " ")
         #expect(prose.contains("Take both reads before either save: `0` three times"), "\(prose)")
-        #expect(prose.contains("then `0` and `1`: both save 1, and the file ends at 1."), "\(prose)")
+        // The same steps on one line: `readmeRecipe` plays them so.
+        #expect(prose.contains("then `0` and `1`: both save 1, and the file ends at 1 (one line, `0 0 0 1"), "\(prose)")
         let output = try await Self.play(["4"], input: "0\n0\n0\n1\n1\n1\n0\n1\nq\n")
         #expect(output.status == 0, "\(output.stderr)")
         // Before the first save (step 7), both threads are inside the claim with 0 read.

@@ -147,6 +147,55 @@ struct PlayCommandLineTests {
         #expect(output.stdout.hasSuffix("End of input: the game ends here.\n"))
     }
 
+    @Test("a line of thread numbers is that many steps: `0 0 2` does what three lines do")
+    func lineOfSteps() async throws {
+        let typed = try await Self.play(["1"], input: "0\n0\n2\n1\n1\n3\n")
+        let line = try await Self.play(["1"], input: "0 0 2\n1 1 3\n")
+        #expect(line.status == 0)
+        #expect(line.stdout.contains("The invariant held after 6 steps."))
+        #expect(try Self.replayString(line.joinedStdout) == Self.replayString(typed.joinedStdout))
+        // Each number after the first is shown at its own prompt, as if typed there.
+        let prompt = "run which thread? (0, 1; u h r q ?) > "
+        #expect(line.stdout.hasPrefix(typed.stdout.prefix { $0 != ">" }))
+        #expect(line.stdout.contains("\(prompt)0 0 2\n"))
+        let twos = { (text: String) in text.components(separatedBy: "> 2\n").count }
+        #expect(twos(line.stdout) == twos(typed.stdout))
+        // The rest of a line stops at a number that cannot run (its usual line), and at the end.
+        let stopped = try await Self.play(["1"], input: "0 9 1\n0 2 1 1 3 0 1\nq\n")
+        let refused = "\(prompt)9\nThere is no thread 9; type one of 0, 1.\n\(prompt)0 2 1 1 3 0 1\n"
+        #expect(stopped.stdout.contains(refused))
+        #expect(stopped.stdout.contains("The execution ended: the rest of the line (0 1) was not played.\n"))
+        #expect(stopped.stdout.contains("The invariant held after 6 steps."))
+        // A word among the numbers makes the line one unknown command; `?` lists the form.
+        let mixed = try await Self.play(["1"], input: "0 x\n?\nq\n")
+        #expect(mixed.stdout.contains("Unknown command '0 x'"))
+        #expect(mixed.stdout.contains("  0 0 1     several numbers: that many steps, in order"))
+    }
+
+    @Test(
+        "the schedule a lesson's README gives for `make play-N` breaks it when pasted as one line",
+        arguments: [
+            ("04-coordinator-locking", "4"), ("05-persistent-store", "5"), ("06-async-data-source", "6"),
+        ]
+    )
+    func readmeRecipe(folder: String, lesson: String) async throws {
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Lessons/\(folder)/README.md"),
+            encoding: .utf8
+        )
+        // `make play-5    # you schedule; 0 0 1 … breaks it`, or in lesson 4's prose `one line, `0 0 …``.
+        let recipe = try #require(
+            readme.firstMatch(of: /make play-\d\s+# you schedule; ([\d ]+) breaks it/)?.1
+                ?? readme.firstMatch(of: /one line, `([\d ]+)`/)?.1
+        )
+        let output = try await Self.play([lesson], input: recipe + "\nq\n")
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("You broke it."), "\(output.stdout)")
+        #expect(!output.stdout.contains("Unknown command") && !output.stdout.contains("was not played"))
+        #expect(output.unwrappedStdout.contains("(\(recipe.split(separator: " ").count) steps)."), "\(output.stdout)")
+    }
+
     @Test(
         "play opens on the lesson's main bug: lesson 4's one-owner coordinator, not its baseline",
         arguments: [

@@ -255,7 +255,7 @@ struct ProjectorOutputTests {
             what the counts count (mean per trial = total ÷ trials that ran without an error):
               lost writes: increments that ran (mutatingObject returned) but are not in the final value
               inconsistencies: increments that began while another was still in its read-modify-write of the
-                file (overlaps), plus how far the counter ended above the increments made
+                file (overlaps)
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 4: buggy reproduced 1/1 → PASS

@@ -196,8 +196,8 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         if calls("lockRecord", in: code) {
             return (
                 "process-owner",
-                "\(overlapped), each holding `lockRecord`'s lock: its owner is the "
-                    + "process, so it does not keep the other thread out"
+                "\(overlapped), each holding `lockRecord`'s lock: two threads held that lock "
+                    + "at the same time"
             )
         }
         if locksTwice(in: code) {

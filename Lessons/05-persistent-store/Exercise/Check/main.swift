@@ -586,6 +586,14 @@ func concurrentChecks() -> Never {
             check.diagnose("errors", "e.g. went back: \(example)")
         } else {
             check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
+            // Why, when the code says so: the barrier flag sent to a global queue.
+            if GlobalBarrier.found(in: participantCode("DocumentStore.swift")) {
+                check.diagnose(
+                    "global-barrier",
+                    "read from your code: a barrier on a global queue is ignored: stores run beside stores "
+                        + "(`global-barrier`)"
+                )
+            }
         }
     }
     // A document whose store completed is on disk from then on (the check removes none): a reader
@@ -622,3 +630,25 @@ Thread.detachNewThread {
     concurrentChecks()
 }
 dispatchMain()
+
+/// Read from the participant's code (comments and strings left out): a work item submitted with
+/// the `.barrier` flag to a global queue, directly (`DispatchQueue.global().async(flags: .barrier)`)
+/// or through a property set to one. libdispatch ignores the flag there: the item runs beside others.
+enum GlobalBarrier {
+    static func found(in code: String) -> Bool {
+        let barrier = #"\.async\s*\(\s*flags:\s*\[?\s*\.barrier"#
+        let direct = try? Regex(#"\.global\s*\([^)]*\)\s*"# + barrier)
+        if let direct, code.contains(direct) { return true }
+        // `let queue = DispatchQueue.global()` (or `= .global(qos: …)`), then `queue.async(flags: .barrier)`.
+        guard
+            let stored = try? Regex(
+                #"(?:let|var)\s+(\w+)\s*(?::\s*DispatchQueue\s*)?=\s*(?:DispatchQueue)?\.global\s*\("#
+            )
+        else { return false }
+        return code.matches(of: stored).contains { match in
+            guard let name = match.output[1].substring, let use = try? Regex(#"(?:^|\W)"# + name + #"\s*"# + barrier)
+            else { return false }
+            return code.contains(use)
+        }
+    }
+}

@@ -7,7 +7,8 @@
 // end up holding v2 (it went back).
 // Fix `DocumentStore` so that every reader, including one that reads the file directly without
 // the store's queue (another process, the next launch after a crash), sees either a whole old
-// version or a whole new one, and stores of one document land in the order they were made.
+// version or a whole new one (never no file, once the document is stored), and stores of one
+// document land in the order they were made.
 //
 // Rules:
 // - Keep the API: `init(folder:)`, `store(_:as:completion:)`, `load(_:)`.
