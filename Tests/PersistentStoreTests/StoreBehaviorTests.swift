@@ -163,11 +163,18 @@ struct StoreBehaviorTests {
     func stagingLeftoversAreCleared() async throws {
         let folder = try TestFolder()
         defer { folder.remove() }
+        weak var first: PersistentDataStore?
         do {
             let store = try openStore(in: folder)
+            first = store
             _ = await store.storeData({ payload(0, version: 1) }, identifier: "document-0")
             try Data("half".utf8).write(to: store.staging.appendingPathComponent("document-0"))
         }
+        // The completion can run before the block that called it has let go of the store, which
+        // keeps its claim on the folder until then: wait for the first store to be gone.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while first != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(first == nil, "the first store was never released")
         let store = try openStore(in: folder)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.staging.path).isEmpty)
         #expect(await store.loadData(forIdentifier: "document-0") { Payload(validating: $0) }.value?.version == 1)
