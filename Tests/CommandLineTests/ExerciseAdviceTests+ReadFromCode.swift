@@ -94,6 +94,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "an add that finds it changed drops its points"
             ),
             FromCodeCase(
+                testDescription: "exercise 3: a guard after the await on the approved points, not a re-check",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/GuardAfterAwait.patch",
+                kind: "lost-writes",
+                hint: 1,
+                readFromCode: nil
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3: the await inside the sum, after the read of the score",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/AwaitInsideTheSum.patch",

@@ -95,17 +95,33 @@ if check.saw("concurrent"), RetryAroundAwait.found(in: participantCode("Scoreboa
 }
 check.finish()
 
-/// An add that re-checks after its `await` and writes only if nothing changed: a comparison
-/// (`==`, `!=`) in an `if` or `guard` after the first `await` of `add`.
+/// An add that re-checks after its `await` and writes only if nothing changed: an `if` or `guard`
+/// after the first `await` of `add` that compares (`==`, `!=`) the score, read again
+/// (`scores[`) or as a value read from it before the `await`. A comparison of anything else (the
+/// approved points, say) is not a re-check.
 enum RecheckAfterAwait {
     static func found(in code: String) -> Bool {
         guard let add = code.range(of: "func add") else { return false }
         let rest = code[add.upperBound...]
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         guard let suspension = body.range(of: "await") else { return false }
-        let after = body[suspension.upperBound...]
-        let branches = after.contains("if ") || after.contains("guard ")
-        return branches && (after.contains("==") || after.contains("!="))
+        // Names bound to a read of the score before the suspension: `let current = scores[…]`.
+        let readBefore = body[..<suspension.lowerBound].split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let binding = parts.first?.split(separator: " ") ?? []
+            guard parts.count == 2, binding.count == 2, ["let", "var"].contains(binding[0]),
+                parts[1].hasPrefix("scores[") || parts[1].hasPrefix("self.scores[")
+            else { return nil }
+            return String(binding[1])
+        }
+        return body[suspension.upperBound...].split(separator: "\n").contains { line in
+            let statement = line.trimmingCharacters(in: .whitespaces)
+            guard statement.hasPrefix("if ") || statement.hasPrefix("guard "),
+                statement.contains("==") || statement.contains("!=")
+            else { return false }
+            let words = statement.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+            return statement.contains("scores[") || readBefore.contains(where: words.contains)
+        }
     }
 }
 
