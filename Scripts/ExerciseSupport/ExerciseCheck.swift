@@ -215,7 +215,7 @@ public final class ExerciseCheck {
         // the operations instead, if the exercise names it.
         let noise =
             report.windowsReached == 0
-            ? "noise on, no window reached" + (unmarked.map { ": \($0)" } ?? ", nothing for it to act on")
+            ? "noise on, no window reached" + (unmarked.map { ": \($0)" } ?? ", so no thread was paused")
             : "noise on"
         let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(noise)"
         let samples = distinct(report.samples)

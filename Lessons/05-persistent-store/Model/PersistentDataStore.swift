@@ -20,6 +20,9 @@ import RaceLab
 ///
 /// One store manages one folder: a second store on the same folder, in any process, fails with
 /// `StoreError.folderInUse` (other processes may still read the files: they are always whole).
+/// The claim lasts until the store is released *and* its last operation has ended: a completion
+/// runs on its own queue and may run a moment before the operation that delivered it lets go of the
+/// store, so a store reopened from inside the old one's last completion can still find it claimed.
 public final class PersistentDataStore: Sendable {
     public typealias Identifier = String
 
