@@ -33,11 +33,10 @@ extension ExerciseAdviceTests {
     )
     func exercise4HintFollowsTheLock(file: String, kind: String, hint: Int, lock: String) async throws {
         let exercise = "Lessons/04-coordinator-locking/Exercise/"
-        let planted: Planted = file.hasSuffix(".patch") ? .patch(exercise + file) : .file(exercise + file)
-        let lines = try await Self.check(exercise: 4, planted, diagnosis: kind)
+        let lines = try await Self.check(exercise: 4, Planted(exercise + file), diagnosis: kind)
         Self.expectNext(lines, hint: hint, of: 6, in: "\(exercise)hints.md")
         // The overlap line is wrapped: its words are checked in the joined text.
-        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let text = Self.joined(lines)
         // Both counts say what they count: the lost ones out of all trials' increments, the
         // overlaps as those seen at the mark out of the same total, claiming no bound.
         let lost = /[0-9,]+ of 1,000 increments lost in all trials together/
@@ -64,13 +63,7 @@ extension ExerciseAdviceTests {
         arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.swift", "`locks`")]
     )
     func exercise4SolutionsPass(file: String, shared: String?) async throws {
-        let (status, text) = try await Executable.capture(
-            Self.root.appendingPathComponent("Scripts/check-exercise"),
-            ["4", "--file", "Lessons/04-coordinator-locking/Exercise/" + file, "--expect", "pass"],
-            in: Self.root,
-            stderr: .merged
-        )
-        #expect(status == 0, "\(text)")
+        let text = try await Self.checkPasses(exercise: 4, .file("Lessons/04-coordinator-locking/Exercise/" + file))
         let lines = text.split(separator: "\n").map(String.init)
         let read = lines.filter { $0.contains("state every FileCounter shares") }
         if let shared {

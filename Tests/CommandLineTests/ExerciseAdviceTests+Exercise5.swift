@@ -44,13 +44,7 @@ extension ExerciseAdviceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let patch = folder.appendingPathComponent("CompletionOnMainQueue.patch")
         try Self.completionOnMainQueue.write(to: patch, atomically: true, encoding: .utf8)
-        let (status, text) = try await Executable.capture(
-            Self.root.appendingPathComponent("Scripts/check-exercise"),
-            ["5", "--patch", patch.path, "--expect", "pass"],
-            in: Self.root,
-            stderr: .merged
-        )
-        #expect(status == 0, "\(text)")
+        let text = try await Self.checkPasses(exercise: 5, .patch(patch.path))
         #expect(text.contains("\nPASS: 5 · DocumentStore"), "\(text)")
         #expect(!text.contains("never ran"), "\(text)")
     }

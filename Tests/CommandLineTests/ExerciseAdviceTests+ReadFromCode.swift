@@ -121,16 +121,12 @@ extension ExerciseAdviceTests {
     )
     func mistakeReadFromCode(_ planted: FromCodeCase) async throws {
         let path = planted.file
-        let lines = try await Self.check(
-            exercise: planted.exercise,
-            path.hasSuffix(".patch") ? .patch(path) : .file(path),
-            diagnosis: planted.kind
-        )
+        let lines = try await Self.check(exercise: planted.exercise, Planted(path), diagnosis: planted.kind)
         let hints = path.replacing(/Exercise\/.*/, with: "Exercise/hints.md")
         let count = try String(contentsOf: Self.root.appendingPathComponent(hints), encoding: .utf8)
             .split(separator: "\n").filter { $0.hasPrefix("## Hint") }.count
         Self.expectNext(lines, hint: planted.hint, of: count, in: hints)
-        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let text = Self.joined(lines)
         #expect(text.contains("read from your code") == (planted.readFromCode != nil), "\(lines)")
         // The name hints.md's *For* lines use is printed: on the FAIL line, or the line read from code.
         #expect(text.contains("(`\(planted.kind)`)"), "\(lines)")

@@ -23,6 +23,31 @@ struct ExerciseAdviceTests {
     enum Planted: Sendable {
         case file(String)
         case patch(String)
+
+        /// The patch at `path` when its name ends in `.patch`, else the file at `path`.
+        init(_ path: String) {
+            self = path.hasSuffix(".patch") ? .patch(path) : .file(path)
+        }
+    }
+
+    /// Runs `Scripts/check-exercise exercise --file|--patch <path>` with `expectations` (its
+    /// `--expect …` options); its exit status and merged output.
+    static func runCheck(
+        exercise: Int,
+        _ planted: Planted,
+        _ expectations: [String]
+    ) async throws -> (status: Int32, text: String) {
+        let (option, path) =
+            switch planted {
+            case .file(let path): ("--file", path)
+            case .patch(let path): ("--patch", path)
+            }
+        return try await Executable.capture(
+            root.appendingPathComponent("Scripts/check-exercise"),
+            [String(exercise), option, path] + expectations,
+            in: root,
+            stderr: .merged
+        )
     }
 
     /// Runs `Scripts/check-exercise exercise --file|--patch <path> --expect fail --expect-diagnosis
@@ -32,20 +57,32 @@ struct ExerciseAdviceTests {
         _ planted: Planted,
         diagnosis kind: String
     ) async throws -> [String] {
-        let (option, path) =
-            switch planted {
-            case .file(let path): ("--file", path)
-            case .patch(let path): ("--patch", path)
-            }
-        let (status, text) = try await Executable.capture(
-            root.appendingPathComponent("Scripts/check-exercise"),
-            [String(exercise), option, path, "--expect", "fail", "--expect-diagnosis", kind],
-            in: root,
-            stderr: .merged
+        let (status, text) = try await runCheck(
+            exercise: exercise,
+            planted,
+            ["--expect", "fail", "--expect-diagnosis", kind]
         )
         let lines = text.split(separator: "\n").map(String.init)
         #expect(status == 0, "\(lines.joined(separator: "\n"))")
         return lines
+    }
+
+    /// Runs `Scripts/check-exercise exercise --file|--patch <path> --expect pass`, expecting exit
+    /// status 0 (the check passed); its output.
+    static func checkPasses(
+        exercise: Int,
+        _ planted: Planted,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let (status, text) = try await runCheck(exercise: exercise, planted, ["--expect", "pass"])
+        #expect(status == 0, "\(text)", sourceLocation: sourceLocation)
+        return text
+    }
+
+    /// The output's lines as one text, each trimmed, joined by spaces: wrapped lines read as the
+    /// sentences they are (a line's inner runs of spaces stay, as after `ok` and `FAIL`).
+    static func joined(_ lines: [String]) -> String {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     /// The requirement line a diagnosis line starting with `words` sits under: the nearest `ok` or
@@ -141,7 +178,7 @@ struct ExerciseAdviceTests {
         let lines = try await Self.check(exercise: 5, planted.planted, diagnosis: planted.diagnosis)
         // Each count says what it counts, out of what: torn reads out of the reads made (one reader
         // reads several times), documents that went back out of the documents stored.
-        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let text = Self.joined(lines)
         let torn = try #require(
             text.firstMatch(of: #/ ([\d,]+) of ([\d,]+) reads torn \(loads and direct reads of the files\)/#),
             "\(lines)"
@@ -216,7 +253,7 @@ struct ExerciseAdviceTests {
             diagnosis: "reader-two-looks"
         )
         // 100 trials × 500 reading iterations, plus each trial's final snapshot: the phrase says so.
-        let text = lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let text = Self.joined(lines)
         #expect(
             text.contains(
                 #/ [1-9][\d,]* of 50,100 snapshots torn \(readers' and one after each trial; title and items from different versions\)/#
