@@ -61,12 +61,13 @@ extension ExerciseAdviceTests {
     @Test(
         "exercise 4's solutions pass, a map of locks guarded by its own lock read as such",
         .timeLimit(.minutes(20)),
-        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.swift", "`locks`")]
+        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.patch", "`locks`")]
     )
     func exercise4SolutionsPass(file: String, shared: String?) async throws {
+        let form = file.hasSuffix(".patch") ? "--patch" : "--file"
         let (status, text) = try await Executable.capture(
             Self.root.appendingPathComponent("Scripts/check-exercise"),
-            ["4", "--file", "Lessons/04-coordinator-locking/Exercise/" + file, "--expect", "pass"],
+            ["4", form, "Lessons/04-coordinator-locking/Exercise/" + file, "--expect", "pass"],
             in: Self.root,
             stderr: .merged
         )

@@ -107,20 +107,21 @@ extension ExerciseAdviceTests {
     @Test(
         "exercise 6's solutions pass the writers-only check, each writer paused while the other wrote",
         arguments: [
-            "Solution/Playlist.swift", "Alternatives/ConcurrentQueueBarrier.swift", "Alternatives/MarkInsideLock.swift",
+            "Solution/Playlist.swift", "Alternatives/ConcurrentQueueBarrier.swift", "Alternatives/MarkInsideLock.patch",
         ]
     )
     func exercise6SolutionWriters(_ file: String) async throws {
+        let form = file.hasSuffix(".patch") ? "--patch" : "--file"
         let (status, text) = try await Executable.capture(
             Self.root.appendingPathComponent("Scripts/check-exercise"),
-            ["6", "--file", "Lessons/06-async-data-source/Exercise/" + file, "--expect", "pass"],
+            ["6", form, "Lessons/06-async-data-source/Exercise/" + file, "--expect", "pass"],
             in: Self.root,
             stderr: .merged
         )
         #expect(status == 0, "\(text)")
         let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .joined(separator: " ")
-        let insideLock = file.hasSuffix("MarkInsideLock.swift")
+        let insideLock = file.hasSuffix("MarkInsideLock.patch")
         let pauses =
             insideLock
             ? #"in 1, for the 1 s limit, the other's not returning meanwhile; in 7, not paused at that mark again"#
