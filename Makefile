@@ -121,9 +121,9 @@ exercises-check: ## CI: every starter, wrong fix, cheat and demo must FAIL (with
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Starter/*.swift --expect fail; \
 		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass; \
-		for alt in $$dir/Alternatives/*.swift; do \
-			[ -e $$alt ] || continue; \
-			Scripts/check-exercise $$n --file $$alt --expect pass; \
+		for alt in $$dir/Alternatives/*; do \
+			case $$alt in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \
+			Scripts/check-exercise $$n $$as $$alt --expect pass; \
 		done; \
 		for wrong in $$dir/WrongFixes/* $$dir/Cheats/* $$dir/Demos/*; do \
 			case $$wrong in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \

@@ -60,10 +60,10 @@ extension ExerciseAdviceTests {
     @Test(
         "exercise 4's solutions pass, a map of locks guarded by its own lock read as such",
         .timeLimit(.minutes(20)),
-        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.swift", "`locks`")]
+        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.patch", "`locks`")]
     )
     func exercise4SolutionsPass(file: String, shared: String?) async throws {
-        let text = try await Self.checkPasses(exercise: 4, .file("Lessons/04-coordinator-locking/Exercise/" + file))
+        let text = try await Self.checkPasses(exercise: 4, Planted("Lessons/04-coordinator-locking/Exercise/" + file))
         let lines = text.split(separator: "\n").map(String.init)
         let read = lines.filter { $0.contains("state every FileCounter shares") }
         if let shared {

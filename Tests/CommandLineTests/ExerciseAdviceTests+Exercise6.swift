@@ -102,13 +102,13 @@ extension ExerciseAdviceTests {
     @Test(
         "exercise 6's solutions pass the writers-only check, each writer paused while the other wrote",
         arguments: [
-            "Solution/Playlist.swift", "Alternatives/ConcurrentQueueBarrier.swift", "Alternatives/MarkInsideLock.swift",
+            "Solution/Playlist.swift", "Alternatives/ConcurrentQueueBarrier.swift", "Alternatives/MarkInsideLock.patch",
         ]
     )
     func exercise6SolutionWriters(_ file: String) async throws {
-        let text = try await Self.checkPasses(exercise: 6, .file("Lessons/06-async-data-source/Exercise/" + file))
+        let text = try await Self.checkPasses(exercise: 6, Planted("Lessons/06-async-data-source/Exercise/" + file))
         let joined = Self.joined(text.split(separator: "\n").map(String.init))
-        let insideLock = file.hasSuffix("MarkInsideLock.swift")
+        let insideLock = file.hasSuffix("MarkInsideLock.patch")
         let pauses =
             insideLock
             ? #"in 1, for the 1 s limit, the other's not returning meanwhile; in 7, not paused at that mark again"#

@@ -222,8 +222,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "the other out, so both asked as one owner (one open file description)"
             )
         }
-        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore"].contains { code.contains($0) }
-        return locks
+        return mentionsALock(code)
             ? (
                 "overlap",
                 "\(overlapped): one increment read while another had read and not "
@@ -242,8 +241,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             "none of the \(increments.formatted()) increments reached `Race.window` while another "
             + "was paused there, and increments were still lost"
         let body = incrementBody(in: participantCode("FileCounter.swift"))
-        let takes = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
-        let firstLock = takes.compactMap { firstCall($0, in: body) }.min()
+        let firstLock = lockCalls.compactMap { firstCall($0, in: body) }.min()
         if let read = firstCall("read", in: body), let firstLock, read < firstLock {
             return (
                 "read-outside",
@@ -251,8 +249,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "increments can read the same count and both save it plus one"
             )
         }
-        let locks = ["lock", "Lock", "sync", "Mutex", "Semaphore"].contains { body.contains($0) }
-        return locks
+        return mentionsALock(body)
             ? ("read-outside", "\(none): look for a step of the read-modify-write outside the lock")
             : nil
     }
@@ -264,13 +261,19 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         return rest.range(of: "func ").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
     }
 
+    /// The calls that take a lock, whichever kind: where `increment()` first makes one, and how
+    /// many it makes, say whether its read and its write are in one critical section.
+    static let lockCalls = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
+
+    /// Whether `code` names anything that locks (a lock, a queue's `sync`, a mutex, a semaphore),
+    /// however it is spelled: a guess that the code meant to lock, not that it does.
+    static func mentionsALock(_ code: String) -> Bool {
+        ["lock", "Lock", "sync", "Mutex", "Semaphore"].contains { code.contains($0) }
+    }
+
     /// Where `code` first names the method `name` as a whole word (see `calls(_:in:)`).
     static func firstCall(_ name: String, in code: String) -> String.Index? {
-        let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
-        return code.ranges(of: name).first { range in
-            !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
-                && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
-        }?.lowerBound
+        callRanges(name, in: code).first?.lowerBound
     }
 
     /// Whether `increment()` holds a lock on the counter file itself: one increment of a fresh
@@ -292,17 +295,21 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     /// around the write): the sequence is two critical sections, whichever lock it is.
     static func locksTwice(in code: String) -> Bool {
         let body = incrementBody(in: code)
-        let takes = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
-        return takes.map { name in countCalls(name, in: body) }.reduce(0, +) > 1
+        return lockCalls.map { name in countCalls(name, in: body) }.reduce(0, +) > 1
     }
 
     /// How many times `code` names the method `name` (see `calls(_:in:)`).
     static func countCalls(_ name: String, in code: String) -> Int {
+        callRanges(name, in: code).count
+    }
+
+    /// Where `code` names `name` as a whole word: not inside a longer identifier.
+    static func callRanges(_ name: String, in code: String) -> [Range<String.Index>] {
         let identifier = { (character: Character) in character.isLetter || character.isNumber || character == "_" }
         return code.ranges(of: name).filter { range in
             !(range.lowerBound > code.startIndex && identifier(code[code.index(before: range.lowerBound)]))
                 && !(range.upperBound < code.endIndex && identifier(code[range.upperBound]))
-        }.count
+        }
     }
 
     /// Whether `code` uses the method `name`: the whole word (not `unlockRecord` for `lockRecord`),
