@@ -22,11 +22,12 @@ public enum CheckThenActLesson {
         countMeanings: [
             "duplicates": "run-once variants: executions of the work after a trial's first; "
                 + "protected-*: not counted (0); errors-*: errors the completion saw twice",
+            // A fan-in variant's lost writes are out of its errors, a third of its iterations: the
+            // verdict line's "of 600 iterations" is not their denominator, so the entry gives it.
             "lost writes": "run-once variants: not counted (0); "
-                + "protected-*: increments missing from the final count (by default "
-                + "protected-read-then-write runs fewer trials than protected-mutate: its loss shows in "
-                + "a few, a CLEAN verdict needs more); "
-                + "errors-*: failed fetches whose error the completion never saw",
+                + "protected-*: increments missing from the final count; "
+                + "errors-*: errors the completion never saw (one fetch in three fails: 600 iterations "
+                + "make 200 errors)",
             "inconsistencies": "run-once and protected-* variants: not counted (0); "
                 + "errors-*: errors the completion saw that name no failing fetch",
         ]
@@ -94,6 +95,8 @@ public enum CheckThenActLesson {
         "protected-read-then-write",
         .buggy,
         summary: "let value = counter.read(); counter.write(value + 1): two safe calls, one unsafe pair",
+        // Fewer trials than protected-mutate: its loss shows in every trial, while a CLEAN verdict
+        // needs many trials without one.
         trials: 20,
         tools: "two synchronized calls, a race neither tool sees; rejected only because Protected is not Sendable",
         increment: { $0.incrementByReadingThenWriting() }

@@ -24,9 +24,8 @@ struct CheckThenActLegendTests {
         #expect(
             text.contains(
                 "lost writes: run-once variants: not counted (0); protected-*: increments missing from "
-                    + "the final count (by default protected-read-then-write runs fewer trials than "
-                    + "protected-mutate: its loss shows in a few, a CLEAN verdict needs more); "
-                    + "errors-*: failed fetches whose error the completion never saw"
+                    + "the final count; errors-*: errors the completion never saw (one fetch in three "
+                    + "fails: 600 iterations make 200 errors)"
             ),
             "\(output.stdout)"
         )
