@@ -32,13 +32,18 @@ public final class ExerciseCheck {
 
     /// One functional requirement, checked single-threaded or after all threads finished.
     /// `kind` names the failure for the checker's hint (`functional` unless said otherwise).
+    /// `condition` is evaluated after the requirement is announced (`checking(_:)`): a call in it
+    /// that hangs is reported as this requirement's.
     public func require(
-        _ condition: Bool,
+        _ condition: @autoclosure () -> Bool,
         _ requirement: String,
         kind: String = "functional",
         evidence: @autoclosure () -> String = ""
     ) {
-        if condition {
+        checking(requirement)
+        let held = condition()
+        if ownsChannel { VerdictChannel.checking(nil) }
+        if held {
             say("  ok    \(requirement)")
         } else {
             let detail = evidence()
@@ -57,6 +62,14 @@ public final class ExerciseCheck {
         say("  UNTESTED  \(requirement): \(evidence)")
         remedies.append(remedy)
         if !stressing { kinds.append("untested") }
+    }
+
+    /// Announces the requirement the statements from here on do the work for, up to the `require`
+    /// that judges it: the checker names it if the check runs long (a progress line after a few
+    /// seconds) or runs out of time. `require` and `stress` announce their own requirement; call this
+    /// before calls whose result a later `require` checks (`once.run { … }`, then `require(…)`).
+    public func checking(_ requirement: String) {
+        if ownsChannel { VerdictChannel.checking(requirement) }
     }
 
     /// Whether a requirement has failed so far.
@@ -204,6 +217,7 @@ public final class ExerciseCheck {
         var pending: (kind: String, line: String)?
         let seed = UInt64.random(in: 1...UInt64(UInt32.max))
         if ownsChannel { VerdictChannel.enter(stage: "concurrent") }
+        checking(requirement)
         stressing = true
         defer {
             stressing = false

@@ -75,6 +75,19 @@ enum VerdictChannel {
         }
     }
 
+    /// Writes `checking <requirement>` (no token) when the check begins work for a requirement, and
+    /// `checked` (`requirement` nil) when it has its answer, so that the script can name the
+    /// requirement a check that runs long, or hangs, is on. Like a stage line, a forged one can only
+    /// change that message, never the verdict.
+    static func checking(_ requirement: String?) {
+        state.withLock { state in
+            guard case .some(.some) = state else { return }
+            // One line, whatever the requirement's text holds.
+            let text = requirement.map { "checking " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+            writeAll(Array("\(text ?? "checked")\n".utf8))
+        }
+    }
+
     private static func writeAll(_ line: [UInt8]) {
         line.withUnsafeBytes { bytes in
             var offset = 0

@@ -69,6 +69,27 @@ struct CrashDiagnosisTests {
         #expect(alone.text.hasPrefix("diagnosis: crash\n"))
     }
 
+    /// The Swift runtime's message about an object freed while still referenced is one line of 244
+    /// columns: quoted whole, wrapped under its label, never cut to its first words.
+    @Test("the runtime's message is quoted whole, wrapped to the checker's width")
+    func longRuntimeMessageIsWrapped() async throws {
+        let result = try await Self.diagnose("dealloc-with-retain-count.log", status: 134, stage: "concurrent")
+        let lines = result.text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "diagnosis: race-crash")
+        #expect(lines.filter { $0.count > 94 }.isEmpty, "lines too wide for the checker's indented output: \(lines)")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  runtime: ") }, "\(lines)")
+        let quoted = lines[start...].prefix { $0 == lines[start] || $0.hasPrefix("           ") }
+        #expect(quoted.count > 1, "\(lines)")
+        let message = quoted.map { $0.dropFirst(11) }.joined(separator: " ")
+        let log = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("CrashLogs/dealloc-with-retain-count.log"),
+            encoding: .utf8
+        )
+        let original = try #require(log.split(separator: "\n").first.map(String.init))
+        #expect(message == original, "\(lines)")
+    }
+
     /// A deadlock stops the check where it happened: before the stress run, nothing says whether the
     /// race is fixed (a barrier around `contents[id] = data` fixes it, a getter that syncs deadlocks).
     @Test(

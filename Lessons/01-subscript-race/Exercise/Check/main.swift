@@ -9,6 +9,7 @@ private let check = ExerciseCheck("1 · Storage keeps every key under concurrent
 
 // Functional: the store still stores (an empty `store` never loses a key, and must not pass).
 let single = Storage()
+check.checking("5 distinct keys stored one after another are counted as 5")
 let payloads = (0..<5).map { Data("value-\($0)".utf8) }
 for (index, payload) in payloads.enumerated() { single.store(payload, forIdentifier: "key-\(index)") }
 single.store(Data("new".utf8), forIdentifier: "key-0")

@@ -55,6 +55,9 @@ let work = Executions()
 // to the hint on waiting, and the checks after it wait for such work too.
 let ranOnCaller = Atomic<Bool>(false)
 let returned = Atomic<Bool>(false)
+// The calls run before the `require` that judges them: each block names its requirement first, for
+// the checker's message if a call never returns.
+check.checking("the first call runs the work before it returns")
 once.run {
     let onCaller = Thread.isMainThread
     ranOnCaller.store(onCaller, ordering: .relaxed)
@@ -77,6 +80,7 @@ check.require(
                 + (ranOnCaller.load(ordering: .relaxed) ? "on the calling thread" : "on another thread")
             : atReturn == 0 ? " when it returned, and a second later" : "")
 )
+check.checking("later calls do not run it again")
 once.run { work.execute() }
 once.run { work.execute() }
 if late { usleep(100_000) }  // time for late work of the later calls to run, and be counted
@@ -86,6 +90,7 @@ check.require(work.value == 1, "later calls do not run it again", evidence: "exe
 let repeatedAlone = atReturn == 1 ? max(0, work.value - 1) : 0
 let other = Once()
 let otherWork = Executions()
+check.checking("each Once has its own flag")
 other.run { otherWork.execute() }
 if late { _ = otherWork.value(within: 1) }
 check.require(

@@ -26,6 +26,9 @@ private let check = ExerciseCheck("3 · Scoreboard keeps every point across its 
 // Functional: adds count, per player, and each add is approved exactly once.
 let board = Scoreboard()
 let before = Referee.count
+// The adds run before the `require`s that judge them: named first, for the checker's message if
+// one never returns.
+check.checking("adds are counted per player")
 await board.add(3, to: "ada")
 await board.add(4, to: "ada")
 await board.add(5, to: "grace")

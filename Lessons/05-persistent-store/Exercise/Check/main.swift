@@ -100,12 +100,16 @@ func functionalChecks() {
         check.require((try? store.load("missing")) == .some(nil), "a document never stored loads as nil")
         let first = Payload.make(version: 1)
         let second = Payload.make(version: 2)
+        // Stores run before the `require` that judges them: each names it first, for the checker's
+        // message if its completion never comes.
+        check.checking("after the completion, load returns what was stored")
         try storeAndWait(store, first, as: "report")
         check.require((try? store.load("report")) == first, "after the completion, load returns what was stored")
         check.require(
             (try? Data(contentsOf: folder.appendingPathComponent("report"))) == first,
             "the document is the file folder/name on disk"
         )
+        check.checking("a second store replaces the first")
         try storeAndWait(store, second, as: "report")
         check.require((try? store.load("report")) == second, "a second store replaces the first")
         check.require(

@@ -60,12 +60,16 @@ private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 // and the title is the writer's: the same items under a new title show the new title.
 let playlist = Playlist()
 check.require(playlist.snapshot() == PlaylistSnapshot(title: "", items: []), "a new playlist is empty")
+// Replaces run before the `require` that judges them: each names it first, for the checker's
+// message if one never returns.
+check.checking("a snapshot shows the last replace")
 playlist.replace(title: "Road trip", items: [7, 8, 9])
 check.require(
     playlist.snapshot() == PlaylistSnapshot(title: "Road trip", items: [7, 8, 9]),
     "a snapshot shows the last replace",
     evidence: "got \(playlist.snapshot())"
 )
+check.checking("a second replace replaces the first, title included")
 playlist.replace(title: "Focus", items: [7, 8, 9])
 check.require(
     playlist.snapshot() == PlaylistSnapshot(title: "Focus", items: [7, 8, 9]),
@@ -98,6 +102,8 @@ var pausesSkipped = 0
 var writersTorn = 0
 var tornSample: PlaylistSnapshot?
 var stuck: String?
+let writersRequirement = "two writers at once leave one writer's whole version"
+check.checking(writersRequirement)
 writers: for trial in 0..<writerTrials {
     // Consecutive versions differ in title, items and length: a mix of the two never looks whole.
     let (outcome, pause) = writersOnlyTrial(first: 10 + 2 * trial, second: 11 + 2 * trial, skipping: heldOutAt)
@@ -131,7 +137,6 @@ writers: for trial in 0..<writerTrials {
         break writers
     }
 }
-let writersRequirement = "two writers at once leave one writer's whole version"
 let code = participantCode("Playlist.swift")
 /// Whether the writer's two sets were already named, under the writers-only FAIL or UNTESTED line.
 var writerDiagnosed = false
