@@ -594,12 +594,11 @@ func concurrentChecks() -> Never {
                     "read from your code: a barrier on a global queue is ignored: stores run beside stores "
                         + "(`global-barrier`)"
                 )
-            } else if QueuePerStore.found(in: code) {
+            } else if let made = QueuePerStore.found(in: code) {
                 check.diagnose(
                     "new-queue",
-                    "read from your code: each store makes a new queue (`DispatchQueue(` in `store`, or a "
-                        + "computed property that returns one), and a barrier orders only the work of its "
-                        + "own queue: a store's barrier waits for no other store (`new-queue`)"
+                    "read from your code: each store makes a new queue (\(made)), and a barrier orders only "
+                        + "the work of its own queue: a store's barrier waits for no other store (`new-queue`)"
                 )
             }
         }
@@ -667,17 +666,20 @@ enum GlobalBarrier {
 /// (`var queue: DispatchQueue { DispatchQueue(label: …) }`). Each such queue holds one store: its
 /// barrier has nothing to wait for.
 enum QueuePerStore {
-    static func found(in code: String) -> Bool {
+    /// How `store` makes its queue, in words for the diagnosis, or nil when the code does not.
+    static func found(in code: String) -> String? {
         guard let store = body(of: "func store", in: code), let call = try? Regex(#"DispatchQueue\s*\("#),
             let computed = try? Regex(#"var\s+(\w+)\s*:\s*DispatchQueue\s*\{[^}]*DispatchQueue\s*\("#)
-        else { return false }
-        if store.contains(call) { return true }
+        else { return nil }
+        if store.contains(call) { return "`store` calls `DispatchQueue(`" }
         // A computed queue counts where `store` submits to it.
-        return code.matches(of: computed).contains { match in
-            guard let name = match.output[1].substring, let use = try? Regex(#"(?:^|\W)"# + name + #"\s*\.\s*async"#)
-            else { return false }
-            return store.contains(use)
+        for match in code.matches(of: computed) {
+            guard let name = match.output[1].substring,
+                let use = try? Regex(#"(?:^|\W)"# + name + #"\s*\.\s*async"#), store.contains(use)
+            else { continue }
+            return "`store` submits to `\(name)`, a computed property that makes one each time it is read"
         }
+        return nil
     }
 
     /// The text between the braces of the first declaration that starts with `declaration`, matched
