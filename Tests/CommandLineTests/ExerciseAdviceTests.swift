@@ -266,12 +266,13 @@ struct ExerciseAdviceTests {
             ),
             "\(lines)"
         )
-        // Each trial is in one row, which says both what its readers saw and what the snapshot after
-        // it held: the rows add up to the trials with anomalies.
+        // Each trial is in one row, which says once both what its readers saw and what the snapshot
+        // after it held: the rows add up to the trials with anomalies.
         let anomalous = try #require(text.firstMatch(of: #/anomalies in ([\d,]+) of 100 trials/#), "\(lines)")
         let rows = text.matches(
-            of: #/([\d,]+) trials?: (torn reads|no torn read) · (torn|whole) after the trial \(/#
+            of: #/([\d,]+) trials?: (readers saw torn snapshots|no reader saw a torn snapshot); after the trial, /#
         )
+        #expect(!text.contains(" · torn after the trial") && !text.contains(" · whole after the trial"), "\(lines)")
         let number = { (text: Substring) in Int(text.replacing(",", with: "")) ?? -1 }
         #expect(rows.reduce(0) { $0 + number($1.1) } == number(anomalous.1), "\(lines)")
         #expect(!text.contains("inconsistent reads"), "\(lines)")
@@ -292,7 +293,7 @@ struct ExerciseAdviceTests {
         #expect(
             hints.contains(
                 "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`,\n"
-                    + "`unordered-stores global-barrier`\n"
+                    + "`unordered-stores global-barrier`, `unordered-stores new-queue`\n"
             )
         )
         #expect(
