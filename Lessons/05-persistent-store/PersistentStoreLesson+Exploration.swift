@@ -6,8 +6,9 @@ import RaceLab
 ///
 /// The store's queue is a `RaceQueue`, so each store is a logical thread of its own (named
 /// `documents item` or `documents barrier`; with two stores, `store A barrier` and `store B barrier`,
-/// one queue each), whose first step says what it does (`encode, chunk 1`; the fixed store encodes
-/// in the calling thread's `storeData` step, so its barrier's first step is `write chunk 1`), then the chunk
+/// one queue each), whose first step says what it does (`encode, stage chunk 1`, or in place
+/// `encode, empty file, chunk 1`; the fixed store encodes in the calling thread's `storeData` step,
+/// so its barrier's first step is `stage chunk 1`), then the chunk
 /// windows (`write staged chunk` and `finish staged file`, or `write chunk in place` and
 /// `finish file in place`) and `rename staged file`; a barrier holds back the other items as
 /// libdispatch would. The steps `storeData` and `outside read` let the explorer place the submissions and the

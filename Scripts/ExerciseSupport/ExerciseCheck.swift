@@ -369,7 +369,7 @@ public final class ExerciseCheck {
 /// are at most `limit`, else the `limit - 1` seen in most trials, still in outcome order, and one
 /// line counting the rest, so that the outcome most trials ended with is never the one left out.
 func outcomeLines(_ rows: [HistogramRow], limit: Int = 6) -> [String] {
-    let line = { (row: HistogramRow) in "\(trials(row.samples)): \(row.outcome) (\(row.meaning))" }
+    let line = { (row: HistogramRow) in "\(trials(row.samples)): \(said(row))" }
     guard rows.count > limit else { return rows.map(line) }
     let kept = Set(
         rows.indices.sorted { rows[$0].samples != rows[$1].samples ? rows[$0].samples > rows[$1].samples : $0 < $1 }
@@ -381,9 +381,16 @@ func outcomeLines(_ rows: [HistogramRow], limit: Int = 6) -> [String] {
         + ["and \(rest.count.formatted()) other outcomes in \(trials(restTrials))"]
 }
 
-/// An outcome a correct program can end with, named so: `1 trial acceptable: 200/200 (all points kept)`.
+/// An outcome a correct program can end with, named so: `1 trial acceptable: all points kept`.
 func acceptableLine(_ row: HistogramRow) -> String {
-    "\(trials(row.samples)) acceptable: \(row.outcome) (\(row.meaning))"
+    "\(trials(row.samples)) acceptable: \(said(row))"
+}
+
+/// A row's outcome, said once: its meaning, which says in words what the short outcome says in
+/// figures (`0–19 of 200 points kept, the others lost` for `0–19/200`), so that printing both
+/// would say it twice. The short outcome only for a row with no meaning.
+private func said(_ row: HistogramRow) -> String {
+    row.meaning.isEmpty ? row.outcome : row.meaning
 }
 
 /// `samples` without repeats, in their order: three identical `e.g.` lines tell no more than one.

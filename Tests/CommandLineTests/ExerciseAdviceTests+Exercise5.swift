@@ -12,9 +12,8 @@ extension ExerciseAdviceTests {
         The article's store: a barrier, an atomic write, the completion on the main queue.
         --- Solution/DocumentStore.swift
         +++ Article/DocumentStore.swift
-        @@ -20,10 +20,14 @@
+        @@ -19,9 +19,13 @@
                  queue.async(flags: .barrier) {
-                     Race.window("store starts")
                      do {
         -                try self.replace(name, with: data)
         -                completion(nil)

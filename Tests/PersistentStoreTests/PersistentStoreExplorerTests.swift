@@ -121,18 +121,31 @@ struct PersistentStoreExplorerTests {
     @Test(
         "each step of a write says what it does: a middle chunk, the last chunk and close, the rename",
         arguments: [
-            ("no-barrier", [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2], "write staged chunk", "finish staged file"),
-            ("non-atomic-write", [0, 0, 1, 2, 2, 2, 3, 3, 1, 3], "write chunk in place", "finish file in place"),
+            (
+                "no-barrier", [0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 2], "encode, stage chunk 1", "write staged chunk",
+                "finish staged file"
+            ),
+            (
+                "non-atomic-write", [0, 0, 1, 2, 2, 2, 3, 3, 1, 3], "encode, empty file, chunk 1",
+                "write chunk in place", "finish file in place"
+            ),
         ]
     )
-    func writeStepsAreNamedApart(variant: String, choices: [Int], middle: String, last: String) async throws {
+    func writeStepsAreNamedApart(
+        variant: String,
+        choices: [Int],
+        first: String,
+        middle: String,
+        last: String
+    ) async throws {
         // Thread 2 is the first store's work item: its first step encodes, opens, truncates and
         // writes chunk 1; then chunk 2; then chunk 3 (the last) and the close; then, staged, the rename.
         let schedule = Schedule(threads: 2, choices: choices)
         let replay = try await Explorer.replay(try Self.exploration(variant), schedule: schedule)
         let operations = replay.steps.filter { $0.thread == 2 }.map(\.operation)
-        // The item's first step is named after what it does, not after its queue.
-        #expect(operations.first == "encode, chunk 1")
+        // The item's first step is named after what it does, not after its queue: where it writes
+        // its first chunk, a staging file or the data file itself.
+        #expect(operations.first == first)
         #expect(Array(operations.dropFirst().prefix(2)) == [middle, last])
         if variant == "no-barrier" { #expect(operations.last == "rename staged file") }
     }

@@ -21,8 +21,11 @@ extension PersistentDataStore {
         guard let name = fileName(for: identifier, orDeliver: { .failed($0) }, to: completion) else { return }
         guard discipline.encodesBeforeWrite else {
             // The article's store: the encode runs inside the write, so a barrier holds every load
-            // back for as long as the provider takes.
-            submit(writing: true, firstStep: "encode, chunk 1") {
+            // back for as long as the provider takes. The item's first step, as a schedule names
+            // it, also writes the first chunk: the step says where (a staging file, or the data
+            // file itself, emptied first), so that a torn file after it is not read as the encode's.
+            let firstStep = discipline.replaceAtomically ? "encode, stage chunk 1" : "encode, empty file, chunk 1"
+            submit(writing: true, firstStep: firstStep) {
                 self.write(provider(), to: name, identifier: identifier, completion: completion)
             }
             return
@@ -30,7 +33,7 @@ extension PersistentDataStore {
         // The encode runs here, before the write is submitted: a load or removal made after this
         // call returns is queued behind the write, and only the write itself is a barrier.
         let data = provider()
-        submit(writing: true, firstStep: "write chunk 1") {
+        submit(writing: true, firstStep: discipline.replaceAtomically ? "stage chunk 1" : "empty file, chunk 1") {
             self.write(data, to: name, identifier: identifier, completion: completion)
         }
     }

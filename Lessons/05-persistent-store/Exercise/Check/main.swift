@@ -591,11 +591,18 @@ func concurrentChecks() -> Never {
         } else {
             check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
             // Why, when the code says so: the barrier flag sent to a global queue.
-            if GlobalBarrier.found(in: participantCode("DocumentStore.swift")) {
+            let code = participantCode("DocumentStore.swift")
+            if GlobalBarrier.found(in: code) {
                 check.diagnose(
                     "global-barrier",
                     "read from your code: a barrier on a global queue is ignored: stores run beside stores "
                         + "(`global-barrier`)"
+                )
+            } else if let made = QueuePerStore.found(in: code) {
+                check.diagnose(
+                    "new-queue",
+                    "read from your code: each store makes a new queue (\(made)), and a barrier orders only "
+                        + "the work of its own queue: a store's barrier waits for no other store (`new-queue`)"
                 )
             }
         }
@@ -654,5 +661,47 @@ enum GlobalBarrier {
             else { return false }
             return code.contains(use)
         }
+    }
+}
+
+/// Read from the participant's code (comments and strings left out): the queue a store submits to
+/// is made anew for each store, by a `DispatchQueue(` call in the body of `store(_:as:completion:)`
+/// or by a computed property that returns a new queue each time it is read
+/// (`var queue: DispatchQueue { DispatchQueue(label: …) }`). Each such queue holds one store: its
+/// barrier has nothing to wait for.
+enum QueuePerStore {
+    /// How `store` makes its queue, in words for the diagnosis, or nil when the code does not.
+    static func found(in code: String) -> String? {
+        guard let store = body(of: "func store", in: code), let call = try? Regex(#"DispatchQueue\s*\("#),
+            let computed = try? Regex(#"var\s+(\w+)\s*:\s*DispatchQueue\s*\{[^}]*DispatchQueue\s*\("#)
+        else { return nil }
+        if store.contains(call) { return "`store` calls `DispatchQueue(`" }
+        // A computed queue counts where `store` submits to it.
+        for match in code.matches(of: computed) {
+            guard let name = match.output[1].substring,
+                let use = try? Regex(#"(?:^|\W)"# + name + #"\s*\.\s*async"#), store.contains(use)
+            else { continue }
+            return "`store` submits to `\(name)`, a computed property that makes one each time it is read"
+        }
+        return nil
+    }
+
+    /// The text between the braces of the first declaration that starts with `declaration`, matched
+    /// brace for brace (strings are left out, so their braces do not count).
+    static func body(of declaration: String, in code: String) -> Substring? {
+        guard let start = code.range(of: declaration),
+            let open = code[start.upperBound...].firstIndex(of: "{")
+        else { return nil }
+        var depth = 0
+        for index in code[open...].indices {
+            switch code[index] {
+            case "{": depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0 { return code[code.index(after: open)..<index] }
+            default: break
+            }
+        }
+        return nil
     }
 }

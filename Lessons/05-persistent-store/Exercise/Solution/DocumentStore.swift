@@ -5,7 +5,6 @@
 // or after a crash, sees the whole old file or the whole new one. (`Data.write(to:options:
 // .atomic)` does the same temp-and-rename.)
 import Foundation
-import RaceLab
 
 final class DocumentStore: @unchecked Sendable {
     let folder: URL
@@ -18,7 +17,6 @@ final class DocumentStore: @unchecked Sendable {
     @inline(never)
     func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
         queue.async(flags: .barrier) {
-            Race.window("store starts")
             do {
                 try self.replace(name, with: data)
                 completion(nil)
@@ -40,7 +38,6 @@ final class DocumentStore: @unchecked Sendable {
             defer { try? handle.close() }
             for start in stride(from: 0, to: data.count, by: 4_096) {
                 try handle.write(contentsOf: data[start..<min(start + 4_096, data.count)])
-                Race.window("write chunk")
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)

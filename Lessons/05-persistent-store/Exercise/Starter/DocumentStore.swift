@@ -15,16 +15,11 @@
 // - Document `name` lives in the file `folder/name`; `load` of a document never stored is `nil`.
 // - `completion` runs once, after the file is written (with the error, if the write failed).
 //
-// `Race.window("...")` is a RaceLab mark: under the checker a thread may pause there for a moment,
-// the way a busy machine would pause it. A mark never creates a bug, it only widens a window that
-// is already there. Deleting it does not fix anything; it only makes the bug harder to see.
-//
 // Check your fix:   make exercise-5        (PASS, or FAIL with how many reads were torn and
 //                                          how many documents went back)
 // Hints, one at a time: Lessons/05-persistent-store/Exercise/hints.md
 // Start over:       make exercise-5-reset
 import Foundation
-import RaceLab
 
 final class DocumentStore: @unchecked Sendable {
     let folder: URL
@@ -37,7 +32,6 @@ final class DocumentStore: @unchecked Sendable {
     @inline(never)
     func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
         queue.async {
-            Race.window("store starts")
             do {
                 let url = self.folder.appendingPathComponent(name)
                 if !FileManager.default.fileExists(atPath: url.path) {
@@ -51,7 +45,6 @@ final class DocumentStore: @unchecked Sendable {
                 while offset < data.count {
                     let end = min(offset + 4_096, data.count)
                     try handle.write(contentsOf: data[offset..<end])
-                    Race.window("write chunk")
                     offset = end
                 }
                 completion(nil)

@@ -3,7 +3,6 @@
 // queue for a global one. Every reader finds a whole file, yet nothing keeps stores of one
 // document in order any more: an older store can rename its file in last.
 import Foundation
-import RaceLab
 
 final class DocumentStore: @unchecked Sendable {
     let folder: URL
@@ -15,7 +14,6 @@ final class DocumentStore: @unchecked Sendable {
     @inline(never)
     func store(_ data: Data, as name: String, completion: @escaping @Sendable (Error?) -> Void) {
         DispatchQueue.global().async {
-            Race.window("store starts")
             do {
                 try data.write(to: self.folder.appendingPathComponent(name), options: .atomic)
                 completion(nil)

@@ -66,7 +66,7 @@ public final class RaceQueue: @unchecked Sendable {
     /// - Parameters:
     ///   - flags: as for `DispatchQueue`; `.barrier` makes the item run alone on the queue.
     ///   - firstStep: under the explorer, what the item does before its first scheduling point
-    ///     (`encode, chunk 1`), shown as the name of its first step; nil shows the item's own name
+    ///     (`encode, stage chunk 1`), shown as the name of its first step; nil shows the item's own name
     ///     (`documents item`), which always names its thread.
     ///   - work: the item's work.
     public func async(
