@@ -196,9 +196,10 @@ public final class ExerciseCheck {
     ///     read from the code that still allow it to break, and what its breaking would be
     ///     (`duplicate execution`): its line then says what the run measured and that the code
     ///     allows it (`--`), not `ok`, which would read as "the race is gone".
-    ///   - unmarked: what interleaves the operations when they reach no `Race.window` (noise then
-    ///     has nothing to act on), for the line that says so (`the suspension points interleave
-    ///     the tasks`).
+    ///   - unmarked: what the run did when the operations reached no `Race.window` (no pause was
+    ///     added, so what interleaved them is the run's own concurrency), for the lines that count
+    ///     the run, after its trials and operations; by default, that the calls still ran at once
+    ///     on the runner's threads, without a pause.
     public func stress(
         _ variant: Variant,
         workload: Workload,
@@ -225,12 +226,17 @@ public final class ExerciseCheck {
         }
         let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
         let operations = report.operations.formatted()
-        // Noise acts only at marked windows: a run that reached none says so, and what interleaved
+        // Noise pauses threads only at marked windows. A run that reached none still ran the
+        // operations at once (on as many threads as the runner starts: one per core, at most one per
+        // iteration), only without the pauses that widen a window: it says so, or what interleaved
         // the operations instead, if the exercise names it.
+        let threads = min(report.iterations, ProcessInfo.processInfo.activeProcessorCount)
         let noise =
-            report.windowsReached == 0
-            ? "noise on, no window reached" + (unmarked.map { ": \($0)" } ?? ", so no thread was paused")
-            : "noise on"
+            report.windowsReached != 0
+            ? "noise on"
+            : unmarked
+                ?? "noise on; your code no longer reaches the marked window, so no pause was added: "
+                + (threads > 1 ? "the calls still ran at once on \(threads) threads" : "the calls ran on one thread")
         let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(noise)"
         let samples = distinct(report.samples)
         let outOf = inconsistent.flatMap { phrase in report.tallies?.first { $0.phrase == phrase } }

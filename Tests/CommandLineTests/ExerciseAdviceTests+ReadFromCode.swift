@@ -53,6 +53,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "a getter and a setter that are each atomic on their own"
             ),
             FromCodeCase(
+                testDescription: "exercise 1: a lock around the setter only, the getter as it was",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/LockAroundSetter.patch",
+                kind: "setter-lock",
+                hint: 3,
+                readFromCode: "the setter takes a lock and the getter does not"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 1: a setter that waits for its barrier",
                 exercise: 1,
                 file: "Lessons/01-subscript-race/Exercise/WrongFixes/SyncSetter.patch",
@@ -67,6 +75,22 @@ extension ExerciseAdviceTests {
                 kind: "return-leaves-closure",
                 hint: 9,
                 readFromCode: "a `return` inside a closure (`sync`, `withLock`) leaves the closure, not `run`"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: a lock made inside `run`, a new one on every call",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/LockPerCall.patch",
+                kind: "lock-per-call",
+                hint: 10,
+                readFromCode: "`run` makes a new `NSLock` on every call"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: the flag's own accessors locked, no lock in `run`: only what the run saw",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/AtomicFlag.patch",
+                kind: "lock-around-check",
+                hint: 4,
+                readFromCode: nil
             ),
             FromCodeCase(
                 testDescription: "exercise 4: a static map of locks changed outside any lock",
@@ -142,9 +166,21 @@ extension ExerciseAdviceTests {
         }
         if let words = planted.readFromCode {
             #expect(text.contains(words), "\(lines)")
-            // Under the FAIL it explains, not under a later requirement's `ok` line.
-            let above = Self.requirement(above: "read from your code", in: lines)
+            // Under the FAIL it explains, not under a later requirement's `ok` line. The line opens
+            // with what the run saw, if it says that first (the words after it may wrap anywhere).
+            let opening = text.contains("seen in the run: ") ? "seen in the run: " : "read from your code"
+            let above = Self.requirement(above: opening, in: lines)
             #expect(above?.hasPrefix("  FAIL  ") == true, "\(lines)")
+        }
+        // A lock the code as read does not show letting go: the line says what the run saw, and that
+        // the code takes a lock, nothing about where.
+        if planted.kind == "lock-around-check" {
+            #expect(text.contains("the check and the set were not one critical section under one lock"), "\(lines)")
+            #expect(!text.contains("lets go"), "\(lines)")
+        }
+        // A lock made on every call is not blamed for letting go between the check and the set.
+        if planted.kind == "lock-per-call" {
+            #expect(!text.contains("lock-around-check") && !text.contains("lets go"), "\(lines)")
         }
     }
 }

@@ -414,7 +414,7 @@ struct ExerciseAdviceTests {
                 == (planted.failing == [Self.waits]),
             "\(text)"
         )
-        Self.expectNext(lines, hint: planted.hint, of: 9, in: "\(Self.exercise2)/hints.md")
+        Self.expectNext(lines, hint: planted.hint, of: 10, in: "\(Self.exercise2)/hints.md")
         // What the run saw, ending with the name the hint lists; only when the work ran twice.
         let seen = text.firstMatch(
             of: /seen in the run: [0-9,]+ (of the [0-9,]+ )?(extra )?executions? began .*?\(`([a-z-]+)`\)/
@@ -472,6 +472,7 @@ struct ExerciseAdviceTests {
                 "`functional duplicates return-leaves-closure`, `functional duplicates runs-again-alone`,\n"
                     + "`functional return-leaves-closure`, `functional runs-again-alone`"
             ),
+            ("## Hint 10: a lock made inside `run`", "`duplicates lock-per-call`"),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
         }
@@ -508,7 +509,7 @@ struct ExerciseAdviceTests {
                 + "operations, noise on; the code still allows one (read from it below)"
             #expect(text.contains(unseen), "\(text)")
         }
-        Self.expectNext(lines, hint: 3, of: 9, in: "\(Self.exercise2)/hints.md")
+        Self.expectNext(lines, hint: 3, of: 10, in: "\(Self.exercise2)/hints.md")
     }
 
     @Test(
@@ -540,7 +541,7 @@ struct ExerciseAdviceTests {
         #expect((Int(early.1.filter(\.isNumber)) ?? 0) <= 15_000, "\(text)")
         let seen = /seen in the run: in [0-9,]+ of 1,500 trials the work ran only after .*`returns-before-work`/
         #expect(text.firstMatch(of: seen) != nil, "\(text)")
-        Self.expectNext(lines, hint: 8, of: 9, in: "\(Self.exercise2)/hints.md")
+        Self.expectNext(lines, hint: 8, of: 10, in: "\(Self.exercise2)/hints.md")
     }
 
     @Test(

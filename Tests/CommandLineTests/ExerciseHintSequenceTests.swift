@@ -99,6 +99,32 @@ struct ExerciseHintSequenceTests {
         )
     }
 
+    @Test("exercise 1: a lock around the setter only gets the hint on atomic accessors, then the fix")
+    func setterLockHasTheAtomicHint() async throws {
+        try await Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lost-writes setter-lock", names: "hinted 3"),
+                Check(diagnosis: "lost-writes setter-lock", names: "hinted 4"),
+                Check(diagnosis: "lost-writes setter-lock", names: "hinted 4"),
+            ]
+        )
+    }
+
+    @Test("exercise 2: a lock made inside `run` gets its own hint, not the one on a lock let go")
+    func lockPerCallHasItsOwnHint() async throws {
+        try await Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
+                Check(diagnosis: "duplicates lock-per-call", names: "hinted 10"),
+                Check(diagnosis: "duplicates lock-per-call", names: "hinted 10"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 4"),
+            ]
+        )
+    }
+
     @Test("exercise 1: another hinted mistake starts from its own first hint; a functional failure keeps it")
     func anotherMistakeStartsOver() async throws {
         try await Self.run(

@@ -61,6 +61,13 @@ if check.saw("lost-writes") {
                 + "own (a lock, a barrier or a serial queue), so `contents[id] = data` still reads in "
                 + "one step and writes in another (`atomic-property`)"
         )
+    } else if SetterLock.found(in: code) {
+        check.diagnose(
+            "setter-lock",
+            "read from your code: the setter takes a lock and the getter does not, so "
+                + "`contents[id] = data` reads the dictionary outside that lock and writes its copy back "
+                + "under it: the lock covers the write, not the read the write depends on (`setter-lock`)"
+        )
     } else if SyncSetter.found(in: code) {
         check.diagnose(
             "sync-setter",
@@ -130,6 +137,20 @@ enum AtomicProperty {
         let queued = get.contains("sync") && set.contains("sync") && (serial || set.contains("flags:.barrier"))
         let startersPair = !serial && get.contains(".sync{") && set.contains(".async(flags:.barrier)")
         return queued && !startersPair && !SyncSetter.found(in: code)
+    }
+}
+
+/// A lock around the setter alone: the setter takes a lock of the participant's, the getter none,
+/// and stores still go through the computed property, so each store reads outside the lock and
+/// writes under it. Checked after `AtomicProperty` (a getter on a serial queue, or behind a barrier,
+/// is that mistake) and before `SyncSetter` (a setter that also waits for its barrier has a lock
+/// to blame first).
+enum SetterLock {
+    static func found(in code: String) -> Bool {
+        let compact = code.filter { !$0.isWhitespace }
+        guard let get = Accessors.body("get", in: compact), let set = Accessors.body("set", in: compact)
+        else { return false }
+        return Accessors.takesLock(set) && !Accessors.takesLock(get) && Accessors.storeThroughProperty(in: compact)
     }
 }
 

@@ -71,6 +71,22 @@ enum Mistake {
                     + "returned without waiting for the one that won (`early-returns`)"
             )
         }
+        // Every execution after a trial's first began either while another ran or after one had
+        // finished: the two counts add up to the duplicate executions on the FAIL line.
+        let extra = count(overlapping + afterAnother, "extra execution")
+        let began =
+            "seen in the run: \(overlapping.formatted()) of the \(extra) began while another was running"
+            + (afterAnother > 0 ? ", \(afterAnother.formatted()) after another had finished" : "")
+        // A lock made inside `run` is a new one on every call: whichever way the run split the
+        // executions, no call ever waited for another, and the code says why.
+        if let made = lockMadePerCall(in: code) {
+            return (
+                "lock-per-call",
+                "\(began): the check and the set are not one critical section; read from your code: "
+                    + "`run` makes a new `\(made)` on every call, so each call has its own and no call "
+                    + "ever waits for another (`lock-per-call`)"
+            )
+        }
         if overlapping == 0, locks {
             return (
                 "lock-around-act",
@@ -79,12 +95,6 @@ enum Mistake {
                     + "check happens before it (`lock-around-act`)"
             )
         }
-        // Every execution after a trial's first began either while another ran or after one had
-        // finished: the two counts add up to the duplicate executions on the FAIL line.
-        let extra = count(overlapping + afterAnother, "extra execution")
-        let began =
-            "seen in the run: \(overlapping.formatted()) of the \(extra) began while another was running"
-            + (afterAnother > 0 ? ", \(afterAnother.formatted()) after another had finished" : "")
         if readLock(in: code) {
             return (
                 "read-lock",
@@ -102,10 +112,19 @@ enum Mistake {
                     "\(split) `run` checks the flag before it takes any lock (`check-outside-lock`)"
                 )
             }
+            if takesLockTwice(in: code) {
+                return (
+                    "lock-around-check",
+                    "\(split) `run` takes a lock more than once, so it lets go of it between the check "
+                        + "and the set (`lock-around-check`)"
+                )
+            }
+            // Where the lock misses them is not in the code as read (a lock taken in a helper, a
+            // lock of the participant's own type): the line says only what the run showed.
             return (
                 "lock-around-check",
-                "\(split) it takes a lock, and lets go of it between the check and the set "
-                    + "(`lock-around-check`)"
+                "\(began): the check and the set were not one critical section under one lock, though "
+                    + "your code takes a lock (`lock-around-check`)"
             )
         }
         if earlyReturns > 0 {
@@ -135,19 +154,47 @@ enum Mistake {
     /// a semaphore's `wait`): its lock can then hold the set or the work, never the check. False
     /// when `run` takes no lock of its own (one taken in a helper it calls may hold the check).
     static func checkBeforeLock(in code: String) -> Bool {
-        guard let start = code.firstRange(of: /func\s+run\b[^{]*\{/) else { return false }
-        // The body of `run`, up to its closing brace (comments and strings are gone from `code`).
+        guard let body = runBody(in: code), let taken = body.firstRange(of: takesLock) else { return false }
+        guard let check = body.firstRange(of: /\b(guard|if)\b/) else { return false }
+        return check.lowerBound < taken.lowerBound
+    }
+
+    /// Whether `run` itself takes a lock (`lock()`, `withLock`, `sync`, a semaphore's `wait`) more
+    /// than once: it lets go of it in between. False when it takes one once, or only in a helper.
+    static func takesLockTwice(in code: String) -> Bool {
+        guard let body = runBody(in: code) else { return false }
+        return body.matches(of: takesLock).count > 1
+    }
+
+    /// The type of a lock (or a semaphore, or a queue used as one) that `run` makes in its own body
+    /// (`let lock = NSLock()`): a new one on every call, which no other call ever waits for. Nil
+    /// when `run` makes none (a stored lock, made once with the instance, is the fix).
+    static func lockMadePerCall(in code: String) -> String? {
+        guard let body = runBody(in: code) else { return nil }
+        // `Type(`, or `Type<Value>(`, the way an initializer is called.
+        let made =
+            #/
+            \b ( NSLock | NSRecursiveLock | NSCondition | NSConditionLock | DispatchSemaphore | DispatchQueue
+                | Mutex | OSAllocatedUnfairLock ) \s* (<[^>(]*>)? \s* \(
+            /#
+        return body.firstMatch(of: made).map { String($0.1) }
+    }
+
+    /// A call that takes a lock: `lock()`, `withLock`, a queue's `sync`, a semaphore's `wait`, a
+    /// pthread `…_lock(`.
+    private static var takesLock: Regex<Substring> { /\.lock\(\)|withLock|\.sync\b|\.wait\(|_lock\(/ }
+
+    /// The body of `run`, up to its closing brace (comments and strings are gone from `code`); nil
+    /// when the code has no `func run`.
+    private static func runBody(in code: String) -> Substring? {
+        guard let start = code.firstRange(of: /func\s+run\b[^{]*\{/) else { return nil }
         var depth = 1
         let end =
             code[start.upperBound...].firstIndex { character in
                 depth += character == "{" ? 1 : character == "}" ? -1 : 0
                 return depth == 0
             } ?? code.endIndex
-        let body = code[start.upperBound..<end]
-        let lock = /\.lock\(\)|withLock|\.sync\b|\.wait\(|_lock\(/
-        guard let taken = body.firstRange(of: lock) else { return false }
-        guard let check = body.firstRange(of: /\b(guard|if)\b/) else { return false }
-        return check.lowerBound < taken.lowerBound
+        return code[start.upperBound..<end]
     }
 
     /// A `return` inside a closure passed to a lock or a queue (`sync { guard … else { return } }`):

@@ -62,8 +62,9 @@ check.stress(
     workload: Workload(trials: 40, iterations: 200),
     requirement: "200 concurrent adds of one point keep all 200 (every trial)",
     lost: "points",
-    // The starter marks no window; the referee's `await` is where the adds interleave.
-    unmarked: "the suspension points interleave the tasks"
+    // The starter marks no window, so noise adds no pause; the referee's `await` is where the adds
+    // interleave.
+    unmarked: "no marked window in an add, so no pause was added: the adds interleave at the referee's `await`"
 )
 // What the code did, for the hint, under the FAIL it explains (so before the next requirement):
 // an add that compares after its `await` and writes only if nothing changed drops its points
