@@ -21,6 +21,14 @@ extension ExerciseAdviceTests {
                 "WrongFixes/QueueInTheInstance.patch", "instance-lock", 4,
                 "FileCounter (`queue`): each `DispatchQueue(label:)` call makes a new queue",
             ),
+            (
+                "WrongFixes/LockMadePerCall.patch", "local-lock", 4,
+                "each holding the `NSLock` its own call of `increment()` made",
+            ),
+            (
+                "WrongFixes/TemporaryLock.patch", "local-lock", 4,
+                "each holding the `NSLock` its own call of `increment()` made",
+            ),
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 4, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
@@ -88,7 +96,11 @@ extension ExerciseAdviceTests {
         // Hint 2 explains who owns each kind of lock and leaves the call's name to hint 3.
         let hint2 = hints.split(separator: "## Hint 3:").first?.split(separator: "## Hint 2:").last ?? ""
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
-        #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`, `unguarded-map`\n"))
+        #expect(
+            hints.contains(
+                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`\n"
+            )
+        )
         #expect(
             hints.contains(
                 "## Hint 5: lock the sequence, not each access\n*For:* `lost-writes overlap`, `lost-writes read-outside`\n"
