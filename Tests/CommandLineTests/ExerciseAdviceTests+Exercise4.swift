@@ -32,6 +32,11 @@ extension ExerciseAdviceTests {
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 4, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
+            // A lock the code reading does not find: the line says only what the run saw.
+            (
+                "WrongFixes/LockFromAHelper.patch", "overlap", 5,
+                "did not keep it out (it does not cover the whole read-modify-write, or other increments",
+            ),
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
             (
                 "WrongFixes/ReadBeforeTheLock.patch", "read-outside", 5,

@@ -239,8 +239,10 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         return locks
             ? (
                 "overlap",
+                // Neither which lock nor where was read from the code: the line says what the run saw.
                 "\(overlapped): one increment read while another had read and not "
-                    + "yet written, so the code's lock does not cover the whole of it"
+                    + "yet written, so the code's lock did not keep it out (it does not cover the whole "
+                    + "read-modify-write, or other increments do not take the same lock)"
             )
             : nil
     }
