@@ -27,9 +27,10 @@ public enum CoordinatorLockingLesson {
             // Only overlaps: the counter cannot end above the increments made, since every save
             // writes one more than a value saved before it (or than 0) and replaces the file whole.
             "inconsistencies":
-                "increments that began while another was still in its read-modify-write of the file "
-                + "(overlaps)",
+                "increments that began while another was still in its read-modify-write of the file",
         ],
+        // Its outcomes already say `overlap`: the count says the same.
+        countLabels: ["inconsistencies": "overlaps"],
         // `uncoordinated` is the baseline; the lesson's bug is a coordinator with one owner.
         mainBug: "same-owner"
     )

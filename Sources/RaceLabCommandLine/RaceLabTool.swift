@@ -137,6 +137,10 @@ public struct RaceLabTool: Sendable {
         let seed = request.selection.seedOrNew
         let executable = ChildProcess.currentExecutable
         let text = TextReport(lessonVariants: true, verbose: request.verbose)
+        // A lesson's variants and legend use its own words for its counts.
+        let lessonText = { (lesson: Lesson) in
+            TextReport(lessonVariants: true, verbose: request.verbose, countLabels: lesson.countLabels)
+        }
         let progress = Progress()
 
         // Every variant to run, lesson by lesson, in the order the report lists them.
@@ -203,7 +207,7 @@ public struct RaceLabTool: Sendable {
                     report.unmeasured = planned[index].variant.unmeasuredReasons[system]
                 }
                 reports.append(report)
-                if !request.json { print(text.variant(report, counts: lesson.measuredCounts)) }
+                if !request.json { print(lessonText(lesson).variant(report, counts: lesson.measuredCounts)) }
             }
             guard index + 1 == planned.count || planned[index + 1].lesson.number != lesson.number else { return }
             if !reports.isEmpty {
@@ -215,7 +219,7 @@ public struct RaceLabTool: Sendable {
                 )
                 lessonReports.append(lessonReport)
                 if !request.json {
-                    let legend = text.countLegend(
+                    let legend = lessonText(lesson).countLegend(
                         lesson.countMeanings,
                         reports: reports,
                         counts: lesson.measuredCounts

@@ -21,9 +21,22 @@ extension ExerciseAdviceTests {
                 "WrongFixes/QueueInTheInstance.patch", "instance-lock", 4,
                 "FileCounter (`queue`): each `DispatchQueue(label:)` call makes a new queue",
             ),
+            (
+                "WrongFixes/LockMadePerCall.patch", "local-lock", 4,
+                "each holding the `NSLock` its own call of `increment()` made",
+            ),
+            (
+                "WrongFixes/TemporaryLock.patch", "local-lock", 4,
+                "each holding the `NSLock` its own call of `increment()` made",
+            ),
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 4, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
+            // A lock the code reading does not find: the line says only what the run saw.
+            (
+                "WrongFixes/LockFromAHelper.patch", "overlap", 5,
+                "did not keep it out (it does not cover the whole read-modify-write, or other increments",
+            ),
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
             (
                 "WrongFixes/ReadBeforeTheLock.patch", "read-outside", 5,
@@ -88,7 +101,11 @@ extension ExerciseAdviceTests {
         // Hint 2 explains who owns each kind of lock and leaves the call's name to hint 3.
         let hint2 = hints.split(separator: "## Hint 3:").first?.split(separator: "## Hint 2:").last ?? ""
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
-        #expect(hints.contains("\n*For:* `lost-writes instance-lock`, `lost-writes shared-owner`, `unguarded-map`\n"))
+        #expect(
+            hints.contains(
+                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`\n"
+            )
+        )
         #expect(
             hints.contains(
                 "## Hint 5: lock the sequence, not each access\n*For:* `lost-writes overlap`, `lost-writes read-outside`\n"

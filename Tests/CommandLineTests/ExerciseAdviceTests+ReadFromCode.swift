@@ -102,6 +102,16 @@ extension ExerciseAdviceTests {
                     "`locks`, a `static var` every FileCounter shares, is changed in `increment()` outside any lock"
             ),
             FromCodeCase(
+                testDescription: "exercise 4: a static map of locks read outside its lock (double-checked)",
+                exercise: 4,
+                file: "Lessons/04-coordinator-locking/Exercise/WrongFixes/DoubleCheckedLockMap.patch",
+                kind: "unguarded-map",
+                hint: 4,
+                readFromCode:
+                    "is read in `increment()` outside any lock: another increment may be changing it at that "
+                    + "moment, a data race on the dictionary"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3's starter",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift",

@@ -105,4 +105,22 @@ struct CountLegendTests {
         // Compact, a clean variant prints no count and gets no legend.
         #expect(TextReport(verbose: false).countLegend(Self.meanings, reports: [clean], counts: nil).isEmpty)
     }
+
+    @Test("a lesson's own word for a count replaces its name on the compact line, the block and the legend")
+    func lessonLabels() {
+        var report = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        report.lostWrites = 20
+        report.inconsistencies = 30
+        for verbose in [false, true] {
+            let text = TextReport(verbose: verbose, countLabels: ["inconsistencies": "overlaps"])
+            let shown =
+                text.variant(report, counts: ["lost writes", "inconsistencies"])
+                + text.countLegend(Self.meanings, reports: [report], counts: ["lost writes", "inconsistencies"])
+            #expect(shown.contains(verbose ? "  overlaps          30 total" : "3.00 overlaps"), "\(shown)")
+            #expect(shown.contains("  overlaps: reads that found a torn file"), "\(shown)")
+            #expect(!shown.contains("inconsistencies"), "\(shown)")
+            // A count without a label keeps its name.
+            #expect(shown.contains("lost writes"), "\(shown)")
+        }
+    }
 }

@@ -16,9 +16,18 @@ package struct TextReport {
     /// Whether every variant gets its whole block (counts, outcome table, samples, stderr).
     package var verbose: Bool
 
-    package init(lessonVariants: Bool = false, verbose: Bool = true) {
+    /// The words for a count where the lesson's own differ from its name (`Lesson.countLabels`).
+    package var countLabels: [String: String]
+
+    package init(lessonVariants: Bool = false, verbose: Bool = true, countLabels: [String: String] = [:]) {
         self.lessonVariants = lessonVariants
         self.verbose = verbose
+        self.countLabels = countLabels
+    }
+
+    /// What this report calls the count `name` (`inconsistencies`): its label, else its name.
+    func label(_ name: String) -> String {
+        countLabels[name] ?? name
     }
 
     /// What the header says when variants are shown compactly.
@@ -64,7 +73,7 @@ package struct TextReport {
             )
             let shown = shownCounts(report, counts: counts)
             for (name, total) in Self.amounts(report) where shown.contains(name) {
-                let label = name + String(repeating: " ", count: 18 - name.count)
+                let label = label(name) + String(repeating: " ", count: max(1, 18 - label(name).count))
                 lines.append("  \(label)\(grouped(total)) total, \(perTrial(total)) per trial")
             }
             if report.errors > 0 {
@@ -127,7 +136,7 @@ package struct TextReport {
             (report.inconsistencies, "inconsistencies"),
         ]
         .filter { $0.0 > 0 && counted > 0 }
-        .map { perTrialFigure($0.0, trials: counted) + " " + $0.1 }
+        .map { perTrialFigure($0.0, trials: counted) + " " + label($0.1) }
         let anomalous = report.anomalousTrials > 0
         // The standard reasons, shortened; a crash after the trials that showed the bug keeps its own.
         let reason =
@@ -218,7 +227,7 @@ package struct TextReport {
     ) -> String {
         let shown = reports.reduce(into: Set<String>()) { $0.formUnion(shownCounts($1, counts: counts)) }
         let lines = Self.countNames.compactMap { name in
-            shown.contains(name) ? meanings[name].map { "  \(name): \($0)" } : nil
+            shown.contains(name) ? meanings[name].map { "  \(label(name)): \($0)" } : nil
         }
         guard !lines.isEmpty else { return "" }
         let heading = "what the counts count (mean per trial = total ÷ trials that ran without an error):"

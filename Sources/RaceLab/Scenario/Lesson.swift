@@ -22,6 +22,10 @@ public struct Lesson: Sendable {
     /// (`lost writes`, `duplicates`, `inconsistencies`): said under its variants when counted.
     /// A lesson that explains its counts measures those only (`measuredCounts`).
     public let countMeanings: [String: String]
+    /// The words the text report uses for a count in this lesson, by the count's name, where the
+    /// general name would mislead (lesson 4 counts overlaps as `inconsistencies`: `overlaps`). The
+    /// JSON report and the appendix tables keep the general names.
+    public let countLabels: [String: String]
     /// The counts its variants measure, which a verbose report shows even when zero: those it
     /// explains in `countMeanings`; nil (all three) when it explains none.
     public var measuredCounts: Set<String>? {
@@ -45,6 +49,8 @@ public struct Lesson: Sendable {
     ///   - workers: entry points its variants run in processes of their own; names unique.
     ///   - countMeanings: what `lost writes`, `duplicates` or `inconsistencies` count in this lesson,
     ///     where the name alone does not say it.
+    ///   - countLabels: what the text report calls a count in this lesson, where the general name
+    ///     would mislead; a key of `countMeanings` says what it counts.
     ///   - mainBug: the buggy, explorable variant that shows the lesson's bug, when it is not the
     ///     first one (a baseline listed before it, for instance).
     /// - Precondition: at least one variant, and no two variants or workers of the same name;
@@ -58,6 +64,7 @@ public struct Lesson: Sendable {
         variants: [Variant],
         workers: [LessonWorker] = [],
         countMeanings: [String: String] = [:],
+        countLabels: [String: String] = [:],
         mainBug: String? = nil
     ) {
         precondition(!variants.isEmpty, "a lesson needs at least one variant")
@@ -71,6 +78,7 @@ public struct Lesson: Sendable {
         self.variants = variants
         self.workers = workers
         self.countMeanings = countMeanings
+        self.countLabels = countLabels
         mainBugName = mainBug
         if let mainBug {
             let named = variants.first { $0.name == mainBug }

@@ -78,10 +78,16 @@ private let unguardedSharedState: Bool = {
         "unguarded-map",
         "read from your code: `\(use.name)`, \(use.declaration) every FileCounter shares, is "
             + "\(use.action) in \(use.function) outside any lock: "
-            + (use.isMap
-                ? "two increments of a new file can both find no lock and each store one (then each "
-                    + "holds a lock of its own), or change the dictionary at once and corrupt it"
-                : "two increments can change it at once, or read it while another changes it")
+            + (use.action == "read"
+                // Changes under a lock do not make a read outside it safe: the read races them.
+                ? "another increment may be changing it at that moment, a data race on the "
+                    + (use.isMap
+                        ? "dictionary (Swift does not define what a read during a change does: it can crash)"
+                        : "variable")
+                : use.isMap
+                    ? "two increments of a new file can both find no lock and each store one (then "
+                        + "each holds a lock of its own), or change the dictionary at once and corrupt it"
+                    : "two increments can change it at once, or read it while another changes it")
             + " (`unguarded-map`)"
     )
     check.note("the concurrent run is left out: that race loses increments, crashes or passes by luck")
@@ -205,6 +211,13 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "at the same time"
             )
         }
+        if let made = localLock(in: incrementBody(in: code)) {
+            return (
+                "local-lock",
+                "\(overlapped), each holding the `\(made)` its own call of `increment()` made (read "
+                    + "from your code): no other increment ever takes that one, so it keeps none out"
+            )
+        }
         if locksTwice(in: code) {
             return (
                 "overlap",
@@ -230,8 +243,10 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         return mentionsALock(code)
             ? (
                 "overlap",
+                // Neither which lock nor where was read from the code: the line says what the run saw.
                 "\(overlapped): one increment read while another had read and not "
-                    + "yet written, so the code's lock does not cover the whole of it"
+                    + "yet written, so the code's lock did not keep it out (it does not cover the whole "
+                    + "read-modify-write, or other increments do not take the same lock)"
             )
             : nil
     }
@@ -246,7 +261,7 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             "none of the \(increments.formatted()) increments reached `Race.window` while another "
             + "was paused there, and increments were still lost"
         let body = incrementBody(in: participantCode("FileCounter.swift"))
-        let firstLock = lockCalls.compactMap { firstCall($0, in: body) }.min()
+        let firstLock = lockCalls(in: body).first
         if let read = firstCall("read", in: body), let firstLock, read < firstLock {
             return (
                 "read-outside",
@@ -265,10 +280,6 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         let rest = code[start.upperBound...]
         return rest.range(of: "func ").map { String(rest[..<$0.lowerBound]) } ?? String(rest)
     }
-
-    /// The calls that take a lock, whichever kind: where `increment()` first makes one, and how
-    /// many it makes, say whether its read and its write are in one critical section.
-    static let lockCalls = ["lockDescription", "lockRecord", "withLock", "lock", "sync", "wait"]
 
     /// Whether `code` names anything that locks (a lock, a queue's `sync`, a mutex, a semaphore),
     /// however it is spelled: a guess that the code meant to lock, not that it does.
@@ -299,8 +310,49 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     /// Whether `increment()` in `code` takes a lock more than once (around the read, then again
     /// around the write): the sequence is two critical sections, whichever lock it is.
     static func locksTwice(in code: String) -> Bool {
-        let body = incrementBody(in: code)
-        return lockCalls.map { name in countCalls(name, in: body) }.reduce(0, +) > 1
+        lockCalls(in: incrementBody(in: code)).count > 1
+    }
+
+    /// Where `code` takes a lock: the calls that take one (`.lock()`, `.withLock`, `.sync`,
+    /// `.wait(`, `RaceLockFile`'s `.lockRecord()` and `.lockDescription()`, `pthread_mutex_lock(`),
+    /// not the other uses of those words (a variable named `lock`, `Self.lock(for: url)`).
+    static func lockCalls(in code: String) -> [String.Index] {
+        let method = /\.\s*(?:(?:lock|lockRecord|lockDescription)\s*\(\s*\)|(?:withLock|sync)\s*[({]|wait\s*\()/
+        let function = /(?:^|[^A-Za-z0-9_])(?:pthread_mutex_lock|os_unfair_lock_lock)\s*\(/
+        return (code.matches(of: method).map(\.range.lowerBound) + code.matches(of: function).map(\.range.lowerBound))
+            .sorted()
+    }
+
+    /// The type of a lock that `body` (the text of `increment()`) makes and takes at every call, so
+    /// that each increment holds a lock of its own (`NSLock`); nil when there is none. Two forms:
+    /// a lock made and taken in one expression (`NSLock().withLock { }`), and a local constant made
+    /// there whose every use is a method call on it, one of which takes it (`let lock = NSLock()`,
+    /// then `lock.lock()`): a lock stored or returned anywhere may be shared, and is not counted.
+    static func localLock(in body: String) -> String? {
+        let types = "(NSLock|NSRecursiveLock|NSCondition|Mutex|DispatchSemaphore|DispatchQueue)"
+        let made = #"\s*(?:<[^<>(){}]*>)?\s*\([^(){}]*\)"#
+        let taken = #"\s*\.\s*(?:lock\s*\(\s*\)|withLock\s*[({]|sync\s*[({]|wait\s*\()"#
+        let notIdentifier = "(?:^|[^A-Za-z0-9_.])"
+        let pattern = { (text: String) in try! Regex(text).anchorsMatchLineEndings() }
+        if let match = body.firstMatch(of: pattern(notIdentifier + types + made + taken)),
+            let type = match.output[1].substring
+        {
+            return String(type)
+        }
+        let declaration = pattern(
+            notIdentifier + #"(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=\s*"# + types + made
+        )
+        for match in body.matches(of: declaration) {
+            guard let name = match.output[1].substring, let type = match.output[2].substring else { continue }
+            let after = String(body[match.range.upperBound...])
+            // Every later use of the name is `name.` (a method call), and one of them takes it.
+            // (`lock.lock()` names `lock` twice: the method after the dot is no use of the constant.)
+            let uses = after.matches(of: pattern(notIdentifier + name + "(?![A-Za-z0-9_])")).count
+            let calls = after.matches(of: pattern(notIdentifier + name + #"\s*\."#)).count
+            let takes = after.contains(pattern(notIdentifier + name + taken))
+            if uses > 0, uses == calls, takes { return String(type) }
+        }
+        return nil
     }
 
     /// How many times `code` names the method `name` (see `calls(_:in:)`).
