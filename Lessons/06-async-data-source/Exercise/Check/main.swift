@@ -60,18 +60,32 @@ private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 // and the title is the writer's: the same items under a new title show the new title.
 let playlist = Playlist()
 check.require(playlist.snapshot() == PlaylistSnapshot(title: "", items: []), "a new playlist is empty")
-playlist.replace(title: "Road trip", items: [7, 8, 9])
-check.require(
-    playlist.snapshot() == PlaylistSnapshot(title: "Road trip", items: [7, 8, 9]),
-    "a snapshot shows the last replace",
-    evidence: "got \(playlist.snapshot())"
-)
-playlist.replace(title: "Focus", items: [7, 8, 9])
-check.require(
-    playlist.snapshot() == PlaylistSnapshot(title: "Focus", items: [7, 8, 9]),
-    "a second replace replaces the first, title included",
-    evidence: "got \(playlist.snapshot())"
-)
+let code = participantCode("Playlist.swift")
+/// Whether the code read as `AsyncStoreWithoutBarrier` was named, under the first FAIL it explains.
+var asyncStoreDiagnosed = false
+/// Names `AsyncStoreWithoutBarrier` under the FAIL just printed, once, if the code reads so: what
+/// the run showed is a snapshot that did not show the replace before it.
+@MainActor func diagnoseAsyncStore(_ seen: String) {
+    guard !asyncStoreDiagnosed, AsyncStoreWithoutBarrier.found(in: code) else { return }
+    asyncStoreDiagnosed = true
+    check.diagnose(
+        "no-barrier",
+        "read from your code: replace(title:items:) hands its store to queue.async on a queue made "
+            + "`.concurrent`, with no `.barrier`, and \(seen): a block sent after it, a queue.sync read "
+            + "included, does not wait for it, and two such stores can run at once (`no-barrier`)"
+    )
+}
+for (title, requirement) in [
+    ("Road trip", "a snapshot shows the last replace"),
+    ("Focus", "a second replace replaces the first, title included"),
+] {
+    playlist.replace(title: title, items: [7, 8, 9])
+    // One snapshot, compared and shown: a second one could show what the first did not.
+    let shown = playlist.snapshot()
+    let expected = PlaylistSnapshot(title: title, items: [7, 8, 9])
+    check.require(shown == expected, requirement, evidence: "got \(shown)")
+    if shown != expected { diagnoseAsyncStore("a snapshot right after a replace did not show it") }
+}
 
 // Writers only, under a controlled schedule: writer A pauses at its first `Race.window` mark (in the
 // starter, between its two sets) until writer B's whole replace(title:items:) has returned. A writer
@@ -132,7 +146,6 @@ writers: for trial in 0..<writerTrials {
     }
 }
 let writersRequirement = "two writers at once leave one writer's whole version"
-let code = participantCode("Playlist.swift")
 /// Whether the writer's two sets were already named, under the writers-only FAIL or UNTESTED line.
 var writerDiagnosed = false
 if let stuck {
@@ -145,13 +158,21 @@ if let stuck {
             + (rest > 0 ? " (the other \(rest) trials not run)" : "")
     )
 } else if writersTorn > 0 {
+    // A whole version no writer of the trial stored (the empty one) is not a mix: the snapshot after
+    // both replace calls returned showed the playlist from before them.
+    let stale = tornSample.map(isPublished) ?? false
     check.require(
         false,
         writersRequirement,
         kind: "inconsistencies",
-        evidence: "\(writersTorn) of \(writerTrials) trials left a state no replace(title:items:) wrote, e.g. "
+        evidence: "\(writersTorn) of \(writerTrials) trials "
+            + (stale
+                ? "ended with neither writer's version in the snapshot taken after both "
+                    + "replace(title:items:) calls returned, e.g. "
+                : "left a state no replace(title:items:) wrote, e.g. ")
             + (tornSample.map(describe) ?? "")
     )
+    if stale { diagnoseAsyncStore("a snapshot after two replace calls had returned showed neither") }
 } else if writersPaused == 0 {
     // No writer paused, so the writers never overlapped: this part tested nothing, and a check that
     // tested nothing does not pass (nor is it a FAIL of code that may be correct). Without a mark
@@ -281,6 +302,8 @@ if stuck == nil {
     // A reader that loops on a state no writer stored would loop forever once the writers stop.
     check.note("not run: \(mixedRequirement), since snapshot() did not return above")
 }
+/// Whether the writers-only trials left a mix of the two writers' versions (not an earlier version).
+let mixedByWriters = tornSample.map { !isPublished($0) } ?? false
 // What the code did, for the hint: a writer made whole under one lock, with a reader that still
 // takes two looks, tears snapshots as the starter does; the code tells it apart.
 if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
@@ -289,10 +312,12 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
         "read from your code: replace(title:items:) writes under one lock, but snapshot() still reads "
             + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
-} else if !writerDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn > 0 || check.saw("inconsistencies") {
+} else if !writerDiagnosed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code),
+    mixedByWriters || (writersTorn == 0 && check.saw("inconsistencies"))
+{
     // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
     let seen =
-        writersTorn > 0
+        mixedByWriters
         ? "two replace(title:items:) calls at once left the items of one and the title of the other"
         : "readers racing writers saw torn snapshots"
     check.diagnose(
@@ -464,6 +489,16 @@ enum ReaderTwoLooks {
         let reader = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         let guards = ["lock", "Lock", "sync", "Mutex", "wait", "while", "repeat", "for "]
         return !guards.contains { reader.contains($0) } && reader.contains("title") && reader.contains("items")
+    }
+}
+
+/// A writer that hands its store to `queue.async` on a queue made `.concurrent`, with no `.barrier`
+/// anywhere: blocks on that queue run at once, so a `queue.sync` read sent after the store does not
+/// wait for it, and two stores overlap.
+enum AsyncStoreWithoutBarrier {
+    static func found(in code: String) -> Bool {
+        guard let writer = WriterTwoSets.body(in: code) else { return false }
+        return writer.contains(".async") && code.contains(".concurrent") && !code.contains(".barrier")
     }
 }
 
