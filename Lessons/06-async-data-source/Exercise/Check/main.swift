@@ -111,6 +111,9 @@ var heldOutAt: String?
 var pausesSkipped = 0
 var writersTorn = 0
 var tornSample: PlaylistSnapshot?
+/// Whether a trial left a mix of the two writers' versions: a snapshot of neither that is no earlier
+/// version, or a reader that looped on the writers' state and returned once the checker wrote a whole one.
+var writersMixed = false
 var stuck: String?
 writers: for trial in 0..<writerTrials {
     // Consecutive versions differ in title, items and length: a mix of the two never looks whole.
@@ -131,8 +134,10 @@ writers: for trial in 0..<writerTrials {
     case .torn(let snapshot):
         writersTorn += 1
         tornSample = tornSample ?? snapshot
+        writersMixed = writersMixed || !isPublished(snapshot)
     case .readerSpun(let returned):
         writersTorn += 1
+        writersMixed = writersMixed || returned
         stuck =
             "snapshot() had not returned \(patience) s after the writers finished"
             + (returned
@@ -302,8 +307,6 @@ if stuck == nil {
     // A reader that loops on a state no writer stored would loop forever once the writers stop.
     check.note("not run: \(mixedRequirement), since snapshot() did not return above")
 }
-/// Whether the writers-only trials left a mix of the two writers' versions (not an earlier version).
-let mixedByWriters = tornSample.map { !isPublished($0) } ?? false
 // What the code did, for the hint: a writer made whole under one lock, with a reader that still
 // takes two looks, tears snapshots as the starter does; the code tells it apart.
 if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
@@ -313,11 +316,11 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
             + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
 } else if !writerDiagnosed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code),
-    mixedByWriters || (writersTorn == 0 && check.saw("inconsistencies"))
+    writersMixed || (writersTorn == 0 && check.saw("inconsistencies"))
 {
     // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
     let seen =
-        mixedByWriters
+        writersMixed
         ? "two replace(title:items:) calls at once left the items of one and the title of the other"
         : "readers racing writers saw torn snapshots"
     check.diagnose(
