@@ -191,13 +191,14 @@ extension ExerciseAdviceTests {
         #expect(!text.contains("writer-two-sets"), "\(lines)")
         // The reading is said once, right under the first FAIL that showed a replace missing.
         let reading = "read from your code: replace(title:items:) hands its store to queue.async"
+        let readingPattern = #"read from your code: replace\(title:items:\) hands its store to queue\.async"#
         let missed = try Regex(
             #"FAIL\s+(a snapshot shows the last replace|a second replace replaces the first, title included): got "#
-                + #"[^\n]*?\)\s+"# + reading
+                + #"PlaylistSnapshot\([^)]*\)\s+"# + readingPattern
         )
         let writersStale = try Regex(
             Self.writersFail + #"\d of 8 trials ended with neither writer's version in the snapshot taken after "#
-                + #"both replace\(title:items:\) calls returned, e\.g\. no title, no items\s+"# + reading
+                + #"both replace\(title:items:\) calls returned, e\.g\. no title, no items\s+"# + readingPattern
         )
         let said = text.components(separatedBy: reading).count - 1
         #expect(said == (text.contains(missed) || text.contains(writersStale) ? 1 : 0), "\(lines)")
