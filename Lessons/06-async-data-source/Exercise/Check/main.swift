@@ -497,7 +497,7 @@ enum ReaderTwoLooks {
 
 /// A writer that hands its store to `queue.async` on a queue made `.concurrent`, with no `.barrier`
 /// anywhere: blocks on that queue run at once, so a `queue.sync` read sent after the store does not
-/// wait for it, and two stores overlap.
+/// wait for it, and two stores can overlap.
 enum AsyncStoreWithoutBarrier {
     static func found(in code: String) -> Bool {
         guard let writer = WriterTwoSets.body(in: code) else { return false }
