@@ -230,6 +230,16 @@ if let stuck {
     }
 }
 
+// A reader that locks or retries its two looks (not one that takes two bare looks, which has its
+// own reading below), yet the writers left a mix: the writer stored it. Said right under the FAIL
+// it explains (the writers' torn state, or a reader looping on it).
+if writersMixed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code), !ReaderTwoLooks.found(in: code) {
+    writerDiagnosed = true
+    diagnoseWriterTwoSets(
+        "two replace(title:items:) calls at once left the items of one and the title of the other"
+    )
+}
+
 // Concurrent: half the iterations write versions, half take snapshots and check them.
 struct Trial: Sendable {
     let playlist: Playlist
@@ -315,14 +325,17 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
         "read from your code: replace(title:items:) writes under one lock, but snapshot() still reads "
             + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
-} else if !writerDiagnosed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code),
-    writersMixed || (writersTorn == 0 && check.saw("inconsistencies"))
+} else if !writerDiagnosed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn == 0,
+    check.saw("inconsistencies")
 {
-    // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
-    let seen =
-        writersMixed
-        ? "two replace(title:items:) calls at once left the items of one and the title of the other"
-        : "readers racing writers saw torn snapshots"
+    // A reader that locks or retries its two looks, yet torn reads while the writers alone left
+    // whole versions: the writer stored them.
+    diagnoseWriterTwoSets("readers racing writers saw torn snapshots")
+}
+check.finish()
+
+/// Names a writer that sets the title and the items in two steps, after `seen`, what the run showed.
+@MainActor func diagnoseWriterTwoSets(_ seen: String) {
     check.diagnose(
         "writer-two-sets",
         "read from your code: snapshot() locks or retries its two looks, but \(seen): "
@@ -330,7 +343,6 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
             + "lock on its own, and no reader can undo what lies between them (`writer-two-sets`)"
     )
 }
-check.finish()
 
 /// How the first writer's pause at its mark ended, if it reached one.
 enum Pause {
