@@ -171,4 +171,39 @@ extension ExerciseAdviceTests {
         #expect(text.contains("a queue made with `attributes: .concurrent` and no `.barrier`"), "\(lines)")
         Self.expectNext(lines, hint: 7, of: 7, in: "\(exercise)hints.md")
     }
+
+    /// The same value stored with a plain `queue.async` on that queue: a `queue.sync` read right
+    /// after it does not wait for the store. Read from the code, under the first FAIL that shows a
+    /// replace missing from the snapshot after it, and never as two sets the code does not have;
+    /// a run whose stores all landed in time is checked with ThreadSanitizer. Hint 7 either way.
+    @Test(
+        "exercise 6: an async store without a barrier gets the barrier's hint, never the two-sets diagnosis",
+        .timeLimit(.minutes(20))
+    )
+    func exercise6AsyncStoreWithoutBarrier() async throws {
+        let exercise = "Lessons/06-async-data-source/Exercise/"
+        let lines = try await Self.check(
+            exercise: 6,
+            .patch(exercise + "WrongFixes/AsyncStoreWithoutBarrier.patch"),
+            diagnosis: "no-barrier"
+        )
+        let text = Self.joined(lines)
+        #expect(!text.contains("writer-two-sets"), "\(lines)")
+        // The reading is said once, right under the first FAIL that showed a replace missing.
+        let reading = "read from your code: replace(title:items:) hands its store to queue.async"
+        let readingPattern = #"read from your code: replace\(title:items:\) hands its store to queue\.async"#
+        let missed = try Regex(
+            #"FAIL\s+(a snapshot shows the last replace|a second replace replaces the first, title included): got "#
+                + #"PlaylistSnapshot\([^)]*\)\s+"# + readingPattern
+        )
+        let writersStale = try Regex(
+            Self.writersFail + #"\d of 8 trials ended with neither writer's version in the snapshot taken after "#
+                + #"both replace\(title:items:\) calls returned, e\.g\. no title, no items\s+"# + readingPattern
+        )
+        let said = text.components(separatedBy: reading).count - 1
+        #expect(said == (text.contains(missed) || text.contains(writersStale) ? 1 : 0), "\(lines)")
+        // Said there, the check-exercise script's own reading is not said again after the summary.
+        if said > 0 { #expect(!text.contains("Read from your code: a queue made with"), "\(lines)") }
+        Self.expectNext(lines, hint: 7, of: 7, in: "\(exercise)hints.md")
+    }
 }

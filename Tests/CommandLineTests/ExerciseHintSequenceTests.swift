@@ -209,6 +209,9 @@ struct ExerciseHintSequenceTests {
             ("crash no-barrier", [7, 7]),
             ("data-race no-barrier", [7, 7]),
             ("inconsistencies writer-two-sets no-barrier", [7, 7]),
+            // The harness's reading of an async store: a snapshot right after a replace missed it.
+            ("functional no-barrier", [7, 7]),
+            ("functional inconsistencies no-barrier", [7, 7]),
         ]
     )
     func exercise6RaceCrash(diagnosis: String, hints: [Int]) async throws {

@@ -60,22 +60,34 @@ private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 // and the title is the writer's: the same items under a new title show the new title.
 let playlist = Playlist()
 check.require(playlist.snapshot() == PlaylistSnapshot(title: "", items: []), "a new playlist is empty")
-// Replaces run before the `require` that judges them: each names it first, for the checker's
-// message if one never returns.
-check.checking("a snapshot shows the last replace")
-playlist.replace(title: "Road trip", items: [7, 8, 9])
-check.require(
-    playlist.snapshot() == PlaylistSnapshot(title: "Road trip", items: [7, 8, 9]),
-    "a snapshot shows the last replace",
-    evidence: "got \(playlist.snapshot())"
-)
-check.checking("a second replace replaces the first, title included")
-playlist.replace(title: "Focus", items: [7, 8, 9])
-check.require(
-    playlist.snapshot() == PlaylistSnapshot(title: "Focus", items: [7, 8, 9]),
-    "a second replace replaces the first, title included",
-    evidence: "got \(playlist.snapshot())"
-)
+let code = participantCode("Playlist.swift")
+/// Whether the code read as `AsyncStoreWithoutBarrier` was named, under the first FAIL it explains.
+var asyncStoreDiagnosed = false
+/// Names `AsyncStoreWithoutBarrier` under the FAIL just printed, once, if the code reads so: what
+/// the run showed is a snapshot that did not show the replace before it.
+@MainActor func diagnoseAsyncStore(_ seen: String) {
+    guard !asyncStoreDiagnosed, AsyncStoreWithoutBarrier.found(in: code) else { return }
+    asyncStoreDiagnosed = true
+    check.diagnose(
+        "no-barrier",
+        "read from your code: replace(title:items:) hands its store to queue.async on a queue made "
+            + "`.concurrent`, with no `.barrier`, and \(seen): a block sent after it, a queue.sync read "
+            + "included, does not wait for it, and two such stores can run at once (`no-barrier`)"
+    )
+}
+for (title, requirement) in [
+    ("Road trip", "a snapshot shows the last replace"),
+    ("Focus", "a second replace replaces the first, title included"),
+] {
+    // Each names its requirement first, for the checker's message if the replace never returns.
+    check.checking(requirement)
+    playlist.replace(title: title, items: [7, 8, 9])
+    // One snapshot, compared and shown: a second one could show what the first did not.
+    let shown = playlist.snapshot()
+    let expected = PlaylistSnapshot(title: title, items: [7, 8, 9])
+    check.require(shown == expected, requirement, evidence: "got \(shown)")
+    if shown != expected { diagnoseAsyncStore("a snapshot right after a replace did not show it") }
+}
 
 // Writers only, under a controlled schedule: writer A pauses at its first `Race.window` mark (in the
 // starter, between its two sets) until writer B's whole replace(title:items:) has returned. A writer
@@ -101,6 +113,9 @@ var heldOutAt: String?
 var pausesSkipped = 0
 var writersTorn = 0
 var tornSample: PlaylistSnapshot?
+/// Whether a trial left a mix of the two writers' versions: a snapshot of neither that is no earlier
+/// version, or a reader that looped on the writers' state and returned once the checker wrote a whole one.
+var writersMixed = false
 var stuck: String?
 let writersRequirement = "two writers at once leave one writer's whole version"
 check.checking(writersRequirement)
@@ -123,8 +138,10 @@ writers: for trial in 0..<writerTrials {
     case .torn(let snapshot):
         writersTorn += 1
         tornSample = tornSample ?? snapshot
+        writersMixed = writersMixed || !isPublished(snapshot)
     case .readerSpun(let returned):
         writersTorn += 1
+        writersMixed = writersMixed || returned
         stuck =
             "snapshot() had not returned \(patience) s after the writers finished"
             + (returned
@@ -137,7 +154,6 @@ writers: for trial in 0..<writerTrials {
         break writers
     }
 }
-let code = participantCode("Playlist.swift")
 /// Whether the writer's two sets were already named, under the writers-only FAIL or UNTESTED line.
 var writerDiagnosed = false
 if let stuck {
@@ -150,13 +166,21 @@ if let stuck {
             + (rest > 0 ? " (the other \(rest) trials not run)" : "")
     )
 } else if writersTorn > 0 {
+    // A whole version no writer of the trial stored (the empty one) is not a mix: the snapshot after
+    // both replace calls returned showed the playlist from before them.
+    let stale = tornSample.map(isPublished) ?? false
     check.require(
         false,
         writersRequirement,
         kind: "inconsistencies",
-        evidence: "\(writersTorn) of \(writerTrials) trials left a state no replace(title:items:) wrote, e.g. "
+        evidence: "\(writersTorn) of \(writerTrials) trials "
+            + (stale
+                ? "ended with neither writer's version in the snapshot taken after both "
+                    + "replace(title:items:) calls returned, e.g. "
+                : "left a state no replace(title:items:) wrote, e.g. ")
             + (tornSample.map(describe) ?? "")
     )
+    if stale { diagnoseAsyncStore("a snapshot after two replace calls had returned showed neither") }
 } else if writersPaused == 0 {
     // No writer paused, so the writers never overlapped: this part tested nothing, and a check that
     // tested nothing does not pass (nor is it a FAIL of code that may be correct). Without a mark
@@ -207,6 +231,16 @@ if let stuck {
                 + (pausesSkipped > 0 ? ", and a pause there only waits out the limit" : "")
         )
     }
+}
+
+// A reader that locks or retries its two looks (not one that takes two bare looks, which has its
+// own reading below), yet the writers left a mix: the writer stored it. Said right under the FAIL
+// it explains (the writers' torn state, or a reader looping on it).
+if writersMixed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code), !ReaderTwoLooks.found(in: code) {
+    writerDiagnosed = true
+    diagnoseWriterTwoSets(
+        "two replace(title:items:) calls at once left the items of one and the title of the other"
+    )
 }
 
 // Concurrent: half the iterations write versions, half take snapshots and check them.
@@ -294,12 +328,17 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
         "read from your code: replace(title:items:) writes under one lock, but snapshot() still reads "
             + "the title and the items in two looks, with no lock around both (`reader-two-looks`)"
     )
-} else if !writerDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn > 0 || check.saw("inconsistencies") {
-    // A reader that locks or retries its two looks, yet a torn state: the writer stored it.
-    let seen =
-        writersTorn > 0
-        ? "two replace(title:items:) calls at once left the items of one and the title of the other"
-        : "readers racing writers saw torn snapshots"
+} else if !writerDiagnosed, !asyncStoreDiagnosed, !ReaderTwoLooks.unguarded(in: code), writersTorn == 0,
+    check.saw("inconsistencies")
+{
+    // A reader that locks or retries its two looks, yet torn reads while the writers alone left
+    // whole versions: the writer stored them.
+    diagnoseWriterTwoSets("readers racing writers saw torn snapshots")
+}
+check.finish()
+
+/// Names a writer that sets the title and the items in two steps, after `seen`, what the run showed.
+@MainActor func diagnoseWriterTwoSets(_ seen: String) {
     check.diagnose(
         "writer-two-sets",
         "read from your code: snapshot() locks or retries its two looks, but \(seen): "
@@ -307,7 +346,6 @@ if check.saw("inconsistencies"), ReaderTwoLooks.found(in: code) {
             + "lock on its own, and no reader can undo what lies between them (`writer-two-sets`)"
     )
 }
-check.finish()
 
 /// How the first writer's pause at its mark ended, if it reached one.
 enum Pause {
@@ -469,6 +507,16 @@ enum ReaderTwoLooks {
         let reader = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         let guards = ["lock", "Lock", "sync", "Mutex", "wait", "while", "repeat", "for "]
         return !guards.contains { reader.contains($0) } && reader.contains("title") && reader.contains("items")
+    }
+}
+
+/// A writer that hands its store to `queue.async` on a queue made `.concurrent`, with no `.barrier`
+/// anywhere: blocks on that queue run at once, so a `queue.sync` read sent after the store does not
+/// wait for it, and two stores can overlap.
+enum AsyncStoreWithoutBarrier {
+    static func found(in code: String) -> Bool {
+        guard let writer = WriterTwoSets.body(in: code) else { return false }
+        return writer.contains(".async") && code.contains(".concurrent") && !code.contains(".barrier")
     }
 }
 

@@ -8,9 +8,9 @@ import Foundation
 /// - `sync` submits an item and pauses the caller until the queue would start it (a scheduling
 ///   point named `sync <label>`), then runs it on the caller's thread, as libdispatch does;
 /// - `async` submits an item that a new logical thread runs (first step `<label> item`, or
-///   `<label> barrier`); the caller goes on at once. The submission itself is a point too
-///   (`async <label>`, `async barrier <label>`), so that the explorer can put another thread's
-///   calls between a `sync` and the `async` that follows it (a value read with `sync`, then
+///   `<label> barrier` on a concurrent queue); the caller goes on at once. The submission itself is
+///   a point too (`async <label>`, `async barrier <label>`), so that the explorer can put another
+///   thread's calls between a `sync` and the `async` that follows it (a value read with `sync`, then
 ///   written back with an `async` barrier, loses another thread's write in between). Only an
 ///   exploration that declares its marks name every window (`Exploration.markingEveryWindow()`),
 ///   explored with marks on, leaves the submission inside the step of the code before it.
@@ -94,7 +94,9 @@ public final class RaceQueue: @unchecked Sendable {
         submitItem(
             by: logical,
             barrier: barrier,
-            name: barrier ? "\(shortName) barrier" : "\(shortName) item",
+            // A serial queue runs every item alone: a barrier flag adds nothing there (`.barrier`
+            // on the main queue is an ordinary `async`), so its item is named like any other.
+            name: barrier && !isSerial ? "\(shortName) barrier" : "\(shortName) item",
             firstStep: firstStep
         ) {
             [id = ObjectIdentifier(self)] in
