@@ -9,10 +9,14 @@ import Synchronization
 enum Referee {
     private static let approvals = Atomic<Int>(0)
 
-    /// Approves `points` after suspending, the way a call to another actor or a server would.
+    /// Approves `points` after suspending, the way a call to another actor or a server would: one
+    /// to four times, at random, as a server answers some calls sooner than others. With a single
+    /// suspension every add of a trial would read before any wrote, and a re-check that holds only
+    /// in that order (the player count unchanged, say) would pass; with several, adds resume in
+    /// many orders, some reading after others wrote.
     static func approve(_ points: Int) async -> Int {
         approvals.wrappingAdd(1, ordering: .relaxed)
-        await Task.yield()
+        for _ in 0...Int.random(in: 0...3) { await Task.yield() }
         return points
     }
 
@@ -53,7 +57,12 @@ let variant = Variant(
     kind: .fixed,
     summary: "the participant's Scoreboard",
     makeState: { Scoreboard() },
-    asyncOperation: { board, iteration in await board.add(1, to: "player-\(iteration.index % 4)") },
+    asyncOperation: { board, iteration in
+        // Adds start at different times too (zero to three suspensions first): some read a score
+        // after others have written, as well as before.
+        for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
+        await board.add(1, to: "player-\(iteration.index % 4)")
+    },
     check: { board, trial in .kept(await board.total, of: trial.iterations, unit: "points") }
 )
 let asked = Referee.count
