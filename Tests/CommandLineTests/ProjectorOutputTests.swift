@@ -246,7 +246,7 @@ struct ProjectorOutputTests {
         #expect(header.split(separator: " ").filter { $0 == "thread" }.count == 4, "\(header)")
     }
 
-    @Test("run 4: the overlaps are counted as inconsistencies, said in the legend; --verbose shows only its counts")
+    @Test("run 4: the overlaps are counted under their own name, in the legend too; --verbose shows only its counts")
     func lessonFourCounts() async throws {
         let output = try await Executable.racelab.run("run", "4", "--trials", "2", "--variant", "same-owner")
         #expect(output.status == 0, "stderr: \(output.stderr)")
@@ -254,8 +254,7 @@ struct ProjectorOutputTests {
         let legend = """
             what the counts count (mean per trial = total ÷ trials that ran without an error):
               lost writes: increments that ran (mutatingObject returned) but are not in the final value
-              inconsistencies: increments that began while another was still in its read-modify-write of the
-                file (overlaps)
+              overlaps: increments that began while another was still in its read-modify-write of the file
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
             lesson 4: buggy reproduced 1/1 → PASS
@@ -272,7 +271,8 @@ struct ProjectorOutputTests {
         )
         #expect(verbose.status == 0, "stderr: \(verbose.stderr)")
         #expect(verbose.stdout.contains("\n  lost writes       0 total, 0.00 per trial\n"))
-        #expect(verbose.stdout.contains("\n  inconsistencies   0 total, 0.00 per trial\n"))
+        #expect(verbose.stdout.contains("\n  overlaps          0 total, 0.00 per trial\n"))
+        #expect(!verbose.stdout.contains("inconsistencies"), "lesson 4 calls them overlaps:\n\(verbose.stdout)")
         #expect(!verbose.stdout.contains("duplicates"), "lesson 4 counts no duplicates:\n\(verbose.stdout)")
     }
 
