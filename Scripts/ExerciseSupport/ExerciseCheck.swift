@@ -198,8 +198,8 @@ public final class ExerciseCheck {
     ///     allows it (`--`), not `ok`, which would read as "the race is gone".
     ///   - unmarked: what the run did when the operations reached no `Race.window` (no pause was
     ///     added, so what interleaved them is the run's own concurrency), for the lines that count
-    ///     the run, after its trials and operations; by default, that the calls still ran at once
-    ///     on the runner's threads, without a pause.
+    ///     the run, after its trials and operations, given how many threads ran them; by default,
+    ///     that the code no longer reaches the mark and the calls still ran at once on those threads.
     public func stress(
         _ variant: Variant,
         workload: Workload,
@@ -212,7 +212,7 @@ public final class ExerciseCheck {
         inconsistent: String? = nil,
         diagnosis: (() -> (kind: String, line: String)?)? = nil,
         unseen: (kinds: Set<String>, what: String)? = nil,
-        unmarked: String? = nil
+        unmarked: (@Sendable (_ threads: Int) -> String)? = nil
     ) {
         // A diagnosis already asked for (`unseen`), for the FAIL line it goes under.
         var pending: (kind: String, line: String)?
@@ -234,7 +234,7 @@ public final class ExerciseCheck {
         let noise =
             report.windowsReached != 0
             ? "noise on"
-            : unmarked
+            : unmarked?(threads)
                 ?? "noise on; your code no longer reaches the marked window, so no pause was added: "
                 + (threads > 1 ? "the calls still ran at once on \(threads) threads" : "the calls ran on one thread")
         let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(noise)"

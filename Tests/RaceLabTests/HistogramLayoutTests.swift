@@ -90,4 +90,49 @@ struct HistogramLayoutTests {
         let report = await StressRunner.run(variant, options: .trials(4, iterations: 1))
         #expect(report.histogram.map(\.outcome) == ["lost", "both"])
     }
+
+    /// A buggy variant whose trials end in ranked outcomes, `outcomes[trial]` each (rank = index in
+    /// `ranks`, mildest first).
+    static func scattered(_ outcomes: [String], ranks: [String]) -> Variant {
+        Variant(
+            name: "scattered",
+            kind: .buggy,
+            summary: "outcomes of several kinds",
+            makeState: { 0 },
+            operation: { _, _ in },
+            check: { _, info in
+                let outcome = outcomes[info.trial % outcomes.count]
+                var observation = Observation(
+                    expected: 10,
+                    observed: 9,
+                    lostWrites: 1,
+                    outcome: outcome,
+                    meaning: "damage of kind \(outcome)"
+                )
+                observation.rank = ranks.firstIndex(of: outcome)
+                return observation
+            }
+        )
+    }
+
+    @Test("the compact lines name the most frequent anomaly, or the worst seen when none covers a third")
+    func mostOftenOrWorstSeen() async {
+        let ranks = ["mild", "middle", "severe", "worst"]
+        let text = TextReport()
+        // Mostly mild: the most frequent outcome covers 6 of 8 trials, and the line says so.
+        let mostly = await StressRunner.run(
+            Self.scattered(["mild", "mild", "mild", "severe"], ranks: ranks),
+            options: .trials(8, iterations: 1)
+        )
+        let mostlyText = text.compactVariant(mostly)
+        #expect(mostlyText.contains("most often (6 of those 8): mild → damage of kind mild"), "\(mostlyText)")
+        // Scattered: no outcome covers a third of 8 (each 2): the line leads with the worst seen.
+        let scattered = await StressRunner.run(
+            Self.scattered(["mild", "middle", "severe", "worst"], ranks: ranks),
+            options: .trials(8, iterations: 1)
+        )
+        let scatteredText = text.compactVariant(scattered)
+        #expect(scatteredText.contains("worst seen (2 of those 8): worst → damage of kind worst"), "\(scatteredText)")
+        #expect(!scatteredText.contains("most often"), "\(scatteredText)")
+    }
 }

@@ -127,7 +127,10 @@ package struct TextReport {
     /// A variant whose verdict is the expected one, in a few lines: its name and summary; the verdict
     /// with the amounts its trials lost, duplicated or found inconsistent, per trial; the outcome that
     /// decided it (the most frequent forbidden one when the bug showed, else the most frequent) and
-    /// how many trials it covers; the first sample the variant described.
+    /// how many trials it covers; the first sample the variant described. When the bug showed in
+    /// outcomes so scattered that the most frequent covers under a third of those trials, the line
+    /// names the worst seen instead (the last forbidden row in outcome order, farthest from the
+    /// correct result): the most frequent of many would show a mild outcome as the variant's.
     func compactVariant(_ report: VariantReport) -> String {
         var lines = wrapped("▸ \(report.name) [\(report.kind.rawValue)] \(report.summary)")
         let counted = report.trials - report.errorTrials
@@ -152,15 +155,20 @@ package struct TextReport {
         }
         lines += wrapped(verdict, hang: "    ")
         let candidates = report.histogram.filter { ($0.expectation == .forbidden) == anomalous }
-        if let row = (candidates.isEmpty ? report.histogram : candidates).max(by: { $0.samples < $1.samples }) {
+        if var row = (candidates.isEmpty ? report.histogram : candidates).max(by: { $0.samples < $1.samples }) {
             // Which trials the row covers: those the verdict line counted when the bug showed, else all.
             let share: String
             if anomalous {
                 let count = report.anomalousTrials
-                share =
-                    row.samples == count
-                    ? (count == 1 ? "that trial" : "all \(grouped(count)) of them")
-                    : "most often (\(grouped(row.samples)) of those \(grouped(count)))"
+                if row.samples * 3 < count, let worst = candidates.last {
+                    row = worst
+                    share = "worst seen (\(grouped(row.samples)) of those \(grouped(count)))"
+                } else {
+                    share =
+                        row.samples == count
+                        ? (count == 1 ? "that trial" : "all \(grouped(count)) of them")
+                        : "most often (\(grouped(row.samples)) of those \(grouped(count)))"
+                }
             } else {
                 share =
                     row.samples == report.trials

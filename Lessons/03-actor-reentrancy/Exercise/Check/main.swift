@@ -73,7 +73,9 @@ check.stress(
     lost: "points",
     // The starter marks no window, so noise adds no pause; the referee's `await` is where the adds
     // interleave.
-    unmarked: "no marked window in an add, so no pause was added: the adds interleave at the referee's `await`"
+    unmarked: { _ in
+        "no marked window in an add, so no pause was added: the adds interleave at the referee's `await`"
+    }
 )
 // What the code did, for the hint, under the FAIL it explains (so before the next requirement):
 // an add that compares after its `await` and writes only if nothing changed drops its points
