@@ -220,4 +220,24 @@ struct ExerciseHintSequenceTests {
             hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
         )
     }
+
+    /// Exercise 6's reader that takes two looks (bare, or each under a lock of its own) with a whole
+    /// writer: the one-value hint, at once, after the starter's first hint or the writer's hint
+    /// too, and again while the reader is still that; a concurrent queue with no barrier whose
+    /// stores tore (read by the harness, `no-barrier` beside `inconsistencies`): the barrier's hint.
+    @Test(
+        "exercise 6: a reader's two looks get the one-value hint, a queue without a barrier the barrier's",
+        arguments: [
+            ([("inconsistencies reader-two-looks", 4), ("inconsistencies reader-two-looks", 4)]),
+            ([("inconsistencies", 1), ("inconsistencies reader-two-looks", 4)]),
+            ([("inconsistencies writer-two-sets", 3), ("inconsistencies reader-two-looks", 4)]),
+            ([("inconsistencies no-barrier", 7), ("inconsistencies no-barrier", 7)]),
+        ]
+    )
+    func exercise6ReaderTwoLooks(_ steps: [(String, Int)]) async throws {
+        try await Self.run(
+            exercise: "06-async-data-source",
+            steps.map { Check(diagnosis: $0.0, names: "hinted \($0.1)") }
+        )
+    }
 }
