@@ -112,6 +112,14 @@ extension ExerciseAdviceTests {
                     + "moment, a data race on the dictionary"
             ),
             FromCodeCase(
+                testDescription: "exercise 4: a lock file opened once per instance, shared by every thread of it",
+                exercise: 4,
+                file: "Lessons/04-coordinator-locking/Exercise/WrongFixes/DescriptionPerInstance.patch",
+                kind: "shared-owner",
+                hint: 4,
+                readFromCode: nil
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3's starter",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Starter/Scoreboard.swift",

@@ -123,8 +123,56 @@ if !unguardedSharedState {
         lostOutOf: { trials in (trials * workload.iterations, "increments lost in all trials together") }
     )
 }
+// Concurrent again, through ONE FileCounter that every thread shares (as code that keeps one
+// counter and calls it from many threads, the article's test). A lock whose owner is the instance
+// (a lock file opened once, in `init`: one open file description) keeps separate instances apart
+// and still lets the threads of one instance in together: only this run shows it.
+struct SharedTrial: @unchecked Sendable {
+    let folder: URL
+    let counter: FileCounter
+    var url: URL { folder.appendingPathComponent("counter.txt") }
+}
+var sharedInstanceFailed = false
+if !unguardedSharedState, !check.hasFailed {
+    let shared = ExerciseCheck.variant(
+        of: "FileCounter",
+        makeState: { () throws -> SharedTrial in
+            let folder = try makeFolder()
+            return SharedTrial(folder: folder, counter: FileCounter(url: folder.appendingPathComponent("counter.txt")))
+        },
+        operation: { trial, _ in
+            try Race.$hook.withValue(OverlapWatch(noise: Race.hook)) { try trial.counter.increment() }
+        },
+        check: { trial, info in .kept(onDisk(trial.url) ?? 0, of: info.iterations, unit: "increments") },
+        tearDown: { trial in try? FileManager.default.removeItem(at: trial.folder) }
+    )
+    check.stress(
+        shared,
+        workload: workload,
+        requirement: "200 concurrent increments through one shared FileCounter end at exactly 200 (every trial)",
+        lostOutOf: { trials in (trials * workload.iterations, "increments lost in all trials together") }
+    )
+    if check.hasFailed {
+        sharedInstanceFailed = true
+        // The lock file a FileCounter keeps, if it keeps one (read from a fresh instance).
+        let folder = try? makeFolder()
+        let stored = folder.flatMap { folder in
+            Mirror(reflecting: FileCounter(url: folder.appendingPathComponent("counter.txt")))
+                .children.first { String(describing: type(of: $0.value)) == "RaceLockFile" }?.label
+        }
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+        check.diagnose(
+            "shared-owner",
+            "seen in the run: increments through separate FileCounters kept each other out, "
+                + "through one shared FileCounter they did not"
+                + (stored.map { ": the `\($0)` it stores is one open file description, one owner for every thread" }
+                    ?? "")
+                + " (`shared-owner`)"
+        )
+    }
+}
 // What the run saw, for the hint: which lock let two increments in together.
-if check.hasFailed, !unguardedSharedState, let folder = try? makeFolder() {
+if check.hasFailed, !unguardedSharedState, !sharedInstanceFailed, let folder = try? makeFolder() {
     defer { try? FileManager.default.removeItem(at: folder) }
     let counter = FileCounter(url: folder.appendingPathComponent("counter.txt"))
     let increments = workload.trials * workload.iterations
