@@ -4,7 +4,8 @@ import Testing
 /// The place a participant's checks keep in an exercise's hints (`Scripts/exercise-hint`, which
 /// `Scripts/check-exercise` asks after every FAIL): each check of a changed file that still shows
 /// the bug names the next hint; an outcome the hints are not written for (a deadlock, a crash, a
-/// functional failure) is no step of that sequence. The sequences are fed to the script as the
+/// functional failure) is no step of that sequence; a mistake the checks come back to after a
+/// detour goes on after the furthest hint it reached. The sequences are fed to the script as the
 /// checker keeps them between checks, without building or running a harness.
 @Suite("a participant's checks step through an exercise's hints")
 struct ExerciseHintSequenceTests {
@@ -20,23 +21,23 @@ struct ExerciseHintSequenceTests {
     /// keeps it in `.build-exercise/last-N`.
     static func run(exercise folder: String, _ checks: [Check]) async throws {
         let root = ExerciseAdviceTests.root
-        var last = (hint: "0", diagnosis: "-")
+        var last = (hint: "0", diagnosis: "-", furthest: "-")
         for (index, check) in checks.enumerated() {
             let (status, text) = try await Executable.capture(
                 root.appendingPathComponent("Scripts/exercise-hint"),
                 [
                     "Lessons/\(folder)/Exercise/hints.md", check.diagnosis, String(check.unchanged),
-                    last.hint, last.diagnosis,
+                    last.hint, last.diagnosis, last.furthest,
                 ],
                 in: root,
                 stderr: .merged
             )
             #expect(status == 0, "\(text)")
             let fields = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            try #require(fields.count == 3, "\(text)")
+            try #require(fields.count == 4, "\(text)")
             let named = fields[0] == "hinted" ? "hinted \(fields[1])" : fields[0]
             #expect(named == check.names, "check \(index + 1) (\(check.diagnosis)): \(text)")
-            last = (fields[1], fields[2])
+            last = (fields[1], fields[2], fields[3])
         }
     }
 
@@ -64,7 +65,7 @@ struct ExerciseHintSequenceTests {
                 Check(diagnosis: "lost-writes", names: "hinted 1"),
                 Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
                 Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
-                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                // Back to plain lost keys: hint 1 was read, so the next one.
                 Check(diagnosis: "lost-writes", names: "hinted 2"),
                 Check(diagnosis: "lost-writes", names: "hinted 3"),
                 Check(diagnosis: "lost-writes", names: "hinted 4"),
@@ -121,6 +122,40 @@ struct ExerciseHintSequenceTests {
                 Check(diagnosis: "duplicates lock-per-call", names: "hinted 10"),
                 Check(diagnosis: "duplicates lock-per-call", names: "hinted 10"),
                 Check(diagnosis: "duplicates lock-around-check", names: "hinted 4"),
+            ]
+        )
+    }
+
+    @Test("exercise 1: back from a detour, a mistake goes on after the furthest hint it reached, not from hint 1")
+    func detourKeepsTheFurthestHint() async throws {
+        try await Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "lost-writes", names: "hinted 2"),
+                Check(diagnosis: "lost-writes", names: "hinted 3"),
+                Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
+                // A deadlock on the way back keeps the place, and the furthest hints with it.
+                Check(diagnosis: "lock-taken-twice", names: "other"),
+                Check(diagnosis: "lost-writes", names: "hinted 4"),
+                // The detour's own mistake, met again, stays on its hint too.
+                Check(diagnosis: "lost-writes sync-setter", names: "hinted 5"),
+                Check(diagnosis: "lost-writes", names: "hinted 4"),
+                // The same file checked again names the same hint.
+                Check(diagnosis: "lost-writes", unchanged: true, names: "hinted 4"),
+            ]
+        )
+    }
+
+    @Test("exercise 2: each wrong lock, met again after another, goes on after its own furthest hint")
+    func eachMistakeKeepsItsFurthestHint() async throws {
+        try await Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 4"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 4"),
+                Check(diagnosis: "duplicates lock-around-check", names: "hinted 7"),
+                Check(diagnosis: "duplicates check-outside-lock", names: "hinted 7"),
             ]
         )
     }
