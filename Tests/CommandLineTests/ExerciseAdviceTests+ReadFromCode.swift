@@ -136,6 +136,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "an add that finds it changed drops its points"
             ),
             FromCodeCase(
+                testDescription: "exercise 3: a re-check after the await that writes in both branches, one stale",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckWritesStale.patch",
+                kind: "recheck-stale",
+                hint: 5,
+                readFromCode: "still writes a value read before the `await` (`current`): that value is stale"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 3: a guard after the await on the approved points, not a re-check",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/GuardAfterAwait.patch",

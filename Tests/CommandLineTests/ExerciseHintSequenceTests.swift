@@ -182,6 +182,7 @@ struct ExerciseHintSequenceTests {
         arguments: [
             ("lost-writes", [1, 2, 3, 5, 5]),
             ("lost-writes recheck-drop", [3, 5, 5]),
+            ("lost-writes recheck-stale", [5, 5]),
             ("lost-writes await-in-expression", [4, 5]),
             ("concurrent retry-asks-again", [3, 5]),
         ]

@@ -78,14 +78,22 @@ check.stress(
     }
 )
 // What the code did, for the hint, under the FAIL it explains (so before the next requirement):
-// an add that compares after its `await` and writes only if nothing changed drops its points
-// instead of overwriting others'; one statement that reads the score, then awaits, is the
+// an add that compares after its `await` and on some path writes nothing drops its points instead
+// of overwriting others'; one that writes on every path but writes back a value read before the
+// `await` loses them to that stale value; one statement that reads the score, then awaits, is the
 // starter's race in one line. The run sees the same lost points; the code tells them apart.
-if check.saw("lost-writes"), RecheckAfterAwait.found(in: participantCode("Scoreboard.swift")) {
+let recheck = check.saw("lost-writes") ? RecheckAfterAwait.found(in: participantCode("Scoreboard.swift")) : nil
+if recheck == .drop {
     check.diagnose(
         "recheck-drop",
-        "read from your code: after its `await` an add compares and writes only if the score did "
-            + "not change, so an add that finds it changed drops its points (`recheck-drop`)"
+        "read from your code: after its `await` an add compares the score and, on some path, writes "
+            + "nothing, so an add that finds it changed drops its points (`recheck-drop`)"
+    )
+} else if case .stale(let name)? = recheck {
+    check.diagnose(
+        "recheck-stale",
+        "read from your code: after its `await` an add compares the score, then still writes a value "
+            + "read before the `await` (`\(name)`): that value is stale (`recheck-stale`)"
     )
 } else if check.saw("lost-writes"), AwaitInExpression.found(in: participantCode("Scoreboard.swift")) {
     check.diagnose(
@@ -110,16 +118,29 @@ if check.saw("concurrent"), RetryAroundAwait.found(in: participantCode("Scoreboa
 }
 check.finish()
 
-/// An add that re-checks after its `await` and writes only if nothing changed: an `if` or `guard`
-/// after the first `await` of `add` that compares (`==`, `!=`) the score, read again
-/// (`scores[`) or as a value read from it before the `await`. A comparison of anything else (the
-/// approved points, say) is not a re-check.
+/// What an add does after it re-checks the score behind its `await`: an `if` or `guard` after the
+/// first `await` of `add` that compares (`==`, `!=`) the score, read again (`scores[`) or as a
+/// value read from it before the `await`. A comparison of anything else (the approved points, say)
+/// is not a re-check.
+enum Recheck: Equatable {
+    /// Some path from the comparison writes no score: an `if` with no `else` and no write after it,
+    /// a branch without a write that returns, a `guard … else { return }`. That add's points are
+    /// dropped.
+    case drop
+    /// Every path writes, and a write puts back `name`, a value read before the `await`
+    /// (`current + approved`): the points of the adds that ran meanwhile are overwritten.
+    case stale(String)
+}
+
+/// Reads `add` for a re-check after its `await` (``Recheck``); nil when there is none, or when
+/// every path writes and no write uses a value read before the `await`. A plain reading of the
+/// text, braces matched and `//` comments left out, for the few shapes a participant writes.
 enum RecheckAfterAwait {
-    static func found(in code: String) -> Bool {
-        guard let add = code.range(of: "func add") else { return false }
+    static func found(in code: String) -> Recheck? {
+        guard let add = code.range(of: "func add") else { return nil }
         let rest = code[add.upperBound...]
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
-        guard let suspension = body.range(of: "await") else { return false }
+        guard let suspension = body.range(of: "await") else { return nil }
         // Names bound to a read of the score before the suspension: `let current = scores[…]`.
         let readBefore = body[..<suspension.lowerBound].split(separator: "\n").compactMap { line -> String? in
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -129,14 +150,120 @@ enum RecheckAfterAwait {
             else { return nil }
             return String(binding[1])
         }
-        return body[suspension.upperBound...].split(separator: "\n").contains { line in
+        let lines = body[suspension.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
+        let after = Array(lines.joined(separator: "\n"))
+        var outcomes: [Recheck] = []
+        var lineStart = 0
+        for line in lines {
+            defer { lineStart += line.count + 1 }
             let statement = line.trimmingCharacters(in: .whitespaces)
             guard statement.hasPrefix("if ") || statement.hasPrefix("guard "),
                 statement.contains("==") || statement.contains("!=")
-            else { return false }
-            let words = statement.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
-            return statement.contains("scores[") || readBefore.contains(where: words.contains)
+            else { continue }
+            let words = Self.words(statement)
+            guard statement.contains("scores[") || readBefore.contains(where: words.contains) else { continue }
+            let keyword = lineStart + line.prefix { $0 == " " || $0 == "\t" }.count
+            if let outcome = outcome(of: after, at: keyword, readBefore: readBefore) { outcomes.append(outcome) }
         }
+        return outcomes.contains(.drop) ? .drop : outcomes.first
+    }
+
+    /// The `if` (with its `else if`s and `else`) or `guard` at `start`: whether a path skips the
+    /// write, else the first value read before the `await` that a write puts back.
+    private static func outcome(of text: [Character], at start: Int, readBefore: [String]) -> Recheck? {
+        let isGuard = text[start...].starts(with: "guard")
+        guard let open = text[start...].firstIndex(of: "{"), let close = closing(text, open) else { return nil }
+        // Each path through the statement, as the code it runs (an `if` without `else`: none).
+        var paths = [text[(open + 1)..<close]]
+        var end = close + 1
+        if !isGuard {
+            var hasElse = false
+            while true {
+                let next = text[end...].firstIndex { !$0.isWhitespace } ?? text.endIndex
+                guard text[next...].starts(with: "else"), let open = text[next...].firstIndex(of: "{"),
+                    let close = closing(text, open)
+                else { break }
+                paths.append(text[(open + 1)..<close])
+                end = close + 1
+                if text[(next + 4)..<open].allSatisfy(\.isWhitespace) {
+                    hasElse = true
+                    break
+                }
+            }
+            if !hasElse { paths.append([]) }
+        }
+        let later = text[end...]
+        let writesLater = !writes(in: later, outermostOnly: true).isEmpty
+        // A `guard`'s block always leaves `add`; the path that passes it runs only what follows.
+        let skips =
+            paths.contains { path in
+                writes(in: path, outermostOnly: false).isEmpty
+                    && (isGuard || !writesLater || words(String(path)).contains { ["return", "throw"].contains($0) })
+            } || (isGuard && !writesLater)
+        if skips { return .drop }
+        // A value the condition found equal to the score is current where that holds: in an `if`'s
+        // first block for `==`, in its `else` for `!=`, after a `guard` for `==`.
+        let condition = String(text[start..<open])
+        let equal = condition.contains("==") && !condition.contains("!=")
+        let unequal = condition.contains("!=") && !condition.contains("==")
+        let checked = words(condition).filter(readBefore.contains)
+        var written: [(value: String, current: [String])] = []
+        for (number, path) in paths.enumerated() {
+            let holds = isGuard ? false : number == 0 ? equal : number == paths.count - 1 && unequal
+            written += writes(in: path, outermostOnly: false).map { ($0, holds ? checked : []) }
+        }
+        written += writes(in: later, outermostOnly: false).map { ($0, isGuard && equal ? checked : []) }
+        for (value, current) in written {
+            if let name = words(value).first(where: { readBefore.contains($0) && !current.contains($0) }) {
+                return .stale(name)
+            }
+        }
+        return nil
+    }
+
+    /// The right-hand sides of the writes to `scores[…]` (`=`, `+=`, …) in `text`, to the end of
+    /// their line; with `outermostOnly`, only those outside any braces (run on every path).
+    private static func writes(in text: ArraySlice<Character>, outermostOnly: Bool) -> [String] {
+        var values: [String] = []
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            switch text[index] {
+            case "{": depth += 1
+            case "}": depth -= 1
+            default: break
+            }
+            guard text[index...].starts(with: "scores["), depth == 0 || !outermostOnly,
+                let bracket = text[index...].firstIndex(of: "]")
+            else {
+                index += 1
+                continue
+            }
+            var operation = text[(bracket + 1)...].firstIndex { !$0.isWhitespace } ?? text.endIndex
+            if operation < text.endIndex, "+-*".contains(text[operation]) { operation += 1 }
+            if operation + 1 < text.endIndex, text[operation] == "=", text[operation + 1] != "=" {
+                let lineEnd = text[operation...].firstIndex(of: "\n") ?? text.endIndex
+                values.append(String(text[(operation + 1)..<lineEnd]))
+            }
+            index = bracket + 1
+        }
+        return values
+    }
+
+    /// The index of the `}` that closes the `{` at `open`.
+    private static func closing(_ text: [Character], _ open: Int) -> Int? {
+        var depth = 0
+        for index in open..<text.endIndex {
+            if text[index] == "{" { depth += 1 }
+            if text[index] == "}" { depth -= 1 }
+            if depth == 0 { return index }
+        }
+        return nil
+    }
+
+    private static func words(_ text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
     }
 }
 
