@@ -174,62 +174,96 @@ extension ExerciseAdviceTests {
         Self.expectNext(lines, hint: 7, of: 7, in: "\(exercise)hints.md")
     }
 
+    /// A planted file of exercise 6 (from its Exercise folder) whose diagnosis is read from its code,
+    /// under the first requirement it fails: the diagnosis and hint it must get, what that reading
+    /// says (a regular expression), the requirement whose `FAIL` line it sits under (nil when the
+    /// run may crash before any requirement fails: the crash's explanation reads it then), what the
+    /// output must show besides (regular expressions), and what it must never say.
+    struct ReadingCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var file: String
+        var kind: String
+        var hint: Int
+        var reading: String
+        var failing: String?
+        var shown: [String] = []
+        var never: [String]
+    }
+
     /// A whole writer (one lock around both stores, its mark inside) with a reader that takes the
     /// title and the items under two separate acquisitions of the lock (`withLock` twice, or
     /// `lock()`/`unlock()` twice): the writers alone leave whole versions, which clears the writer;
-    /// the readers tear. Named as the reader's two looks, never as the writer's two sets.
-    @Test(
-        "exercise 6: a reader that locks each of its two looks is told so, never that the writer sets two",
-        .timeLimit(.minutes(20)),
-        arguments: ["WrongFixes/ReaderTwoLockedLooks.patch", "WrongFixes/ReaderLockUnlockLooks.patch"]
-    )
-    func exercise6ReaderTwoLockedLooks(_ file: String) async throws {
-        let exercise = "Lessons/06-async-data-source/Exercise/"
-        let lines = try await Self.check(exercise: 6, .patch(exercise + file), diagnosis: "reader-two-looks")
-        let text = Self.joined(lines)
-        #expect(!text.contains("writer-two-sets") && !text.contains("still sets the title and the items"), "\(lines)")
-        #expect(text.contains(#/ok\s+two writers at once leave one writer's whole version/#), "\(lines)")
-        #expect(
-            text.contains(
-                try Regex(
-                    #"FAIL\s+readers racing writers only ever see whole versions .* read from your code: "#
-                        + #"replace\(title:items:\) writes under one lock \(two writers at once left one "#
-                        + #"whole version\), but snapshot\(\) takes the title and the items under two separate locks"#
-                )
-            ),
-            "\(lines)"
-        )
-        Self.expectNext(lines, hint: 4, of: 7, in: "\(exercise)hints.md")
-    }
+    /// the readers tear. Named as the reader's two looks, never as the writer's two sets. Hint 4.
+    static let readerTwoLooks =
+        #"read from your code: replace\(title:items:\) writes under one lock \(two writers at once left one "#
+        + #"whole version\), but snapshot\(\) takes the title and the items under two separate locks"#
 
     /// The starter's two sets moved into one `queue.sync` block on a queue made `.concurrent`, with
     /// no barrier and no lock: the two writers' blocks run at once and tear the playlist. Read from
     /// the code under that first FAIL as the queue's missing barrier, never as sets "under the lock"
     /// the code does not have, and not said again after the summary. Hint 7.
+    static let concurrentQueueTwoSets =
+        #"read from your code: replace\(title:items:\) stores in a block on a queue made `\.concurrent`"#
+
     @Test(
-        "exercise 6: two sets in a concurrent queue's sync block get the barrier's reading under the first FAIL",
-        .timeLimit(.minutes(20))
+        "exercise 6: a fix whose reader or queue is read from the code is told so under its first FAIL",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            ReadingCase(
+                testDescription: "a reader that locks each of its two looks with withLock: its looks, not the writer",
+                file: "WrongFixes/ReaderTwoLockedLooks.patch",
+                kind: "reader-two-looks",
+                hint: 4,
+                reading: readerTwoLooks,
+                failing: "readers racing writers only ever see whole versions",
+                shown: [#"ok\s+two writers at once leave one writer's whole version"#],
+                never: ["writer-two-sets", "still sets the title and the items"]
+            ),
+            ReadingCase(
+                testDescription: "a reader that locks each look with lock() and unlock(): the reader's looks too",
+                file: "WrongFixes/ReaderLockUnlockLooks.patch",
+                kind: "reader-two-looks",
+                hint: 4,
+                reading: readerTwoLooks,
+                failing: "readers racing writers only ever see whole versions",
+                shown: [#"ok\s+two writers at once leave one writer's whole version"#],
+                never: ["writer-two-sets", "still sets the title and the items"]
+            ),
+            ReadingCase(
+                testDescription: "two sets in a concurrent queue's sync block: the barrier's reading, said once",
+                file: "WrongFixes/ConcurrentQueueTwoSets.patch",
+                kind: "no-barrier",
+                hint: 7,
+                reading: concurrentQueueTwoSets,
+                // The writers-only trials tear the playlist in every trial (a hand-over, not luck);
+                // the stores' race may also crash the run, which the crash's own explanation reads.
+                failing: nil,
+                never: ["writer-two-sets", "under the lock", "Read from your code: a queue made with"]
+            ),
+        ]
     )
-    func exercise6ConcurrentQueueTwoSets() async throws {
+    func exercise6ReadFromCode(_ planted: ReadingCase) async throws {
         let exercise = "Lessons/06-async-data-source/Exercise/"
-        let lines = try await Self.check(
-            exercise: 6,
-            .patch(exercise + "WrongFixes/ConcurrentQueueTwoSets.patch"),
-            diagnosis: "no-barrier"
-        )
+        let lines = try await Self.check(exercise: 6, Planted(exercise + planted.file), diagnosis: planted.kind)
         let text = Self.joined(lines)
-        #expect(!text.contains("writer-two-sets") && !text.contains("under the lock"), "\(lines)")
-        let reading = #"read from your code: replace\(title:items:\) stores in a block on a queue made `\.concurrent`"#
-        // The writers-only trials tear the playlist in every trial (a hand-over, not luck); the
-        // stores' race may also crash the run, which the crash's own explanation then reads again.
-        if let first = lines.firstIndex(where: { $0.hasPrefix("  FAIL") }) {
+        for phrase in planted.never {
+            #expect(!text.contains(phrase), "\(phrase): \(lines)")
+        }
+        for pattern in planted.shown {
+            #expect(text.contains(try Regex(pattern)), "\(pattern): \(lines)")
+        }
+        // The reading sits under the first requirement that failed, and is said there only.
+        let first = lines.firstIndex { $0.hasPrefix("  FAIL") }
+        if let failing = planted.failing {
+            #expect(first.map { lines[$0].hasPrefix("  FAIL  " + failing) } == true, "\(lines)")
+        }
+        if let first {
             let next = lines[(first + 1)...].firstIndex { $0.hasPrefix("  FAIL") || $0.hasPrefix("FAIL") }
             let block = Self.joined(Array(lines[first..<(next ?? lines.endIndex)]))
-            #expect(block.contains(try Regex(reading)), "\(lines)")
+            #expect(block.contains(try Regex(planted.reading)), "\(lines)")
         }
-        #expect(text.components(separatedBy: "stores in a block on a queue made").count <= 2, "\(lines)")
-        #expect(!text.contains("Read from your code: a queue made with"), "\(lines)")
-        Self.expectNext(lines, hint: 7, of: 7, in: "\(exercise)hints.md")
+        #expect(text.matches(of: try Regex(planted.reading)).count <= 1, "\(lines)")
+        Self.expectNext(lines, hint: planted.hint, of: 7, in: "\(exercise)hints.md")
     }
 
     /// The same value stored with a plain `queue.async` on that queue: a `queue.sync` read right

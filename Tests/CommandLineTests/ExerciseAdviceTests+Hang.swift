@@ -3,8 +3,10 @@ import Testing
 
 /// A check that runs out of time: the checker names the requirement the harness was on (it
 /// announces each one on the verdict channel), in which stage, and the likely causes, the
-/// exercise's own (`Exercise/hang-causes.md`) among them; a check still running after 10 s says so
-/// once before that. Each planted hang is one of the exercise's `Hangs/`, which `make
+/// exercise's own (`Exercise/hang-causes.md`) among them. A check still in its single-threaded part
+/// at 10 s is stopped then, as a likely deadlock (one thread runs it: nothing else can end the
+/// wait); one in the run from many threads says once at 10 s that it is still running, and keeps
+/// the whole limit. Each planted hang is one of the exercise's `Hangs/`, which `make
 /// exercises-check` runs too. In `ExerciseAdviceTests`, whose checks run one at a time.
 extension ExerciseAdviceTests {
     /// Runs the planted hang with a time limit of `seconds`, expecting the timeout; its output lines,
@@ -35,69 +37,131 @@ extension ExerciseAdviceTests {
         return lines
     }
 
-    @Test(
-        "exercise 2: an early return that keeps the semaphore hangs the second single-threaded check, named so",
-        .timeLimit(.minutes(20))
-    )
-    func earlyReturnKeepsTheSemaphore() async throws {
-        let lines = try await Self.hang(
-            exercise: 2,
-            "\(Self.exercise2)/Hangs/EarlyReturnKeepsSemaphore.patch",
-            seconds: 8
-        )
-        // The wrapped lines as sentences, each run of spaces one.
-        let text = Self.joined(lines).replacing(#/ +/#, with: " ")
-        // The first call returned; the third waits for the semaphore the second kept.
-        #expect(lines.contains { $0.hasPrefix("  ok    the first call runs the work before it returns") }, "\(text)")
-        // It never got an answer: no `ok` or `FAIL` line for it.
-        #expect(
-            !lines.contains { $0.hasPrefix("  ok    later calls") || $0.hasPrefix("  FAIL  later calls") },
-            "\(text)"
-        )
-        #expect(
-            text.contains(
-                "FAIL: still running after 8 s, so the check was stopped. It was checking, in the "
-                    + "single-threaded checks: later calls do not run it again"
-            ),
-            "\(text)"
-        )
-        // The commonest cause comes first, for every exercise; then exercise 2's own.
-        let causes = lines.filter { $0.hasPrefix("      - ") }
-        #expect(causes.first?.contains("a `wait()` or `lock()` that an early `return`") == true, "\(lines)")
-        #expect(text.contains("a `DispatchSemaphore(value: 0)` used as a lock"), "\(text)")
-        // A limit under 10 s ends before the progress line would.
-        #expect(!text.contains("still running after 10 s"), "\(text)")
+    /// A planted hang: its exercise and file, the time limit it runs with and the seconds after which
+    /// it must be stopped (a check still in its single-threaded part is stopped at 10 s, or at the
+    /// limit if lower), the stage and requirement it hangs in, the requirements that must pass
+    /// before it, and the likely causes that must and must not be listed.
+    struct HangCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var exercise: Int
+        var file: String
+        var seconds: Int
+        var stoppedAfter: Int
+        var concurrent: Bool
+        var requirement: String
+        var passedBefore: [String] = []
+        var causes: [String]
+        var notCauses: [String] = []
     }
 
     @Test(
-        "exercise 3: a semaphore held across the await hangs the concurrent run: a progress line, then its causes",
-        .timeLimit(.minutes(20))
+        "a planted hang is stopped, named by its stage and requirement, with the exercise's likely causes",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            // The first call returned; the third waits for the semaphore the second kept. A limit
+            // under 10 s ends before the progress line would.
+            HangCase(
+                testDescription: "exercise 2: an early return keeps the semaphore, in a single-threaded check",
+                exercise: 2,
+                file: "\(exercise2)/Hangs/EarlyReturnKeepsSemaphore.patch",
+                seconds: 8,
+                stoppedAfter: 8,
+                concurrent: false,
+                requirement: "later calls do not run it again",
+                passedBefore: ["the first call runs the work before it returns"],
+                causes: ["a `DispatchSemaphore(value: 0)` used as a lock"]
+            ),
+            // `snapshot()` holds the lock and reads the starter's "atomic" `title`, whose getter
+            // takes it again: the first check waits for itself, and is stopped at 10 s, not at the
+            // limit, with that trap first among exercise 6's own causes.
+            HangCase(
+                testDescription: "exercise 6: a lock around the starter's locked properties, stopped at 10 s",
+                exercise: 6,
+                file: "Lessons/06-async-data-source/Exercise/Hangs/NestedPropertyLock.patch",
+                seconds: 60,
+                stoppedAfter: 10,
+                concurrent: false,
+                requirement: "a new playlist is empty",
+                causes: [
+                    "a method that holds `lock` and reads `title` or `items`, whose getters take `lock` again"
+                ]
+            ),
+            // Single-threaded, each add finishes before the next begins: it hangs in the concurrent
+            // run, which keeps the whole limit and says so once after 10 s. Exercise 3's own cause is
+            // for an actor, not a queue's.
+            HangCase(
+                testDescription: "exercise 3: a semaphore held across the await, in the concurrent run",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/Hangs/SemaphoreAcrossAwait.patch",
+                seconds: 11,
+                stoppedAfter: 11,
+                concurrent: true,
+                requirement: "200 concurrent adds of one point keep all 200 (every trial)",
+                causes: [
+                    "a blocking wait (`DispatchSemaphore.wait`, a lock, `DispatchGroup.wait`) held across an `await`"
+                ],
+                notCauses: ["`sync` onto its own queue"]
+            ),
+        ]
     )
-    func semaphoreAcrossAwait() async throws {
-        let lines = try await Self.hang(
-            exercise: 3,
-            "Lessons/03-actor-reentrancy/Exercise/Hangs/SemaphoreAcrossAwait.patch",
-            seconds: 11
-        )
+    func plantedHang(_ planted: HangCase) async throws {
+        let lines = try await Self.hang(exercise: planted.exercise, planted.file, seconds: planted.seconds)
         // The wrapped lines as sentences, each run of spaces one.
         let text = Self.joined(lines).replacing(#/ +/#, with: " ")
-        let requirement = "200 concurrent adds of one point keep all 200 (every trial)"
-        // One progress line, after 10 s, naming what the check is on; then the FAIL that names it too.
-        let progress = lines.indices.filter { lines[$0].hasPrefix("  ...   still running after ") }
-        #expect(progress.count == 1, "\(lines)")
-        let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL: still running after 11 s") }, "\(lines)")
-        #expect(progress.allSatisfy { $0 < failure }, "\(lines)")
+        let stage = planted.concurrent ? "in the run from many threads" : "in the single-threaded checks"
+        for passed in planted.passedBefore {
+            #expect(lines.contains { $0.hasPrefix("  ok    " + passed) }, "\(text)")
+        }
+        // It never got an answer: no `ok` or `FAIL` line for it.
+        #expect(
+            !lines.contains {
+                $0.hasPrefix("  ok    " + planted.requirement) || $0.hasPrefix("  FAIL  " + planted.requirement)
+            },
+            "\(text)"
+        )
+        let failure = try #require(
+            lines.firstIndex { $0.hasPrefix("FAIL: still running after \(planted.stoppedAfter) s") },
+            "\(lines)"
+        )
         #expect(
             text.contains(
-                "... still running after 10 s, in the run from many threads: \(requirement); it is stopped at 11 s"
+                "FAIL: still running after \(planted.stoppedAfter) s, so the check was stopped. It was checking, "
+                    + "\(stage): \(planted.requirement)"
             ),
             "\(text)"
         )
-        #expect(text.contains("It was checking, in the run from many threads: \(requirement)"), "\(text)")
-        // Exercise 3's own cause, for an actor, not a queue's.
-        let blockingWait =
-            "a blocking wait (`DispatchSemaphore.wait`, a lock, `DispatchGroup.wait`) held across an `await`"
-        #expect(text.contains(blockingWait), "\(text)")
-        #expect(!text.contains("`sync` onto its own queue"), "\(text)")
+        // One thread runs the single-threaded checks: nothing else can end the wait, said as
+        // likely, with the longer limit the concurrent run would have had, when it is longer.
+        #expect(text.contains("likely a deadlock") == !planted.concurrent, "\(text)")
+        #expect(
+            text.contains("(the run from many threads gets \(planted.seconds) s)")
+                == (!planted.concurrent && planted.seconds > planted.stoppedAfter),
+            "\(text)"
+        )
+        // A progress line after 10 s only when the check goes on past 10 s, before the FAIL.
+        let progress = lines.indices.filter { lines[$0].hasPrefix("  ...   still running after ") }
+        if planted.stoppedAfter > 10 {
+            #expect(progress.count == 1 && progress.allSatisfy { $0 < failure }, "\(lines)")
+            #expect(
+                text.contains(
+                    "... still running after 10 s, \(stage): \(planted.requirement); it is stopped at "
+                        + "\(planted.stoppedAfter) s"
+                ),
+                "\(text)"
+            )
+        } else {
+            #expect(progress.isEmpty, "\(lines)")
+        }
+        // The commonest cause comes first, for every exercise; then the exercise's own, the first
+        // of `causes` right after it.
+        let causes = lines.filter { $0.hasPrefix("      - ") }
+        #expect(causes.first?.contains("a `wait()` or `lock()` that an early `return`") == true, "\(lines)")
+        #expect(text.contains("release it in a `defer` right after taking it - " + planted.causes[0]), "\(text)")
+        for cause in planted.causes {
+            #expect(text.contains(cause), "\(text)")
+        }
+        for cause in planted.notCauses {
+            #expect(!text.contains(cause), "\(text)")
+        }
     }
 }
