@@ -43,7 +43,7 @@ struct CrashSafetyTests {
             Issue.record("the writer ended with \(writer.exitStatus), not the kill; its standard error: \(printed)")
         }
         // The writer is dead and its folder lock with it; what a new store (and anyone else) reads:
-        let store = try openStore(in: folder)
+        let store = try await openStoreOnceReleased(in: folder)
         var torn: [Int] = []
         for document in 0..<documents {
             let loaded = await store.loadData(forIdentifier: "document-\(document)") { Payload(validating: $0) }

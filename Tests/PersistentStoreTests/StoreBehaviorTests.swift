@@ -156,7 +156,7 @@ struct StoreBehaviorTests {
             "\(error)".contains("another PersistentDataStore manages")
         }
         first = nil
-        _ = try openStore(in: folder)
+        _ = try await openStoreOnceReleased(in: folder)
     }
 
     @Test("opening a store removes staging files a crashed writer left, never data files")
@@ -175,7 +175,7 @@ struct StoreBehaviorTests {
         let deadline = ContinuousClock.now + .seconds(30)
         while first != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         try #require(first == nil, "the first store was never released")
-        let store = try openStore(in: folder)
+        let store = try await openStoreOnceReleased(in: folder)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.staging.path).isEmpty)
         #expect(await store.loadData(forIdentifier: "document-0") { Payload(validating: $0) }.value?.version == 1)
     }

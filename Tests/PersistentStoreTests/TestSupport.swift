@@ -52,6 +52,21 @@ func openStore(in folder: TestFolder, discipline: WriteDiscipline = .fixed) thro
     )
 }
 
+/// Opens a store on `folder` once no released store holds its claim any more. The claim is a
+/// `flock` on an open file description, which a child process another test spawns at that moment
+/// shares until its `exec` closes it (`O_CLOEXEC`): the claim can outlive the store that took it by
+/// the time a child takes to start. Gives up after 30 s with the last error.
+func openStoreOnceReleased(in folder: TestFolder) async throws -> PersistentDataStore {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while true {
+        do {
+            return try openStore(in: folder)
+        } catch StoreError.folderInUse where ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
 /// The bytes of version `version` of document `document`.
 func payload(_ document: Int, version: Int, bodyLength: Int = 12_000) -> Data {
     Payload(document: document, version: version, bodyLength: bodyLength).encoded()
