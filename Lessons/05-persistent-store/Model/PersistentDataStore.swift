@@ -23,6 +23,7 @@ import RaceLab
 /// The claim lasts until the store is released *and* its last operation has ended: a completion
 /// runs on its own queue and may run a moment before the operation that delivered it lets go of the
 /// store, so a store reopened from inside the old one's last completion can still find it claimed.
+/// A child process started meanwhile shares the claim's open file description until its `exec`.
 public final class PersistentDataStore: Sendable {
     public typealias Identifier = String
 
