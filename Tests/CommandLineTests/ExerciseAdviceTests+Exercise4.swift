@@ -68,6 +68,37 @@ extension ExerciseAdviceTests {
         #expect(text.contains("(`\(kind)`)"), "\(lines)")
     }
 
+    /// The starter's record lock kept and a lock made in each call taken around it: neither keeps
+    /// another increment out, and the check says so of both, each line with its own name, the
+    /// record lock's first. The hint is the first that explains the record lock's owner (hint 2,
+    /// hint 1 only asks), whose fix alone passes; hint 4, on the lock made per call, comes after.
+    @Test("exercise 4: the record lock and a lock made per call are both named, hint 2 first", .timeLimit(.minutes(20)))
+    func exercise4RecordLockAndLockPerCall() async throws {
+        let exercise = "Lessons/04-coordinator-locking/Exercise/"
+        let lines = try await Self.check(
+            exercise: 4,
+            Planted(exercise + "WrongFixes/RecordLockAndLockPerCall.patch"),
+            diagnosis: "local-lock"
+        )
+        Self.expectNext(lines, hint: 2, of: 6, in: "\(exercise)hints.md")
+        let text = Self.joined(lines)
+        let recordLock =
+            "each holding `lockRecord`'s lock: two threads held that lock at the same time (`process-owner`)"
+        let perCall =
+            "and each held the `NSLock` its own call of `increment()` made (read from your code): no other "
+            + "increment ever takes that one, so it keeps none out either (`local-lock`)"
+        let first = try #require(text.range(of: recordLock), "\(lines)")
+        let second = try #require(text.range(of: perCall), "\(lines)")
+        #expect(first.upperBound < second.lowerBound, "\(lines)")
+        // Both lines explain the lost increments of the one FAIL, the per-increment run's.
+        #expect(
+            Self.requirement(above: "and each held the `NSLock`", in: lines)?.hasPrefix(
+                "  FAIL  200 concurrent increments of one file"
+            ) == true,
+            "\(lines)"
+        )
+    }
+
     /// The reference solution shares no state; the alternative's map of locks, shared by every
     /// instance, is guarded by a lock of its own, and the check says it read that from the code.
     @Test(
@@ -96,14 +127,22 @@ extension ExerciseAdviceTests {
         )
         #expect(!hints.contains("<!--"), "nothing an editor shows as markup")
         #expect(hints.contains("## Hint 1: whom does the lock exclude?\n*For:* `lost-writes process-owner`\n"))
-        #expect(hints.contains("## Hint 2: a lock whose owner is one increment\n*For:* `lost-writes process-owner`\n"))
-        #expect(hints.contains("## Hint 3: the call\n*For:* `lost-writes process-owner`\n"))
+        // The record lock with a lock made per call beside it: hints 2 and 3 on the record lock's
+        // owner, then hint 4 on the lock made per call.
+        let both = ", `lost-writes process-owner local-lock`"
+        #expect(
+            hints.contains(
+                "## Hint 2: a lock whose owner is one increment\n*For:* `lost-writes process-owner`\(both)\n"
+            )
+        )
+        #expect(hints.contains("## Hint 3: the call\n*For:* `lost-writes process-owner`\(both)\n"))
         // Hint 2 explains who owns each kind of lock and leaves the call's name to hint 3.
         let hint2 = hints.split(separator: "## Hint 3:").first?.split(separator: "## Hint 2:").last ?? ""
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
         #expect(
             hints.contains(
-                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`\n"
+                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`,"
+                    + "\n`lost-writes process-owner local-lock`\n"
             )
         )
         #expect(

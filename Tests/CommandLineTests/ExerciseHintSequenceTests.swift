@@ -205,6 +205,39 @@ struct ExerciseHintSequenceTests {
         #expect(!text.contains("(`WrongFixes/"))
     }
 
+    /// Exercise 4: the starter's record lock gets hint 1 (a question), then the explanation and the
+    /// call; the record lock with a lock made per call beside it starts at that explanation (hint 2,
+    /// the first hint that explains what to fix first), then the call, then hint 4 on the lock
+    /// made per call, and stays there; the lock made per call alone goes straight to hint 4.
+    @Test(
+        "exercise 4: the record lock with a lock made per call steps through the record lock's hints, then hint 4",
+        arguments: [
+            ("lost-writes process-owner", [1, 2, 3, 3]),
+            ("lost-writes process-owner local-lock", [2, 3, 4, 4]),
+            ("lost-writes local-lock", [4, 4]),
+        ]
+    )
+    func exercise4TwoLocks(diagnosis: String, hints: [Int]) async throws {
+        try await Self.run(
+            exercise: "04-coordinator-locking",
+            hints.map { Check(diagnosis: diagnosis, names: "hinted \($0)") }
+        )
+    }
+
+    @Test("exercise 4: from the starter's hint 1, a lock made per call added to the record lock gets hint 2")
+    func exercise4LockAddedAfterTheStarter() async throws {
+        try await Self.run(
+            exercise: "04-coordinator-locking",
+            [
+                Check(diagnosis: "lost-writes process-owner", names: "hinted 1"),
+                Check(diagnosis: "lost-writes process-owner local-lock", names: "hinted 2"),
+                Check(diagnosis: "lost-writes process-owner local-lock", names: "hinted 3"),
+                // The NSLock taken out again: the record lock's own sequence goes on after hint 1.
+                Check(diagnosis: "lost-writes process-owner", names: "hinted 2"),
+            ]
+        )
+    }
+
     /// Exercise 5 names documents torn at the end `torn-at-end`, beside who read a torn file: alone
     /// they get the rename's hint; with torn loads (the starter) every hint from the first. Stores
     /// that failed because a file they wrote was gone (a shared temporary name) get the rename's

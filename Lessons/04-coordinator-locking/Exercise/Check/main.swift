@@ -181,6 +181,11 @@ if check.hasFailed, !unguardedSharedState, !sharedInstanceFailed, let folder = t
         ?? (check.saw("lost-writes") ? OverlapWatch.noOverlap(increments: increments) : nil)
     {
         check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
+        // A lock made in each call, taken beside `lockRecord`'s: neither keeps another increment
+        // out, and a line on the record lock alone would leave the participant's own lock looking right.
+        if overlap.kind == "process-owner", let also = OverlapWatch.localLockToo() {
+            check.diagnose(also.kind, "\(also.line) (`\(also.kind)`)")
+        }
     }
 }
 check.finish()
@@ -297,6 +302,18 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "read-modify-write, or other increments do not take the same lock)"
             )
             : nil
+    }
+
+    /// The second reading for code that takes `lockRecord`'s lock and also a lock made in its own
+    /// call of `increment()` (`let lock = NSLock()`, then `lock.lock()`): nil when it makes none.
+    static func localLockToo() -> (kind: String, line: String)? {
+        localLock(in: incrementBody(in: participantCode("FileCounter.swift"))).map { made in
+            (
+                "local-lock",
+                "and each held the `\(made)` its own call of `increment()` made (read from your code): "
+                    + "no other increment ever takes that one, so it keeps none out either"
+            )
+        }
     }
 
     /// For lost increments when no two were ever at the window together: the window is locked and

@@ -13,8 +13,8 @@
 // - The count lives in the file at `url` (a decimal number); a missing file counts as 0.
 // - Two increments of one file, from any two threads of the process, must never be inside the
 //   read-modify-write at the same time.
-// - The checker makes a NEW `FileCounter(url:)` for every single increment: whatever protects the
-//   file must be shared by every instance that uses the same URL.
+// - The checker makes a NEW `FileCounter(url:)` for every single increment, then shares one
+//   `FileCounter` among all its threads: whatever protects the file must work both ways.
 // - Stay synchronous (no `async` methods).
 //
 // `RaceLockFile` is RaceLab's handle on a lock file (one `open()` of it) with the kernel's file
