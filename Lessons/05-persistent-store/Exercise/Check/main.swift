@@ -707,8 +707,8 @@ enum GlobalBarrier {
 /// Read from the participant's code (comments and strings left out): `store` hops to another queue
 /// first (`DispatchQueue.global().async { … }`) and submits its barrier to the store's queue from
 /// inside that block (`queue.sync(flags: .barrier)` or `.async(flags: .barrier)`). The barrier is then
-/// queued when the block runs, after `store` has returned, not in the order of the calls: two stores'
-/// blocks run on two threads, and the later one can queue its barrier first.
+/// queued when the block runs (often after `store` has returned), not in the order of the calls: two
+/// stores' blocks run on two threads, and the later one can queue its barrier first.
 enum QueuedLate {
     /// The queue `store` hops to, as the code names it (`DispatchQueue.global()`), or nil.
     static func found(in code: String) -> String? {
@@ -749,7 +749,7 @@ enum QueuedLate {
     /// The diagnosis line for a store that hops to `hop` first.
     static func line(_ hop: String) -> String {
         "read from your code: `store` queues its barrier from a block on \(hop), so only when that block "
-            + "runs, after `store` returned: a later store can queue its barrier first (`queued-late`)"
+            + "runs, not in the order of the calls: a later store can queue its barrier first (`queued-late`)"
     }
 }
 
