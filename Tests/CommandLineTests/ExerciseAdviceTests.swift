@@ -167,6 +167,12 @@ struct ExerciseAdviceTests {
                 hint: 2
             ),
             HintCase(
+                testDescription: "a hop to a global queue before the barrier: read from the code, the barrier's hint",
+                planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/HopThenBarrier.patch"),
+                diagnosis: "queued-late",
+                hint: 2
+            ),
+            HintCase(
                 testDescription: "remove, then move into place: a window with no file, the rename's hint",
                 planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/RemoveThenMove.patch"),
                 diagnosis: "missing-file",
@@ -190,7 +196,7 @@ struct ExerciseAdviceTests {
             "\(lines)"
         )
         #expect((torn.1 != "0") == (planted.diagnosis == "inconsistencies"), "\(lines)")
-        if ["unordered-stores", "global-barrier", "new-queue"].contains(planted.diagnosis) {
+        if ["unordered-stores", "global-barrier", "new-queue", "queued-late"].contains(planted.diagnosis) {
             #expect(text.contains(#/ [1-9][\d,]* of 1,600 documents went back to an older version /#), "\(lines)")
         }
         // Why, read from the code, only where the code says so.
@@ -198,6 +204,8 @@ struct ExerciseAdviceTests {
         #expect(text.contains(globalBarrier) == (planted.diagnosis == "global-barrier"), "\(lines)")
         let newQueue = "read from your code: each store makes a new queue"
         #expect(text.contains(newQueue) == (planted.diagnosis == "new-queue"), "\(lines)")
+        let queuedLate = "read from your code: `store` queues its barrier from a block on `DispatchQueue.global()`"
+        #expect(text.contains(queuedLate) == (planted.diagnosis == "queued-late"), "\(lines)")
         // A document stored before a read began is never missing to it: counted out of such reads.
         let missing = #/ [1-9][\d,]* of [\d,]+ outside reads found no file for a stored document /#
         #expect(text.contains(missing) == (planted.diagnosis == "missing-file"), "\(lines)")
@@ -293,7 +301,8 @@ struct ExerciseAdviceTests {
         #expect(
             hints.contains(
                 "## Hint 2: the barrier\n*For:* `inconsistencies torn-load`, `unordered-stores torn-at-end`,\n"
-                    + "`unordered-stores global-barrier`, `unordered-stores new-queue`\n"
+                    + "`unordered-stores global-barrier`, `unordered-stores new-queue`, "
+                    + "`unordered-stores queued-late`\n"
             )
         )
         #expect(

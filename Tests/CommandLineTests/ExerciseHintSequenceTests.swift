@@ -243,7 +243,8 @@ struct ExerciseHintSequenceTests {
     /// that failed because a file they wrote was gone (a shared temporary name) get the rename's
     /// hint, which asks for a unique name; other failed stores get no hint (`store-failed`). A read
     /// that found no file for a stored document (removed before the new one was moved in) gets the
-    /// rename's hint too. A barrier on a queue made per store (`new-queue`) stays on the barrier's hint.
+    /// rename's hint too. A barrier on a queue made per store (`new-queue`), or queued from a block on
+    /// another queue (`queued-late`), stays on the barrier's hint.
     @Test(
         "exercise 5: documents torn at the end have their own name and hint",
         arguments: [
@@ -253,6 +254,7 @@ struct ExerciseHintSequenceTests {
             ("errors staging-name", [3, 3]),
             ("missing-file", [3, 3]),
             ("unordered-stores new-queue", [2, 2]),
+            ("unordered-stores queued-late", [2, 2]),
         ]
     )
     func exercise5TornAtTheEnd(diagnosis: String, hints: [Int]) async throws {

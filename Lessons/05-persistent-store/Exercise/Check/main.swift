@@ -190,6 +190,22 @@ final class WentBack: @unchecked Sendable {
     }
     var count: Int { lock.withLock { documents.count } }
     var firstExample: String? { lock.withLock { example } }
+
+    /// Called in the completion of the store of `version` of `name`, a writer's own document: its
+    /// file must hold that version or a later one, never one older than a store that has already
+    /// completed. Stores that ran out of order are caught here even when the last one landed last
+    /// (v2 written, then v1, then v3 and v4 in order). A torn file is the torn reads' to count.
+    func checkFile(_ name: String, in folder: URL, completing version: Int) {
+        let completed = completedVersion(of: name)
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+            let held = Payload.version(of: data), held < completed
+        else { return }
+        record(
+            name,
+            "\(name) (one writer's own document) held v\(held) when the store of v\(version) completed, "
+                + "after the store of v\(completed) had"
+        )
+    }
 }
 
 /// Each trial's went-back count and the run's first example, collected by the trials' checks.
@@ -395,7 +411,12 @@ let variant = ExerciseCheck.variant(
             for version in 1...versions {
                 group.enter()
                 trial.store.store(Payload.make(version: version), as: own) { error in
-                    if let error { failure.record(error) } else { trial.wentBack.complete(own, version: version) }
+                    if let error {
+                        failure.record(error)
+                    } else {
+                        trial.wentBack.complete(own, version: version)
+                        trial.wentBack.checkFile(own, in: trial.folder, completing: version)
+                    }
                     trial.failures.record(error)
                     storeFailures.record(error)
                     group.leave()
@@ -520,11 +541,15 @@ func concurrentChecks() -> Never {
         lostKind: "torn-at-end",
         inconsistent: tornPhrase,
         // The store has no marked window (the starter does not import RaceLab), so noise adds no
-        // pause: the calls' own threads are what interleave them.
+        // pause: the calls' own threads are what interleave them. `threads` is the runner's, one
+        // per core of this machine.
         unmarked: { threads in
-            threads > 1
-                ? "noise on; no marked window, so no pause: the calls ran at once on \(threads) threads"
-                : "noise on; no marked window, so no pause: the calls ran on one thread"
+            let operations = "\(writersPerTrial) writers and \(writersPerTrial) readers"
+            return threads > 1
+                ? "noise on; \(operations) shared the machine's \(threads) cores; "
+                    + "no `Race.window` in your file, so no pauses were added"
+                : "noise on; \(operations) took turns on one core; "
+                    + "no `Race.window` in your file, so no pauses were added"
         }
     )
     // Which readers found a file torn: the store's own loads run on its queue, a reader outside it does
@@ -611,8 +636,16 @@ func concurrentChecks() -> Never {
                     "read from your code: each store makes a new queue (\(made)), and a barrier orders only "
                         + "the work of its own queue: a store's barrier waits for no other store (`new-queue`)"
                 )
+            } else if let hop = QueuedLate.found(in: code) {
+                check.diagnose("queued-late", QueuedLate.line(hop))
             }
         }
+    } else if wentBack == 0, failedStores == 0, let hop = QueuedLate.found(in: participantCode("DocumentStore.swift")) {
+        // Read from the code alone, the run having seen no store overtaken: a note, not a FAIL.
+        check.note(
+            "read from your code: `store` queues its barrier from a block on \(hop); this run saw no store "
+                + "overtake another, but one can: submit the barrier in `store` itself"
+        )
     }
     // A document whose store completed is on disk from then on (the check removes none): a reader
     // that finds no file saw a store take it away before putting the new one in place.
@@ -668,6 +701,55 @@ enum GlobalBarrier {
             else { return false }
             return code.contains(use)
         }
+    }
+}
+
+/// Read from the participant's code (comments and strings left out): `store` hops to another queue
+/// first (`DispatchQueue.global().async { … }`) and submits its barrier to the store's queue from
+/// inside that block (`queue.sync(flags: .barrier)` or `.async(flags: .barrier)`). The barrier is then
+/// queued when the block runs (often after `store` has returned), not in the order of the calls: two
+/// stores' blocks run on two threads, and the later one can queue its barrier first.
+enum QueuedLate {
+    /// The queue `store` hops to, as the code names it (`DispatchQueue.global()`), or nil.
+    static func found(in code: String) -> String? {
+        guard let store = QueuePerStore.body(of: "func store", in: code),
+            let outer = try? Regex(#"((?:\w+\s*\.\s*)*\w+(?:\s*\([^)]*\))?)\s*\.\s*async\s*(?:\([^)]*\))?\s*\{"#),
+            let barrier = try? Regex(#"((?:\w+\s*\.\s*)*\w+)\s*\.\s*(?:sync|async)\s*\(\s*flags:\s*\[?\s*\.barrier"#)
+        else { return nil }
+        let bare = { (name: Substring) in
+            String(name.filter { !$0.isWhitespace }).replacing(#/^self\./#, with: "")
+        }
+        for match in store.matches(of: outer) {
+            guard let hop = match.output[1].substring,
+                let block = block(after: store[match.range.upperBound...])
+            else { continue }
+            for inner in block.matches(of: barrier) {
+                guard let queue = inner.output[1].substring, bare(queue) != bare(hop) else { continue }
+                return "`\(bare(hop))`"
+            }
+        }
+        return nil
+    }
+
+    /// The text of a block whose `{` ends just before `rest`, up to its matching `}`.
+    static func block(after rest: Substring) -> Substring? {
+        var depth = 1
+        for index in rest.indices {
+            switch rest[index] {
+            case "{": depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0 { return rest[..<index] }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The diagnosis line for a store that hops to `hop` first.
+    static func line(_ hop: String) -> String {
+        "read from your code: `store` queues its barrier from a block on \(hop), so only when that block "
+            + "runs, not in the order of the calls: a later store can queue its barrier first (`queued-late`)"
     }
 }
 
