@@ -224,7 +224,15 @@ public final class ExerciseCheck {
             stressing = false
             stressed = true
         }
-        let report = StressRunner.run(variant, options: .init(workload: workload, seed: seed, noise: true))
+        // Each trial's start and end on the verdict channel: the script stops a run in which no
+        // trial finished for far longer than one takes (see "Time limits" in Scripts/check-exercise).
+        let owns = ownsChannel
+        let report = StressRunner.run(
+            variant,
+            options: .init(workload: workload, seed: seed, noise: true),
+            entering: { phase in if owns && phase == .variant { VerdictChannel.trial(started: true) } },
+            afterTrial: { _ in if owns { VerdictChannel.trial(started: false) } }
+        )
         let operations = report.operations.formatted()
         // Noise pauses threads only at marked windows. A run that reached none still ran the
         // operations at once (on as many threads as the runner starts: one per core, at most one per

@@ -88,6 +88,18 @@ enum VerdictChannel {
         }
     }
 
+    /// Writes `trial started` (no token) when a trial of the stress run begins, and `trial finished`
+    /// when it has been checked and torn down, so that the script can stop a run in which no trial
+    /// finished for far longer than one takes (a deadlock) without waiting for the whole limit. A
+    /// forged line can only delay that stop to the whole limit, or make it come sooner for a check
+    /// that hangs anyway; never change the verdict.
+    static func trial(started: Bool) {
+        state.withLock { state in
+            guard case .some(.some) = state else { return }
+            writeAll(Array("trial \(started ? "started" : "finished")\n".utf8))
+        }
+    }
+
     private static func writeAll(_ line: [UInt8]) {
         line.withUnsafeBytes { bytes in
             var offset = 0

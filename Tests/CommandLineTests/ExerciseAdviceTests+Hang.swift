@@ -5,8 +5,9 @@ import Testing
 /// announces each one on the verdict channel), in which stage, and the likely causes, the
 /// exercise's own (`Exercise/hang-causes.md`) among them. A check still in its single-threaded part
 /// at 10 s is stopped then, as a likely deadlock (one thread runs it: nothing else can end the
-/// wait); one in the run from many threads says once at 10 s that it is still running, and keeps
-/// the whole limit. Each planted hang is one of the exercise's `Hangs/`, which `make
+/// wait); one in the run from many threads says once at 10 s that it is still running, and is
+/// stopped once no trial of the stress run finished for 20 s (a trial takes a second or two at most),
+/// or at the whole limit. Each planted hang is one of the exercise's `Hangs/`, which `make
 /// exercises-check` runs too. In `ExerciseAdviceTests`, whose checks run one at a time.
 extension ExerciseAdviceTests {
     /// Runs the planted hang with a time limit of `seconds`, expecting the timeout; its output lines,
@@ -39,14 +40,17 @@ extension ExerciseAdviceTests {
 
     /// A planted hang: its exercise and file, the time limit it runs with and the seconds after which
     /// it must be stopped (a check still in its single-threaded part is stopped at 10 s, or at the
-    /// limit if lower), the stage and requirement it hangs in, the requirements that must pass
-    /// before it, and the likely causes that must and must not be listed.
+    /// limit if lower; one whose stress run stalls, when no trial finished for 20 s: `stalled`, the
+    /// seconds a range, as the trial's start is seen within a second or two of it), the stage and
+    /// requirement it hangs in, the requirements that must pass before it, and the likely causes
+    /// that must and must not be listed.
     struct HangCase: Sendable, CustomTestStringConvertible {
         var testDescription: String
         var exercise: Int
         var file: String
         var seconds: Int
-        var stoppedAfter: Int
+        var stoppedAfter: ClosedRange<Int>
+        var stalled = false
         var concurrent: Bool
         var requirement: String
         var passedBefore: [String] = []
@@ -65,7 +69,7 @@ extension ExerciseAdviceTests {
                 exercise: 2,
                 file: "\(exercise2)/Hangs/EarlyReturnKeepsSemaphore.patch",
                 seconds: 8,
-                stoppedAfter: 8,
+                stoppedAfter: 8...8,
                 concurrent: false,
                 requirement: "later calls do not run it again",
                 passedBefore: ["the first call runs the work before it returns"],
@@ -79,7 +83,7 @@ extension ExerciseAdviceTests {
                 exercise: 6,
                 file: "Lessons/06-async-data-source/Exercise/Hangs/NestedPropertyLock.patch",
                 seconds: 60,
-                stoppedAfter: 10,
+                stoppedAfter: 10...10,
                 concurrent: false,
                 requirement: "a new playlist is empty",
                 causes: [
@@ -87,14 +91,15 @@ extension ExerciseAdviceTests {
                 ]
             ),
             // Single-threaded, each add finishes before the next begins: it hangs in the concurrent
-            // run, which keeps the whole limit and says so once after 10 s. Exercise 3's own cause is
-            // for an actor, not a queue's.
+            // run's first trial, says so once after 10 s, and is stopped when no trial finished for
+            // 20 s, long before the limit of 60 s. Exercise 3's own cause is for an actor, not a queue's.
             HangCase(
-                testDescription: "exercise 3: a semaphore held across the await, in the concurrent run",
+                testDescription: "exercise 3: a semaphore held across the await, stopped once no trial finishes",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/Hangs/SemaphoreAcrossAwait.patch",
-                seconds: 11,
-                stoppedAfter: 11,
+                seconds: 60,
+                stoppedAfter: 20...30,
+                stalled: true,
                 concurrent: true,
                 requirement: "200 concurrent adds of one point keep all 200 (every trial)",
                 causes: [
@@ -119,33 +124,43 @@ extension ExerciseAdviceTests {
             },
             "\(text)"
         )
-        let failure = try #require(
-            lines.firstIndex { $0.hasPrefix("FAIL: still running after \(planted.stoppedAfter) s") },
-            "\(lines)"
+        let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL: still running after ") }, "\(lines)")
+        let stopped = try #require(
+            Int(lines[failure].dropFirst("FAIL: still running after ".count).prefix { $0.isNumber }),
+            "\(lines[failure])"
         )
+        #expect(planted.stoppedAfter.contains(stopped), "\(lines[failure])")
         #expect(
             text.contains(
-                "FAIL: still running after \(planted.stoppedAfter) s, so the check was stopped. It was checking, "
+                "FAIL: still running after \(stopped) s, so the check was stopped. It was checking, "
                     + "\(stage): \(planted.requirement)"
             ),
             "\(text)"
         )
         // One thread runs the single-threaded checks: nothing else can end the wait, said as
-        // likely, with the longer limit the concurrent run would have had, when it is longer.
-        #expect(text.contains("likely a deadlock") == !planted.concurrent, "\(text)")
+        // likely, with the longer limit the concurrent run would have had, when it is longer. A
+        // stalled stress run is a likely deadlock too: no trial finished for 20 s.
+        #expect(text.contains("likely a deadlock") == (!planted.concurrent || planted.stalled), "\(text)")
+        #expect(
+            text.contains(
+                "It was stopped because no trial finished for 20 s, while a trial normally takes a second or two at most"
+            )
+                == planted.stalled,
+            "\(text)"
+        )
         #expect(
             text.contains("(the run from many threads gets \(planted.seconds) s)")
-                == (!planted.concurrent && planted.seconds > planted.stoppedAfter),
+                == (!planted.concurrent && planted.seconds > stopped),
             "\(text)"
         )
         // A progress line after 10 s only when the check goes on past 10 s, before the FAIL.
         let progress = lines.indices.filter { lines[$0].hasPrefix("  ...   still running after ") }
-        if planted.stoppedAfter > 10 {
+        if stopped > 10 {
             #expect(progress.count == 1 && progress.allSatisfy { $0 < failure }, "\(lines)")
             #expect(
                 text.contains(
                     "... still running after 10 s, \(stage): \(planted.requirement); it is stopped at "
-                        + "\(planted.stoppedAfter) s"
+                        + "\(planted.seconds) s" + (planted.stalled ? ", or once no trial finished for 20 s" : "")
                 ),
                 "\(text)"
             )

@@ -141,7 +141,18 @@ extension ExerciseAdviceTests {
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckWritesStale.patch",
                 kind: "recheck-stale",
                 hint: 5,
-                readFromCode: "still writes a value read before the `await` (`current`): that value is stale"
+                // It re-checks whether the player is new, not the score: the line does not say "score".
+                readFromCode: "after its `await` an add checks something, then still writes a value read "
+                    + "before the `await` (`current`): that value is stale"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 3: a re-check of the score after the await, then a stale write",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckScoreWritesStale.patch",
+                kind: "recheck-stale",
+                hint: 5,
+                readFromCode: "after its `await` an add compares the score, then still writes a value read "
+                    + "before the `await` (`current`): that value is stale"
             ),
             FromCodeCase(
                 testDescription: "exercise 3: a guard after the await on the approved points, not a re-check",

@@ -565,9 +565,15 @@ struct ExerciseAdviceTests {
         )
         // "anomalies in 38 of 40 trials (8,000 operations, seed …)": the trials the outcomes add up to.
         let evidence = try #require(lines.first { $0.contains("anomalies in ") })
-        // The starter promises "how many points were lost": the FAIL line counts them in points.
-        let text = lines.joined(separator: " ")
-        #expect(text.firstMatch(of: /\); +[0-9,]+ points lost/) != nil, "\(lines)")
+        // The starter promises "how many points were lost": the FAIL line counts them in points, out
+        // of the points the adds were asked to add (one per add: 40 trials × 200).
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        let lost = try #require(
+            text.firstMatch(of: /\); ([0-9,]+) of ([0-9,]+) points lost in all trials together/),
+            "\(lines)"
+        )
+        #expect(lost.2 == "8,000", "\(lines)")
+        #expect((Int(lost.1.filter(\.isNumber)) ?? .max) <= 8_000, "\(lines)")
         #expect(!text.contains("writes lost"))
         let anomalous = try #require(
             evidence.firstMatch(of: /anomalies in ([0-9,]+) of/).flatMap { Int($0.1.replacing(",", with: "")) }

@@ -52,6 +52,8 @@ check.require(
 )
 
 // Concurrent: every iteration adds one point for one of four players; nothing may be lost.
+// The points the adds were asked to add, all trials together: what the lost points are out of.
+let pointsAsked = Atomic<Int>(0)
 let variant = Variant(
     name: "exercise",
     kind: .fixed,
@@ -61,6 +63,7 @@ let variant = Variant(
         // Adds start at different times too (zero to three suspensions first): some read a score
         // after others have written, as well as before.
         for _ in 0..<Int.random(in: 0...3) { await Task.yield() }
+        pointsAsked.wrappingAdd(1, ordering: .relaxed)
         await board.add(1, to: "player-\(iteration.index % 4)")
     },
     check: { board, trial in .kept(await board.total, of: trial.iterations, unit: "points") }
@@ -71,6 +74,7 @@ check.stress(
     workload: Workload(trials: 40, iterations: 200),
     requirement: "200 concurrent adds of one point keep all 200 (every trial)",
     lost: "points",
+    lostOutOf: { _ in (pointsAsked.load(ordering: .acquiring), "points lost in all trials together") },
     // The starter marks no window, so noise adds no pause; the referee's `await` is where the adds
     // interleave.
     unmarked: { _ in
@@ -89,11 +93,14 @@ if recheck == .drop {
         "read from your code: after its `await` an add compares the score and, on some path, writes "
             + "nothing, so an add that finds it changed drops its points (`recheck-drop`)"
     )
-} else if case .stale(let name)? = recheck {
+} else if case .stale(let name, let comparesScore)? = recheck {
+    // What the add compares is named only when it is the score (not, say, whether the key exists).
     check.diagnose(
         "recheck-stale",
-        "read from your code: after its `await` an add compares the score, then still writes a value "
-            + "read before the `await` (`\(name)`): that value is stale (`recheck-stale`)"
+        "read from your code: after its `await` an add "
+            + (comparesScore ? "compares the score" : "checks something")
+            + ", then still writes a value read before the `await` (`\(name)`): that value is stale "
+            + "(`recheck-stale`)"
     )
 } else if check.saw("lost-writes"), AwaitInExpression.found(in: participantCode("Scoreboard.swift")) {
     check.diagnose(
@@ -129,7 +136,9 @@ enum Recheck: Equatable {
     case drop
     /// Every path writes, and a write puts back `name`, a value read before the `await`
     /// (`current + approved`): the points of the adds that ran meanwhile are overwritten.
-    case stale(String)
+    /// `comparesScore`: the condition compares a score (`scores[player, default: 0] == current`),
+    /// not only whether the player has one (`scores[player] != nil`).
+    case stale(String, comparesScore: Bool)
 }
 
 /// Reads `add` for a re-check after its `await` (``Recheck``); nil when there is none, or when
@@ -142,12 +151,17 @@ enum RecheckAfterAwait {
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         guard let suspension = body.range(of: "await") else { return nil }
         // Names bound to a read of the score before the suspension: `let current = scores[…]`.
+        // Those whose value is a test of the score (`scores[player] != nil`), not a score, too.
+        var testsBefore: [String] = []
         let readBefore = body[..<suspension.lowerBound].split(separator: "\n").compactMap { line -> String? in
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let binding = parts.first?.split(separator: " ") ?? []
             guard parts.count == 2, binding.count == 2, ["let", "var"].contains(binding[0]),
                 parts[1].hasPrefix("scores[") || parts[1].hasPrefix("self.scores[")
             else { return nil }
+            if ["nil", "==", "!=", "<", ">"].contains(where: parts[1].contains) {
+                testsBefore.append(String(binding[1]))
+            }
             return String(binding[1])
         }
         let lines = body[suspension.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
@@ -164,7 +178,19 @@ enum RecheckAfterAwait {
             let words = Self.words(statement)
             guard statement.contains("scores[") || readBefore.contains(where: words.contains) else { continue }
             let keyword = lineStart + line.prefix { $0 == " " || $0 == "\t" }.count
-            if let outcome = outcome(of: after, at: keyword, readBefore: readBefore) { outcomes.append(outcome) }
+            guard var outcome = outcome(of: after, at: keyword, readBefore: readBefore) else { continue }
+            // A score is compared when the condition reads one again other than against `nil`, or
+            // names a value read from one before the `await` that is a score, not a test of one
+            // (`let existed = scores[player] != nil`).
+            if case .stale(let name, _) = outcome {
+                let condition = statement.prefix { $0 != "{" }
+                let scoreValues = readBefore.filter { !testsBefore.contains($0) }
+                let compares =
+                    (condition.contains("scores[") && !condition.contains("nil"))
+                    || Self.words(String(condition)).contains(where: scoreValues.contains)
+                outcome = .stale(name, comparesScore: compares)
+            }
+            outcomes.append(outcome)
         }
         return outcomes.contains(.drop) ? .drop : outcomes.first
     }
@@ -216,7 +242,7 @@ enum RecheckAfterAwait {
         written += writes(in: later, outermostOnly: false).map { ($0, isGuard && equal ? checked : []) }
         for (value, current) in written {
             if let name = words(value).first(where: { readBefore.contains($0) && !current.contains($0) }) {
-                return .stale(name)
+                return .stale(name, comparesScore: true)
             }
         }
         return nil
