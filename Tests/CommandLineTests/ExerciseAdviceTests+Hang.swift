@@ -43,8 +43,9 @@ extension ExerciseAdviceTests {
     /// limit if lower; one whose stress run stalls, when no trial finished for 20 s: `stalled`, the
     /// seconds a range, as the trial's start is seen within a second or two of it), the stage and
     /// requirement it hangs in, the requirements that must pass before it, and the likely causes
-    /// that must and must not be listed (`takesALock`: the file calls `lock()` or `wait()` itself, so
-    /// the commonest cause, one left taken by an early return, is listed first).
+    /// that must and must not be listed (`earlyReturn`: the file calls `lock()` or `wait()`, has a
+    /// `return` and releases in no `defer`, so the commonest cause, a lock an early return leaves
+    /// taken, is listed first; otherwise it is not listed).
     struct HangCase: Sendable, CustomTestStringConvertible {
         var testDescription: String
         var exercise: Int
@@ -57,7 +58,7 @@ extension ExerciseAdviceTests {
         var passedBefore: [String] = []
         var causes: [String]
         var notCauses: [String] = []
-        var takesALock = true
+        var earlyReturn = false
     }
 
     @Test(
@@ -75,7 +76,8 @@ extension ExerciseAdviceTests {
                 concurrent: false,
                 requirement: "later calls do not run it again",
                 passedBefore: ["the first call runs the work before it returns"],
-                causes: ["a `DispatchSemaphore(value: 0)` used as a lock"]
+                causes: ["a `DispatchSemaphore(value: 0)` used as a lock"],
+                earlyReturn: true
             ),
             // `snapshot()` holds the lock and reads the starter's "atomic" `title`, whose getter
             // takes it again: the first check waits for itself, and is stopped at 10 s, not at the
@@ -90,8 +92,7 @@ extension ExerciseAdviceTests {
                 requirement: "a new playlist is empty",
                 causes: [
                     "a method that holds `lock` and reads `title` or `items`, whose getters take `lock` again"
-                ],
-                takesALock: false
+                ]
             ),
             // Single-threaded, each add finishes before the next begins: it hangs in the concurrent
             // run's first trial, says so once after 10 s, and is stopped when no trial finished for
@@ -170,12 +171,12 @@ extension ExerciseAdviceTests {
         } else {
             #expect(progress.isEmpty, "\(lines)")
         }
-        // The commonest cause comes first for code that takes a lock or waits itself, and is left
-        // out for code that only uses `withLock` or `sync`; then the exercise's own, the first of
-        // `causes` right after it.
+        // The commonest cause comes first for code an early return can leave holding a lock, and is
+        // left out for code that only uses `withLock` or `sync`, or releases in a `defer`; then the
+        // exercise's own, the first of `causes` right after it.
         let causes = lines.filter { $0.hasPrefix("      - ") }
         let earlyReturn = "a `wait()` or `lock()` that an early `return`"
-        if planted.takesALock {
+        if planted.earlyReturn {
             #expect(causes.first?.contains(earlyReturn) == true, "\(lines)")
             #expect(text.contains("release it in a `defer` right after taking it - " + planted.causes[0]), "\(text)")
         } else {
