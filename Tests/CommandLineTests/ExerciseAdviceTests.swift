@@ -207,7 +207,7 @@ struct ExerciseAdviceTests {
         let queuedLate = "read from your code: `store` queues its barrier from a block on `DispatchQueue.global()`"
         #expect(text.contains(queuedLate) == (planted.diagnosis == "queued-late"), "\(lines)")
         // A document stored before a read began is never missing to it: counted out of such reads.
-        let missing = #/ [1-9][\d,]* of [\d,]+ outside reads found no file for a stored document /#
+        let missing = #/ [1-9][\d,]* of [\d,]+ opens from outside the store found no file for a stored document /#
         #expect(text.contains(missing) == (planted.diagnosis == "missing-file"), "\(lines)")
         #expect(!text.contains(" inconsistencies") && !text.contains("the run checked"), "\(lines)")
         // A document counted as lost is one whose file is torn at the end: said so, out of all.

@@ -200,10 +200,15 @@ final class WentBack: @unchecked Sendable {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
             let held = Payload.version(of: data), held < completed
         else { return }
+        // `completed` is this store's own version, or a later one whose store completed first.
+        let rule =
+            completed == version
+            ? "it must hold v\(version) or later"
+            : "though the store of v\(completed) had already completed"
         record(
             name,
-            "\(name) (one writer's own document) held v\(held) when the store of v\(version) completed, "
-                + "after the store of v\(completed) had"
+            "\(name) (one writer's own document) held v\(held) when the store of v\(version) completed "
+                + "(\(rule))"
         )
     }
 }
@@ -659,10 +664,11 @@ func concurrentChecks() -> Never {
             missing
                 + (reads.outsideMissing + reads.loadsMissing > 0
                     ? ""
-                    : ": none of \(reads.outside.formatted()) outside reads and \(reads.loads.formatted()) "
+                    : ": none of \(reads.outside.formatted()) opens from outside the store and \(reads.loads.formatted()) "
                         + "loads found no file"),
             kind: "missing-file",
-            evidence: "\(reads.outsideMissing.formatted()) of \(reads.outside.formatted()) outside reads found no "
+            evidence:
+                "\(reads.outsideMissing.formatted()) of \(reads.outside.formatted()) opens from outside the store found no "
                 + "file for a stored document"
                 + (reads.loadsMissing > 0
                     ? "; \(reads.loadsMissing.formatted()) of \(reads.loads.formatted()) loads returned nil for one"
