@@ -363,7 +363,11 @@ public final class ExerciseCheck {
     /// channel, where an untested requirement is a failure of kind `untested`).
     public func finish() -> Never {
         let passed = failures.isEmpty && remedies.isEmpty && ownsChannel
-        if passed {
+        if passed, ProcessInfo.processInfo.environment["EXERCISE_THREAD_SANITIZER_FOLLOWS", default: ""] != "" {
+            // The checker script reads this code as racy and runs ThreadSanitizer next: a clean run
+            // is not the verdict yet, and the room must not read PASS before a FAIL.
+            say("No failure in this run: \(title); not the verdict yet, ThreadSanitizer runs next")
+        } else if passed {
             say("PASS: \(title)")
         } else if failures.isEmpty && remedies.isEmpty {
             say("FAIL: this check does not own the verdict channel (another ExerciseCheck was made first)")
