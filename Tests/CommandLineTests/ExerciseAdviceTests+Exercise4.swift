@@ -16,6 +16,12 @@ extension ExerciseAdviceTests {
                 "Starter/FileCounter.swift", "process-owner", 1,
                 "each holding `lockRecord`'s lock: two threads held that lock at the same time",
             ),
+            // The same record lock taken with `fcntl` itself: the same owner, the same hint.
+            (
+                "WrongFixes/RawFcntlRecordLock.patch", "process-owner", 1,
+                "each holding the record lock that `fcntl(F_SETLKW)` takes (read from your code): two threads "
+                    + "held that lock at the same time",
+            ),
             ("WrongFixes/LockInTheInstance.patch", "instance-lock", 4, "stored in its own FileCounter (`lock`)"),
             (
                 "WrongFixes/QueueInTheInstance.patch", "instance-lock", 4,

@@ -264,6 +264,14 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                     + "at the same time"
             )
         }
+        // The same POSIX record lock taken without `RaceLockFile`: its owner is the process too.
+        if let call = directRecordLock(in: code) {
+            return (
+                "process-owner",
+                "\(overlapped), each holding the record lock that `\(call)` takes (read from your code): "
+                    + "two threads held that lock at the same time"
+            )
+        }
         if let made = localLock(in: incrementBody(in: code)) {
             return (
                 "local-lock",
@@ -379,13 +387,37 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
     }
 
     /// Where `code` takes a lock: the calls that take one (`.lock()`, `.withLock`, `.sync`,
-    /// `.wait(`, `RaceLockFile`'s `.lockRecord()` and `.lockDescription()`, `pthread_mutex_lock(`),
-    /// not the other uses of those words (a variable named `lock`, `Self.lock(for: url)`).
+    /// `.wait(`, `RaceLockFile`'s `.lockRecord()` and `.lockDescription()`, `pthread_mutex_lock(`,
+    /// a waiting record lock: `fcntl(fd, F_SETLKW, &lock)`, `lockf(fd, F_LOCK, 0)`), not the other
+    /// uses of those words (a variable named `lock`, `Self.lock(for: url)`). `fcntl` with `F_SETLK`
+    /// is left out: the same call also releases the lock (with `F_UNLCK`).
     static func lockCalls(in code: String) -> [String.Index] {
         let method = /\.\s*(?:(?:lock|lockRecord|lockDescription)\s*\(\s*\)|(?:withLock|sync)\s*[({]|wait\s*\()/
         let function = /(?:^|[^A-Za-z0-9_])(?:pthread_mutex_lock|os_unfair_lock_lock)\s*\(/
-        return (code.matches(of: method).map(\.range.lowerBound) + code.matches(of: function).map(\.range.lowerBound))
-            .sorted()
+        let record = [recordLockCall("fcntl", "F_SETLKW(?:64)?"), recordLockCall("lockf", "F_T?LOCK")]
+        let starts =
+            code.matches(of: method).map(\.range.lowerBound)
+            + code.matches(of: function).map(\.range.lowerBound)
+            + record.flatMap { code.matches(of: $0).map(\.range.lowerBound) }
+        return starts.sorted()
+    }
+
+    /// A call of the C function `name` with `argument` (a regex) among its arguments, as a whole
+    /// word: `recordLockCall("fcntl", "F_SETLKW")` matches `fcntl(fd, F_SETLKW, &lock)`, not
+    /// `fcntl(fd, F_OFD_SETLKW, &lock)` or `x.fcntl(`. Arguments may hold one level of parentheses.
+    static func recordLockCall(_ name: String, _ argument: String) -> Regex<AnyRegexOutput> {
+        try! Regex(#"(?:^|[^A-Za-z0-9_.])"# + name + #"\s*\((?:[^;{}()]|\([^;{}()]*\))*?\b"# + argument + #"\b"#)
+    }
+
+    /// The call that takes a POSIX record lock directly in `code`, the lock `lockRecord` takes
+    /// (owned by the process): `fcntl(` with `F_SETLKW` or `F_SETLK` (not the open file
+    /// description's `F_OFD_SETLKW`), or `lockf(` with `F_LOCK` or `F_TLOCK`; nil when there is none. `code` is without
+    /// comments and strings, so the starter's comment naming `fcntl(F_SETLKW)` does not count.
+    static func directRecordLock(in code: String) -> String? {
+        if code.contains(recordLockCall("fcntl", "F_SETLKW(?:64)?")) { return "fcntl(F_SETLKW)" }
+        if code.contains(recordLockCall("fcntl", "F_SETLK(?:64)?")) { return "fcntl(F_SETLK)" }
+        if code.contains(recordLockCall("lockf", "F_T?LOCK")) { return "lockf(F_LOCK)" }
+        return nil
     }
 
     /// The type of a lock that `body` (the text of `increment()`) makes and takes at every call, so
