@@ -98,7 +98,9 @@ extension ExploreRequest: CommandRequest {
             other; 2 for bad usage, and for a replay string refused because it does not fit the
             variant. With --shard: 0 when its result was written, 3 when not. Interrupted (SIGINT,
             SIGTERM), it stops the variant being explored, which gets no verdict, and exits 130 or
-            143.
+            143. A whole lesson's exploration ends with one line: PASS, FAIL, ERROR (errors alone)
+            or NO VERDICT, the exit status, and the variants that decided it; a variant that cannot
+            be explored is not counted.
             """,
         keepsScratchFiles: true,
         defaults: ExploreRequest(),

@@ -92,6 +92,11 @@ extension RaceLabTool {
                     ) + "\n"
                 )
             }
+            // A whole lesson's exploration ends with its summary line; with files to write, after
+            // them, since a file not written decides the status too.
+            if request.variant == nil && !request.json && !drawing {
+                print(Self.summary(lesson: lesson.number, entries: entries, unexplored: unexplored.count))
+            }
             explored.append(
                 ExploreLesson(number: lesson.number, slug: lesson.slug, title: lesson.title, variants: entries)
             )
@@ -104,19 +109,69 @@ extension RaceLabTool {
                 : printJSON(ExploreDocument(tool: name, explored: explored[0]), what: "exploration")
             if printed != .success { return printed }
         }
-        var written = true
+        // What could not be written (`the HTML page`, `the trace`): an error, said by `writeFile`.
+        var unwritten: [String] = []
         if drawing, let lesson = lessons.first(where: { $0.number == request.lessons[0] }) {
             let title = "lesson \(lesson.number) (\(lesson.slug)): \(lesson.title)"
-            if let html = request.html {
-                written =
-                    writeFile(html, what: "the HTML page", { ScheduleHTML.render(title: title, pictures: pictures) })
-                    && written
+            if let html = request.html,
+                !writeFile(html, what: "the HTML page", { ScheduleHTML.render(title: title, pictures: pictures) })
+            {
+                unwritten.append("the HTML page")
             }
-            if let trace = request.trace {
-                written = writeFile(trace, what: "the trace", { try ScheduleTrace.render(pictures) }) && written
+            if let trace = request.trace,
+                !writeFile(trace, what: "the trace", { try ScheduleTrace.render(pictures) })
+            {
+                unwritten.append("the trace")
             }
         }
-        return Self.exitCode(for: explored.flatMap(\.variants), written: written)
+        if request.variant == nil && !request.json && drawing, let lesson = explored.first {
+            let unexplored = lessons.first { $0.number == lesson.number }?.variants.filter { $0.exploration == nil }
+            print(
+                Self.summary(
+                    lesson: lesson.number,
+                    entries: lesson.variants,
+                    unexplored: unexplored?.count ?? 0,
+                    unwritten: unwritten
+                )
+            )
+        }
+        return Self.exitCode(for: explored.flatMap(\.variants), written: unwritten.isEmpty)
+    }
+
+    /// A whole lesson's closing line, in `run`'s words (`TextReport.summaryLine`): how many buggy
+    /// variants had a failing schedule found and fixed ones stayed clean, how many were not explored
+    /// (not counted: they decide nothing), then the exit status `exitCode(for:written:)` gives and
+    /// what decided it: PASS (0); FAIL (1), naming every variant without its expected verdict;
+    /// ERROR (3) when errors (an ERROR verdict, a file in `unwritten`) are all that went wrong; NO
+    /// VERDICT (3) when a variant got none otherwise (INCONCLUSIVE, CLEAN, NOT EXHAUSTIVE, NOT
+    /// INTERLEAVED).
+    static func summary(
+        lesson: Int,
+        entries: [ExploreEntry],
+        unexplored: Int,
+        unwritten: [String] = []
+    ) -> String {
+        let buggy = entries.filter { $0.kind == .buggy }
+        let fixed = entries.filter { $0.kind == .fixed }
+        let failing = entries.filter { !$0.asExpected }
+        let status = exitCode(for: entries, written: unwritten.isEmpty)
+        let outcome =
+            switch status {
+            case .success: "PASS"
+            case .unexpectedVerdict: "FAIL, exit \(status.rawValue)"
+            default:
+                (failing.allSatisfy { $0.verdict == Verdict.error.label } ? "ERROR" : "NO VERDICT")
+                    + ", exit \(status.rawValue)"
+            }
+        return TextReport().summaryLine(
+            lesson: lesson,
+            buggy: (buggy.filter(\.asExpected).count, buggy.count),
+            shown: "found",
+            fixed: (fixed.filter(\.asExpected).count, fixed.count),
+            besides: unexplored > 0 ? ["\(unexplored) not explored (not counted)"] : [],
+            outcome: outcome,
+            deciding: failing.map { ($0.variant, $0.verdict) } + unwritten.map { ($0, "not written") }
+        )
     }
 
     /// The exit status of an exploration: an unexpected verdict that is evidence wins (1); else a
@@ -197,6 +252,30 @@ enum ExploreEntry: Encodable {
         switch self {
         case .explored(let entry): entry.asExpected
         case .failed: false
+        }
+    }
+
+    /// The variant's name.
+    var variant: String {
+        switch self {
+        case .explored(let entry): entry.variant
+        case .failed(let failure): failure.variant
+        }
+    }
+
+    /// Whether the variant is buggy or fixed.
+    var kind: VariantKind {
+        switch self {
+        case .explored(let entry): entry.kind
+        case .failed(let failure): failure.kind
+        }
+    }
+
+    /// The verdict as the text prints it: `CLEAN, NOT EXHAUSTIVE`, `CRASHED`.
+    var verdict: String {
+        switch self {
+        case .explored(let entry): entry.verdict
+        case .failed(let failure): failure.verdict.label
         }
     }
 

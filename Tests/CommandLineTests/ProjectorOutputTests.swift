@@ -87,8 +87,11 @@ struct ProjectorOutputTests {
         }
         // No step label is cut: a long one goes on under itself.
         #expect(!output.stdout.contains("…"))
+        // The lesson's summary line closes the output, after every variant's block.
+        let summary = try #require(output.stdout.range(of: "\nlesson \(lesson): ", options: .backwards))
+        #expect(output.stdout[summary.lowerBound...].hasSuffix(" → PASS\n\n"), "\(output.stdout)")
         // Each variant opens with its verdict (under its heading, at most three lines) and fits a screen.
-        let blocks = ("\n" + output.stdout).components(separatedBy: "\nlesson ").dropFirst()
+        let blocks = ("\n" + output.stdout[..<summary.lowerBound]).components(separatedBy: "\nlesson ").dropFirst()
         #expect(!blocks.isEmpty)
         // What a run says once: each name the queue legend explains, what a step is, a clean
         // verdict's scope. A legend line names the steps it explains as the schedule above it does.

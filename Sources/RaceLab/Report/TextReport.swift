@@ -244,21 +244,47 @@ package struct TextReport {
         return ([heading] + lines.flatMap { wrapped($0, hang: "    ") } + [rounding]).joined(separator: "\n") + "\n"
     }
 
+    /// A lesson's closing line after `run`: how many buggy variants reproduced and fixed ones stayed
+    /// clean, PASS, FAIL or ERROR, and the variants that decided a FAIL or an ERROR.
     package func summary(_ lesson: RunReport.LessonReport) -> String {
         let buggy = lesson.variants.filter { $0.kind == .buggy && $0.decides }
         let fixed = lesson.variants.filter { $0.kind == .fixed && $0.decides }
         let unmeasured = lesson.variants.filter { !$0.decides }
-        var parts: [String] = []
-        if !buggy.isEmpty { parts.append("buggy reproduced \(buggy.filter(\.passed).count)/\(buggy.count)") }
-        if !fixed.isEmpty { parts.append("fixed clean \(fixed.filter(\.passed).count)/\(fixed.count)") }
-        if !unmeasured.isEmpty { parts.append("\(unmeasured.count) not counted on this system") }
         // ERROR only when errors are all that went wrong: a real failure beside an error is a FAIL.
-        let failingVerdicts = Set(lesson.variants.filter { !$0.passed && $0.decides }.map(\.verdict))
-        let end = lesson.passed ? " → PASS" : failingVerdicts == [.error] ? " → ERROR" : " → FAIL"
-        var line = "lesson \(lesson.number): " + parts.joined(separator: ", ") + end
         let failing = lesson.variants.filter { !$0.passed && $0.decides }
-        if !failing.isEmpty {
-            line += " (" + failing.map { "\($0.name): \($0.verdict.label.lowercased())" }.joined(separator: "; ") + ")"
+        let failingVerdicts = Set(failing.map(\.verdict))
+        return summaryLine(
+            lesson: lesson.number,
+            buggy: (buggy.filter(\.passed).count, buggy.count),
+            shown: "reproduced",
+            fixed: (fixed.filter(\.passed).count, fixed.count),
+            besides: unmeasured.isEmpty ? [] : ["\(unmeasured.count) not counted on this system"],
+            outcome: lesson.passed ? "PASS" : failingVerdicts == [.error] ? "ERROR" : "FAIL",
+            deciding: failing.map { ($0.name, $0.verdict.label) }
+        )
+    }
+
+    /// A lesson's closing line, for `run` and `explore` alike: `lesson 3: buggy reproduced 3/3, fixed
+    /// clean 4/5 → FAIL (in-flight-task: failed)`. `buggy` counts the buggy variants whose bug
+    /// showed (said as `shown`) of those counted, `fixed` the fixed ones that stayed clean, `besides`
+    /// says what else the lesson had; `deciding` are the variants that decided the `outcome`, each
+    /// with its verdict. Wrapped to the report's width.
+    package func summaryLine(
+        lesson: Int,
+        buggy: (shown: Int, of: Int),
+        shown: String,
+        fixed: (clean: Int, of: Int),
+        besides: [String] = [],
+        outcome: String,
+        deciding: [(name: String, verdict: String)]
+    ) -> String {
+        var parts: [String] = []
+        if buggy.of > 0 { parts.append("buggy \(shown) \(buggy.shown)/\(buggy.of)") }
+        if fixed.of > 0 { parts.append("fixed clean \(fixed.clean)/\(fixed.of)") }
+        parts += besides
+        var line = "lesson \(lesson): " + parts.joined(separator: ", ") + " → " + outcome
+        if !deciding.isEmpty {
+            line += " (" + deciding.map { "\($0.name): \($0.verdict.lowercased())" }.joined(separator: "; ") + ")"
         }
         return wrapped(line).joined(separator: "\n") + "\n"
     }
