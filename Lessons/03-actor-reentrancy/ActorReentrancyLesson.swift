@@ -51,7 +51,7 @@ public enum ActorReentrancyLesson {
     static let mainActorUpdate = variant(
         name: "main-actor-update",
         kind: .buggy,
-        summary: "a UI-actor component: var items = await source.items; change one; await the list written back whole",
+        summary: "a UI-actor component: var items = await source.items; change one; await source.writeBack(items)",
         explored: "call updateItem",
         because: "two isolated reads and writes on two actors: no data race, and isolation is all the compiler checks",
         apply: { source, slot, update in

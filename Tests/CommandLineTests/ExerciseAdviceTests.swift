@@ -133,6 +133,34 @@ struct ExerciseAdviceTests {
         #expect(!lines.contains { $0.contains("functional checks run") })
     }
 
+    /// A file that does not compile shows each error with its code excerpt down to the caret under
+    /// the error's line, not the context lines after it (or a projector shows the error on them);
+    /// a lock the compiler refuses in an async function ends with the hint written for it.
+    @Test(
+        "exercise3: a lock across the await does not compile; each excerpt ends at its error, Next names hint 3",
+        .timeLimit(.minutes(20))
+    )
+    func exercise3LockAcrossAwaitDoesNotCompile() async throws {
+        let lines = try await Self.check(
+            exercise: 3,
+            .patch("Lessons/03-actor-reentrancy/Exercise/WrongFixes/LockAcrossAwait.patch"),
+            diagnosis: "unavailable-in-async"
+        )
+        #expect(lines.contains { $0.hasSuffix("does not compile. The compiler says:") }, "\(lines)")
+        let isSource = { (line: String) in line.contains(#/^ *[0-9]+ \| /#) }
+        let carets = lines.indices.filter { lines[$0].contains(#/^ +\| +`- error$/#) }
+        // One caret per error, right under the line it is on, and no excerpt line after it.
+        #expect(carets.count == 2, "\(lines)")
+        for (caret, call) in zip(carets, ["lock.lock()", "defer { lock.unlock() }"]) {
+            #expect(isSource(lines[caret - 1]) && lines[caret - 1].hasSuffix(call), "\(lines)")
+            #expect(caret + 1 < lines.count && !isSource(lines[caret + 1]), "\(lines)")
+        }
+        #expect(!lines.contains { isSource($0) && $0.contains("let current") }, "\(lines)")
+        #expect(lines.contains { $0.contains("is not allowed in an") }, "\(lines)")
+        Self.expectNext(lines, hint: 3, of: 5, in: "Lessons/03-actor-reentrancy/Exercise/hints.md")
+        #expect(lines.firstIndex { $0.hasPrefix("Next:") }.map { $0 > carets.last ?? lines.count } == true)
+    }
+
     /// A planted file and the hint its failure must send the participant to; for exercise 2, also
     /// the requirements its check must fail and hold.
     struct HintCase: Sendable, CustomTestStringConvertible {

@@ -83,21 +83,12 @@ check.finish()
 
 /// The accessors of the computed `contents` as the participant's code has them (whitespace removed).
 enum Accessors {
-    /// The body of the first accessor opened by `keyword{` (`get`, `set`), up to its closing brace.
+    /// The body of the first accessor opened by `keyword{` (`get`, `set`), up to its closing brace
+    /// (to the end of the code when it is not closed).
     static func body(_ keyword: String, in compact: String) -> Substring? {
         guard let open = compact.range(of: keyword + "{") else { return nil }
-        var depth = 1
-        var end = open.upperBound
-        while end < compact.endIndex {
-            switch compact[end] {
-            case "{": depth += 1
-            case "}": depth -= 1
-            default: break
-            }
-            if depth == 0 { return compact[open.upperBound..<end] }
-            end = compact.index(after: end)
-        }
-        return compact[open.upperBound...]
+        let rest = compact[open.upperBound...]
+        return BraceMatching.block(after: rest) ?? rest
     }
 
     /// Whether a store goes through the computed property, `contents[...] = ...` (not `_contents`):

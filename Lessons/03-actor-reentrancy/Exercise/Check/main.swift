@@ -199,7 +199,8 @@ enum RecheckAfterAwait {
     /// write, else the first value read before the `await` that a write puts back.
     private static func outcome(of text: [Character], at start: Int, readBefore: [String]) -> Recheck? {
         let isGuard = text[start...].starts(with: "guard")
-        guard let open = text[start...].firstIndex(of: "{"), let close = closing(text, open) else { return nil }
+        guard let open = text[start...].firstIndex(of: "{"), let close = BraceMatching.closing(text, of: open)
+        else { return nil }
         // Each path through the statement, as the code it runs (an `if` without `else`: none).
         var paths = [text[(open + 1)..<close]]
         var end = close + 1
@@ -208,7 +209,7 @@ enum RecheckAfterAwait {
             while true {
                 let next = text[end...].firstIndex { !$0.isWhitespace } ?? text.endIndex
                 guard text[next...].starts(with: "else"), let open = text[next...].firstIndex(of: "{"),
-                    let close = closing(text, open)
+                    let close = BraceMatching.closing(text, of: open)
                 else { break }
                 paths.append(text[(open + 1)..<close])
                 end = close + 1
@@ -275,17 +276,6 @@ enum RecheckAfterAwait {
             index = bracket + 1
         }
         return values
-    }
-
-    /// The index of the `}` that closes the `{` at `open`.
-    private static func closing(_ text: [Character], _ open: Int) -> Int? {
-        var depth = 0
-        for index in open..<text.endIndex {
-            if text[index] == "{" { depth += 1 }
-            if text[index] == "}" { depth -= 1 }
-            if depth == 0 { return index }
-        }
-        return nil
     }
 
     private static func words(_ text: String) -> [String] {

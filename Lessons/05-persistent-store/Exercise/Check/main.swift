@@ -732,7 +732,7 @@ enum GlobalBarrier {
 enum QueuedLate {
     /// The queue `store` hops to, as the code names it (`DispatchQueue.global()`), or nil.
     static func found(in code: String) -> String? {
-        guard let store = QueuePerStore.body(of: "func store", in: code),
+        guard let store = BraceMatching.body(of: "func store", in: code),
             let outer = try? Regex(#"((?:\w+\s*\.\s*)*\w+(?:\s*\([^)]*\))?)\s*\.\s*async\s*(?:\([^)]*\))?\s*\{"#),
             let barrier = try? Regex(#"((?:\w+\s*\.\s*)*\w+)\s*\.\s*(?:sync|async)\s*\(\s*flags:\s*\[?\s*\.barrier"#)
         else { return nil }
@@ -741,26 +741,11 @@ enum QueuedLate {
         }
         for match in store.matches(of: outer) {
             guard let hop = match.output[1].substring,
-                let block = block(after: store[match.range.upperBound...])
+                let block = BraceMatching.block(after: store[match.range.upperBound...])
             else { continue }
             for inner in block.matches(of: barrier) {
                 guard let queue = inner.output[1].substring, bare(queue) != bare(hop) else { continue }
                 return "`\(bare(hop))`"
-            }
-        }
-        return nil
-    }
-
-    /// The text of a block whose `{` ends just before `rest`, up to its matching `}`.
-    static func block(after rest: Substring) -> Substring? {
-        var depth = 1
-        for index in rest.indices {
-            switch rest[index] {
-            case "{": depth += 1
-            case "}":
-                depth -= 1
-                if depth == 0 { return rest[..<index] }
-            default: break
             }
         }
         return nil
@@ -781,7 +766,7 @@ enum QueuedLate {
 enum QueuePerStore {
     /// How `store` makes its queue, in words for the diagnosis, or nil when the code does not.
     static func found(in code: String) -> String? {
-        guard let store = body(of: "func store", in: code), let call = try? Regex(#"DispatchQueue\s*\("#),
+        guard let store = BraceMatching.body(of: "func store", in: code), let call = try? Regex(#"DispatchQueue\s*\("#),
             let computed = try? Regex(#"var\s+(\w+)\s*:\s*DispatchQueue\s*\{[^}]*DispatchQueue\s*\("#)
         else { return nil }
         if store.contains(call) { return "`store` calls `DispatchQueue(`" }
@@ -791,25 +776,6 @@ enum QueuePerStore {
                 let use = try? Regex(#"(?:^|\W)"# + name + #"\s*\.\s*async"#), store.contains(use)
             else { continue }
             return "`store` submits to `\(name)`, a computed property that makes one each time it is read"
-        }
-        return nil
-    }
-
-    /// The text between the braces of the first declaration that starts with `declaration`, matched
-    /// brace for brace (strings are left out, so their braces do not count).
-    static func body(of declaration: String, in code: String) -> Substring? {
-        guard let start = code.range(of: declaration),
-            let open = code[start.upperBound...].firstIndex(of: "{")
-        else { return nil }
-        var depth = 0
-        for index in code[open...].indices {
-            switch code[index] {
-            case "{": depth += 1
-            case "}":
-                depth -= 1
-                if depth == 0 { return code[code.index(after: open)..<index] }
-            default: break
-            }
         }
         return nil
     }
