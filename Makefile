@@ -59,12 +59,18 @@ play-%: racelab-current ## Be the scheduler of lesson N's buggy variant (e.g. ma
 # Everything a participant runs, built once before the room arrives: the release racelab (make
 # lesson-N, explore-N, play-N) and the exercises' scratch package (make exercise-N), which builds
 # RaceLab a second time on its own. Each exercise's reference solution is checked on the way, so
-# a room that starts with this target starts with a checker known to work.
+# a room that starts with this target starts with a checker known to work. An exercise whose hints
+# name `no-barrier` also gets its ThreadSanitizer harness: Scripts/check-exercise runs it, without
+# TSAN=1, after a clean run of code it reads as `no-barrier`, and its first build takes minutes.
 workshop: release ## Before a workshop: build everything participants use (racelab, the exercise checker) and check it works
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass >/dev/null; \
 		echo "exercise $$n: checker built, reference solution passes"; \
+		if grep -qw 'no-barrier' $$dir/hints.md; then \
+			Scripts/check-exercise $$n --file $$dir/Solution/*.swift --tsan --expect pass >/dev/null; \
+			echo "exercise $$n: ThreadSanitizer harness built, reference solution passes under it"; \
+		fi; \
 	done
 	@echo "Ready: make lesson-N, explore-N, play-N and exercise-N start without a build."
 	@echo 'To type racelab ... as the lessons write it: export PATH="$$PWD/.build/release:$$PATH"'
