@@ -98,7 +98,7 @@ extension ExerciseAdviceTests {
     /// The solution's mark is before its lock; the alternative's is in a barrier block on a queue
     /// thread, not the writer's: both pause, and the other writer's replace returns meanwhile. A
     /// mark inside the lock keeps the other writer out: the first pause ends on its limit, said with
-    /// the limit, and the later trials pass that mark without pausing.
+    /// the limit, and the later trials pass that mark without pausing, which the line says too.
     @Test(
         "exercise 6's solutions pass the writers-only check, each writer paused while the other wrote",
         arguments: [
@@ -114,7 +114,8 @@ extension ExerciseAdviceTests {
         let pauses =
             insideLock
             ? #"in 1 the writer paused inside your lock or queue block and the other waited until the "#
-                + #"pause's 1 s limit: they never overlapped"#
+                + #"pause's 1 s limit: they never overlapped; in the other 7, the writer passed that mark "#
+                + #"without pausing \(a pause there would only wait the same 1 s again\)"#
             : #"one writer paused at its first Race\.window mark: in 8, until the other's "#
                 + #"replace\(title:items:\) returned"#
         #expect(

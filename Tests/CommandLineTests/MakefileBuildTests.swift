@@ -135,3 +135,43 @@ struct MakefileBuildTests {
         }
     }
 }
+
+/// `make exercise-N` passes Scripts/check-exercise's status on, except a FAIL's: a FAIL (status 1)
+/// is the expected answer to a wrong fix, so make ends with status 0 and without its
+/// `make: *** [...] Error 1` line, which on a projector reads as the tool breaking. STRICT=1 passes
+/// a FAIL's status on too; a file that does not compile or an error of the checker (status 2)
+/// always fails make. A stand-in checker exits with the status under test.
+@Suite("make exercise-N: a FAIL ends make without an error, an error of the checker does not")
+struct MakefileExerciseStatusTests {
+    static func make(_ arguments: [String], checkerStatus: Int) async throws -> (status: Int32, output: String) {
+        try await Executable.withTemporaryFolder("racelab-makefile") { root in
+            try MakefileBuildTests.script(
+                "#!/bin/sh\necho \"check-exercise $*\"\nexit \(checkerStatus)\n",
+                at: root.appendingPathComponent("Scripts/check-exercise")
+            )
+            let (status, output) = try await Executable.capture(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["make", "--no-print-directory", "-f", repositoryRoot.appendingPathComponent("Makefile").path]
+                    + arguments,
+                in: root,
+                stderr: .merged
+            )
+            return (status, output)
+        }
+    }
+
+    @Test(
+        "the make status for each checker status, with and without STRICT=1",
+        arguments: [
+            (0, false, true), (1, false, true), (2, false, false), (130, false, false),
+            (0, true, true), (1, true, false), (2, true, false),
+        ]
+    )
+    func status(checkerStatus: Int, strict: Bool, makeSucceeds: Bool) async throws {
+        let result = try await Self.make(["exercise-3", "STRICT=\(strict ? "1" : "")"], checkerStatus: checkerStatus)
+        #expect(result.output.hasPrefix("Scripts/check-exercise 3\ncheck-exercise 3\n"), "\(result.output)")
+        #expect((result.status == 0) == makeSucceeds, "\(result.output)")
+        // make's own error line comes exactly with a failing status.
+        #expect(result.output.contains("***") == !makeSucceeds, "\(result.output)")
+    }
+}

@@ -135,4 +135,39 @@ struct HistogramLayoutTests {
         #expect(scatteredText.contains("worst seen (2 of those 8): worst → damage of kind worst"), "\(scatteredText)")
         #expect(!scatteredText.contains("most often"), "\(scatteredText)")
     }
+
+    @Test("when the bug showed in only some trials, the compact line says what the others ended with")
+    func otherTrialsNamed() async {
+        // Trials 0 and 4 of 8 keep all 10 (acceptable), the others lose one.
+        func variant(clean: Set<Int>) -> Variant {
+            Variant(
+                name: "sometimes",
+                kind: .buggy,
+                summary: "loses one in some trials",
+                makeState: { 0 },
+                operation: { _, _ in },
+                check: { _, info in
+                    clean.contains(info.trial)
+                        ? Observation(expected: 10, observed: 10, outcome: "all kept", meaning: "every write kept")
+                        : Observation(
+                            expected: 10,
+                            observed: 9,
+                            lostWrites: 1,
+                            outcome: "lost",
+                            meaning: "one write lost"
+                        )
+                }
+            )
+        }
+        let text = TextReport()
+        let some = await StressRunner.run(variant(clean: [0, 4]), options: .trials(8, iterations: 1))
+        let someText = text.compactVariant(some)
+        #expect(someText.contains("REPRODUCED in 6 of 8 trials"), "\(someText)")
+        #expect(someText.contains("all 6 of them: lost → one write lost; the other 2: all kept"), "\(someText)")
+        // Every trial showed it: nothing else to say.
+        let every = await StressRunner.run(variant(clean: []), options: .trials(8, iterations: 1))
+        let everyText = text.compactVariant(every)
+        #expect(everyText.contains("all 8 of them: lost → one write lost\n"), "\(everyText)")
+        #expect(!everyText.contains("the other"), "\(everyText)")
+    }
 }

@@ -238,13 +238,25 @@ if let stuck {
         // The paused writer held what the other needs (its mark is inside the lock or the queue
         // block): that is what keeps the writers apart, so it is said as the fine outcome it is, with
         // the limit the pause ended on. The trials after it pass that mark without pausing (a pause
-        // there would only show the same wait again), which "in N" of the trials already implies.
+        // there would only show the same wait again): said too, or "in 1" leaves the others unexplained.
         pauses.append(
             "in \(pausesTimedOut) the writer paused inside your lock or queue block and the other waited "
                 + "until the pause's 1 s limit: they never overlapped"
         )
         if handedOver > 0 { pauses.append("in \(handedOver), the other's replace returned during the pause") }
+        if pausesSkipped > 0 {
+            let others =
+                pausesTimedOut + handedOver + pausesSkipped == writersRan
+                ? "in the other \(pausesSkipped)" : "in \(pausesSkipped)"
+            pauses.append(
+                "\(others), the writer passed that mark without pausing (a pause there would only wait "
+                    + "the same 1 s again)"
+            )
+        }
     }
+    // Trials whose writer reached no mark within 1 s: not paused, so not overlapped by the check.
+    let unpaused = writersRan - writersPaused - pausesSkipped
+    if unpaused > 0 { pauses.append("in \(unpaused), the writer reached no Race.window mark within 1 s") }
     check.require(true, writersRequirement + " (\(writerTrials) trials; " + pauses.joined(separator: "; ") + ")")
 }
 
