@@ -38,10 +38,12 @@ extension ExerciseAdviceTests {
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 4, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
-            // A lock the code reading does not find: the line says only what the run saw.
+            // A lock the code reading does not find: the line says only what the run saw, and
+            // each reason a lock held around the window can have for letting a second increment in.
             (
                 "WrongFixes/LockFromAHelper.patch", "overlap", 5,
-                "did not keep it out (it does not cover the whole read-modify-write, or other increments",
+                "did not keep it out (it does not cover the whole read-modify-write, other increments do "
+                    + "not take the same lock, or every increment is the same owner of it: hint 1)",
             ),
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
             (

@@ -307,7 +307,8 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                 // Neither which lock nor where was read from the code: the line says what the run saw.
                 "\(overlapped): one increment read while another had read and not "
                     + "yet written, so the code's lock did not keep it out (it does not cover the whole "
-                    + "read-modify-write, or other increments do not take the same lock)"
+                    + "read-modify-write, other increments do not take the same lock, or every "
+                    + "increment is the same owner of it: hint 1)"
             )
             : nil
     }
