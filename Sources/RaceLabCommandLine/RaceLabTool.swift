@@ -215,7 +215,8 @@ public struct RaceLabTool: Sendable {
                     number: lesson.number,
                     slug: lesson.slug,
                     title: lesson.title,
-                    variants: reports
+                    variants: reports,
+                    countLabels: RunReport.LessonReport.countLabels(fromLesson: lesson.countLabels)
                 )
                 lessonReports.append(lessonReport)
                 if !request.json {

@@ -38,10 +38,12 @@ extension ExerciseAdviceTests {
             ("WrongFixes/OneDescriptionForAll.patch", "shared-owner", 4, "each holding `lockDescription`'s lock"),
             ("WrongFixes/LockReadAndWrite.patch", "overlap", 5, "takes its lock more than once"),
             ("WrongFixes/LockDescriptionTwice.patch", "overlap", 5, "takes its lock more than once"),
-            // A lock the code reading does not find: the line says only what the run saw.
+            // A lock the code reading does not find: the line says only what the run saw, and
+            // each reason a lock held around the window can have for letting a second increment in.
             (
                 "WrongFixes/LockFromAHelper.patch", "overlap", 5,
-                "did not keep it out (it does not cover the whole read-modify-write, or other increments",
+                "did not keep it out (it does not cover the whole read-modify-write, other increments do "
+                    + "not take the same lock, or every increment is the same owner of it: hint 1)",
             ),
             ("WrongFixes/LockTheCounterFile.patch", "renamed-file", 6, "a lock on the counter file itself"),
             (
@@ -105,6 +107,34 @@ extension ExerciseAdviceTests {
         )
     }
 
+    /// The starter's record lock kept and a lock stored in the instance taken around it: the check
+    /// names both, the record lock's line first, then the stored lock by its name in the code, one
+    /// per instance, beside the record lock's one owner, the process. Hint 2 first, as for a lock
+    /// made per call: the record lock's fix alone passes.
+    @Test(
+        "exercise 4: the record lock and a lock stored in the instance are both named, hint 2 first",
+        .timeLimit(.minutes(20))
+    )
+    func exercise4RecordLockAndLockInTheInstance() async throws {
+        let exercise = "Lessons/04-coordinator-locking/Exercise/"
+        let lines = try await Self.check(
+            exercise: 4,
+            Planted(exercise + "WrongFixes/RecordLockAndLockInTheInstance.patch"),
+            diagnosis: "instance-lock"
+        )
+        Self.expectNext(lines, hint: 2, of: 6, in: "\(exercise)hints.md")
+        let text = Self.joined(lines)
+        let recordLock =
+            "each holding `lockRecord`'s lock: two threads held that lock at the same time (`process-owner`)"
+        let stored =
+            "and each held the lock stored in its own FileCounter (`lock`), one per instance, while the "
+            + "record lock's one owner is the process: a new FileCounter has a new lock, so it keeps no "
+            + "other increment out either (`instance-lock`)"
+        let first = try #require(text.range(of: recordLock), "\(lines)")
+        let second = try #require(text.range(of: stored), "\(lines)")
+        #expect(first.upperBound < second.lowerBound, "\(lines)")
+    }
+
     /// The reference solution shares no state; the alternative's map of locks, shared by every
     /// instance, is guarded by a lock of its own, and the check says it read that from the code.
     @Test(
@@ -135,7 +165,8 @@ extension ExerciseAdviceTests {
         #expect(hints.contains("## Hint 1: whom does the lock exclude?\n*For:* `lost-writes process-owner`\n"))
         // The record lock with a lock made per call beside it: hints 2 and 3 on the record lock's
         // owner, then hint 4 on the lock made per call.
-        let both = ", `lost-writes process-owner local-lock`"
+        // The same for a lock stored in the instance beside it.
+        let both = ", `lost-writes process-owner local-lock`,\n`lost-writes process-owner instance-lock`"
         #expect(
             hints.contains(
                 "## Hint 2: a lock whose owner is one increment\n*For:* `lost-writes process-owner`\(both)\n"
@@ -148,7 +179,7 @@ extension ExerciseAdviceTests {
         #expect(
             hints.contains(
                 "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`,"
-                    + "\n`lost-writes process-owner local-lock`\n"
+                    + "\n`lost-writes process-owner local-lock`, `lost-writes process-owner instance-lock`\n"
             )
         )
         #expect(

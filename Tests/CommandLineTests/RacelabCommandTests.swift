@@ -58,6 +58,8 @@ struct RacelabCommandTests {
         #expect(document["schemaVersion"] as? Int == RunReport.currentSchemaVersion)
         let lesson = try #require((document["lessons"] as? [[String: Any]])?.first)
         #expect(lesson["number"] as? Int == 1)
+        // Lesson 1 calls its counts by their general names: no labels, the field still there.
+        #expect((lesson["countLabels"] as? [String: String]) == [:])
         let variants = try #require(lesson["variants"] as? [[String: Any]])
         #expect(variants.map { $0["name"] as? String } == ["buggy", "fixed", "actor"])
         let required = [
@@ -74,6 +76,23 @@ struct RacelabCommandTests {
         // The JSON decodes back into the report type the library publishes.
         let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
         #expect(report.lessons.first?.variants.first?.lostWrites ?? 0 > 0)
+    }
+
+    @Test("run 4 --json carries the lesson's word for its count, the one its text report prints")
+    func runJSONCountLabels() async throws {
+        let arguments = [
+            "run", "4", "--variant", "uncoordinated", "--trials", "2", "--iterations", "50", "--seed", "7",
+        ]
+        let output = try await Executable.racelab.run(arguments + ["--json"])
+        #expect(output.status == 0 || output.status == 1, "stderr: \(output.stderr)")
+        let report = try JSONDecoder().decode(RunReport.self, from: Data(output.stdout.utf8))
+        let labels = try #require(report.lessons.first?.countLabels)
+        #expect(labels == ["inconsistencies": "overlaps"])
+        // The same word the text report's count line names the count with, and not the general one.
+        let text = try await Executable.racelab.run(arguments + ["--verbose"])
+        let counts = text.stdout.split(separator: "\n").filter { $0.contains(" total, ") }
+        #expect(counts.contains { $0.hasPrefix("  overlaps ") }, "\(text.stdout)")
+        #expect(!counts.contains { $0.hasPrefix("  inconsistencies ") }, "\(text.stdout)")
     }
 
     @Test(

@@ -13,16 +13,49 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var title: String
         /// The reports of the variants that ran, in the lesson's order.
         public var variants: [VariantReport]
+        /// The lesson's own words for a count, keyed by the count's field in `variants`
+        /// (`lostWrites`, `duplicates`, `inconsistencies`), where the general name would mislead:
+        /// lesson 4 counts overlaps as `inconsistencies`, so `["inconsistencies": "overlaps"]`.
+        /// The text report names the count so; empty where a lesson keeps the general names (and
+        /// when decoding a document written before the field existed).
+        public var countLabels: [String: String]
 
         /// Every variant that decides (see `VariantReport.decides`) got its kind's verdict.
         public var passed: Bool { variants.allSatisfy { $0.passed || !$0.decides } }
 
         /// A lesson's part of the report.
-        public init(number: Int, slug: String, title: String, variants: [VariantReport]) {
+        /// - Parameter countLabels: the lesson's words for a count, by the count's field name.
+        public init(
+            number: Int,
+            slug: String,
+            title: String,
+            variants: [VariantReport],
+            countLabels: [String: String] = [:]
+        ) {
             self.number = number
             self.slug = slug
             self.title = title
             self.variants = variants
+            self.countLabels = countLabels
+        }
+
+        /// Decodes a lesson's part; a document without `countLabels` gets none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            number = try container.decode(Int.self, forKey: .number)
+            slug = try container.decode(String.self, forKey: .slug)
+            title = try container.decode(String.self, forKey: .title)
+            variants = try container.decode([VariantReport].self, forKey: .variants)
+            countLabels = try container.decodeIfPresent([String: String].self, forKey: .countLabels) ?? [:]
+        }
+
+        /// `Lesson.countLabels`, keyed by the count's field name in a variant report instead of
+        /// the name the text report gives it (`lost writes` becomes `lostWrites`).
+        package static func countLabels(fromLesson labels: [String: String]) -> [String: String] {
+            Dictionary(
+                labels.map { name, label in (name == "lost writes" ? "lostWrites" : name, label) },
+                uniquingKeysWith: { first, _ in first }
+            )
         }
     }
 

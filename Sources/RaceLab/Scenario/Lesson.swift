@@ -24,7 +24,8 @@ public struct Lesson: Sendable {
     public let countMeanings: [String: String]
     /// The words the text report uses for a count in this lesson, by the count's name, where the
     /// general name would mislead (lesson 4 counts overlaps as `inconsistencies`: `overlaps`). The
-    /// JSON report and the appendix tables keep the general names.
+    /// JSON report keeps the general field names and carries these words in its lesson's
+    /// `countLabels`, which the appendix tables use for their column titles.
     public let countLabels: [String: String]
     /// The counts its variants measure, which a verbose report shows even when zero: those it
     /// explains in `countMeanings`; nil (all three) when it explains none.

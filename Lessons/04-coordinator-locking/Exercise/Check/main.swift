@@ -181,9 +181,12 @@ if check.hasFailed, !unguardedSharedState, !sharedInstanceFailed, let folder = t
         ?? (check.saw("lost-writes") ? OverlapWatch.noOverlap(increments: increments) : nil)
     {
         check.diagnose(overlap.kind, "\(overlap.line) (`\(overlap.kind)`)")
-        // A lock made in each call, taken beside `lockRecord`'s: neither keeps another increment
-        // out, and a line on the record lock alone would leave the participant's own lock looking right.
-        if overlap.kind == "process-owner", let also = OverlapWatch.localLockToo() {
+        // A lock made in each call, or stored in each instance, taken beside the record lock:
+        // neither keeps another increment out, and a line on the record lock alone would leave
+        // the participant's own lock looking right.
+        if overlap.kind == "process-owner",
+            let also = OverlapWatch.localLockToo() ?? OverlapWatch.instanceLockToo(of: counter)
+        {
             check.diagnose(also.kind, "\(also.line) (`\(also.kind)`)")
         }
     }
@@ -234,29 +237,17 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
             "\(count.formatted()) of the \(increments.formatted()) increments reached `Race.window` "
             + "while another was paused there, between its read and its save (a save of a stale "
             + "count undoes every increment saved since its read: one overlap can lose many)"
-        let lockTypes = [
-            "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
-            "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
-        ]
-        // A queue's dynamic type on Darwin is `OS_dispatch_queue_serial` (or `_concurrent`).
-        let stored = Mirror(reflecting: counter).children.first { child in
-            let type = String(describing: Swift.type(of: child.value))
-            return type.hasPrefix("OS_dispatch_queue") || lockTypes.contains { type == $0 || type.hasPrefix($0 + "<") }
-        }
-        if let stored {
-            let name = stored.label ?? "a lock"
-            // `DispatchQueue(label:)` makes a new queue at every call, whatever the label says.
-            let made =
-                stored.value is DispatchQueue
-                ? "each `DispatchQueue(label:)` call makes a new queue, one per FileCounter"
-                : "a new FileCounter has a new lock"
+        let code = participantCode("FileCounter.swift")
+        // A record lock taken beside a lock stored in the instance: the record lock's line first
+        // (the fix that passes is its), then `instanceLockToo(of:)`'s on the stored one.
+        let recordLock = calls("lockRecord", in: code) || directRecordLock(in: code) != nil
+        if let stored = storedLock(of: counter), !recordLock {
             return (
                 "instance-lock",
                 "\(overlapped), each holding the lock stored in its own FileCounter "
-                    + "(`\(name)`): \(made), so it keeps no other increment out"
+                    + "(`\(stored.name)`): \(stored.made), so it keeps no other increment out"
             )
         }
-        let code = participantCode("FileCounter.swift")
         if calls("lockRecord", in: code) {
             return (
                 "process-owner",
@@ -307,9 +298,44 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
                 // Neither which lock nor where was read from the code: the line says what the run saw.
                 "\(overlapped): one increment read while another had read and not "
                     + "yet written, so the code's lock did not keep it out (it does not cover the whole "
-                    + "read-modify-write, or other increments do not take the same lock)"
+                    + "read-modify-write, other increments do not take the same lock, or every "
+                    + "increment is the same owner of it: hint 1)"
             )
             : nil
+    }
+
+    /// The lock `counter` stores, by the name the code gives it, and why each FileCounter has its
+    /// own; nil when it stores none. A stored `RaceLockFile` is the lock file, not a lock of its
+    /// own, when the code takes a record lock on it: the caller reads that as the record lock.
+    static func storedLock(of counter: FileCounter) -> (name: String, made: String, isLockFile: Bool)? {
+        let lockTypes = [
+            "NSLock", "NSRecursiveLock", "NSCondition", "Mutex", "DispatchQueue", "DispatchSemaphore",
+            "RaceLock", "RaceQueue", "RaceLockFile", "pthread_mutex_t", "os_unfair_lock",
+        ]
+        // A queue's dynamic type on Darwin is `OS_dispatch_queue_serial` (or `_concurrent`).
+        let stored = Mirror(reflecting: counter).children.first { child in
+            let type = String(describing: Swift.type(of: child.value))
+            return type.hasPrefix("OS_dispatch_queue") || lockTypes.contains { type == $0 || type.hasPrefix($0 + "<") }
+        }
+        guard let stored else { return nil }
+        // `DispatchQueue(label:)` makes a new queue at every call, whatever the label says.
+        let made =
+            stored.value is DispatchQueue
+            ? "each `DispatchQueue(label:)` call makes a new queue, one per FileCounter"
+            : "a new FileCounter has a new lock"
+        return (stored.label ?? "a lock", made, stored.value is RaceLockFile)
+    }
+
+    /// The second reading for code that takes a record lock and also a lock stored in the instance
+    /// (`private let lock = NSLock()`): nil when it stores none, or stores only the lock file.
+    static func instanceLockToo(of counter: FileCounter) -> (kind: String, line: String)? {
+        guard let stored = storedLock(of: counter), !stored.isLockFile else { return nil }
+        return (
+            "instance-lock",
+            "and each held the lock stored in its own FileCounter (`\(stored.name)`), one per "
+                + "instance, while the record lock's one owner is the process: \(stored.made), so "
+                + "it keeps no other increment out either"
+        )
     }
 
     /// The second reading for code that takes `lockRecord`'s lock and also a lock made in its own
