@@ -76,63 +76,63 @@ extension ExerciseAdviceTests {
         #expect(text.contains("(`\(kind)`)"), "\(lines)")
     }
 
-    /// The starter's record lock kept and a lock made in each call taken around it: neither keeps
-    /// another increment out, and the check says so of both, each line with its own name, the
-    /// record lock's first. The hint is the first that explains the record lock's owner (hint 2,
-    /// hint 1 only asks), whose fix alone passes; hint 4, on the lock made per call, comes after.
-    @Test("exercise 4: the record lock and a lock made per call are both named, hint 2 first", .timeLimit(.minutes(20)))
-    func exercise4RecordLockAndLockPerCall() async throws {
+    /// A second lock taken around the starter's record lock, made in each call or stored in the
+    /// instance, as the code has it.
+    struct SecondLockCase: CustomTestStringConvertible, Sendable {
+        let testDescription: String
+        let patch: String
+        let diagnosis: String
+        /// The line that names the second lock, after the record lock's.
+        let secondLine: String
+    }
+
+    /// The starter's record lock kept and a second lock taken around it: neither keeps another
+    /// increment out, and the check says so of both, each line with its own name, the record lock's
+    /// first, under the per-increment run's FAIL. The hint is the first that explains the record
+    /// lock's owner (hint 2, hint 1 only asks), whose fix alone passes; the second lock's hint comes
+    /// after.
+    @Test(
+        "exercise 4: the record lock and a second lock around it are both named, hint 2 first",
+        .timeLimit(.minutes(20)),
+        arguments: [
+            SecondLockCase(
+                testDescription: "an NSLock made per call",
+                patch: "RecordLockAndLockPerCall.patch",
+                diagnosis: "local-lock",
+                secondLine: "and each held the `NSLock` its own call of `increment()` made (read from your code): no "
+                    + "other increment ever takes that one, so it keeps none out either (`local-lock`)"
+            ),
+            SecondLockCase(
+                testDescription: "a lock stored in the instance",
+                patch: "RecordLockAndLockInTheInstance.patch",
+                diagnosis: "instance-lock",
+                secondLine: "and each held the lock stored in its own FileCounter (`lock`), one per instance, while "
+                    + "the record lock's one owner is the process: a new FileCounter has a new lock, so it keeps "
+                    + "no other increment out either (`instance-lock`)"
+            ),
+        ]
+    )
+    func exercise4RecordLockAndSecondLock(_ planted: SecondLockCase) async throws {
         let exercise = "Lessons/04-coordinator-locking/Exercise/"
         let lines = try await Self.check(
             exercise: 4,
-            Planted(exercise + "WrongFixes/RecordLockAndLockPerCall.patch"),
-            diagnosis: "local-lock"
+            Planted(exercise + "WrongFixes/" + planted.patch),
+            diagnosis: planted.diagnosis
         )
         Self.expectNext(lines, hint: 2, of: 6, in: "\(exercise)hints.md")
         let text = Self.joined(lines)
         let recordLock =
             "each holding `lockRecord`'s lock: two threads held that lock at the same time (`process-owner`)"
-        let perCall =
-            "and each held the `NSLock` its own call of `increment()` made (read from your code): no other "
-            + "increment ever takes that one, so it keeps none out either (`local-lock`)"
         let first = try #require(text.range(of: recordLock), "\(lines)")
-        let second = try #require(text.range(of: perCall), "\(lines)")
+        let second = try #require(text.range(of: planted.secondLine), "\(lines)")
         #expect(first.upperBound < second.lowerBound, "\(lines)")
         // Both lines explain the lost increments of the one FAIL, the per-increment run's.
         #expect(
-            Self.requirement(above: "and each held the `NSLock`", in: lines)?.hasPrefix(
+            Self.requirement(above: String(planted.secondLine.prefix(30)), in: lines)?.hasPrefix(
                 "  FAIL  200 concurrent increments of one file"
             ) == true,
             "\(lines)"
         )
-    }
-
-    /// The starter's record lock kept and a lock stored in the instance taken around it: the check
-    /// names both, the record lock's line first, then the stored lock by its name in the code, one
-    /// per instance, beside the record lock's one owner, the process. Hint 2 first, as for a lock
-    /// made per call: the record lock's fix alone passes.
-    @Test(
-        "exercise 4: the record lock and a lock stored in the instance are both named, hint 2 first",
-        .timeLimit(.minutes(20))
-    )
-    func exercise4RecordLockAndLockInTheInstance() async throws {
-        let exercise = "Lessons/04-coordinator-locking/Exercise/"
-        let lines = try await Self.check(
-            exercise: 4,
-            Planted(exercise + "WrongFixes/RecordLockAndLockInTheInstance.patch"),
-            diagnosis: "instance-lock"
-        )
-        Self.expectNext(lines, hint: 2, of: 6, in: "\(exercise)hints.md")
-        let text = Self.joined(lines)
-        let recordLock =
-            "each holding `lockRecord`'s lock: two threads held that lock at the same time (`process-owner`)"
-        let stored =
-            "and each held the lock stored in its own FileCounter (`lock`), one per instance, while the "
-            + "record lock's one owner is the process: a new FileCounter has a new lock, so it keeps no "
-            + "other increment out either (`instance-lock`)"
-        let first = try #require(text.range(of: recordLock), "\(lines)")
-        let second = try #require(text.range(of: stored), "\(lines)")
-        #expect(first.upperBound < second.lowerBound, "\(lines)")
     }
 
     /// The reference solution shares no state; the alternative's map of locks, shared by every

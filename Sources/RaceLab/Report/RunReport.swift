@@ -24,7 +24,12 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var passed: Bool { variants.allSatisfy { $0.passed || !$0.decides } }
 
         /// A lesson's part of the report.
-        /// - Parameter countLabels: the lesson's words for a count, by the count's field name.
+        /// - Parameters:
+        ///   - number: The lesson's number.
+        ///   - slug: The lesson's slug.
+        ///   - title: The lesson's title.
+        ///   - variants: The reports of the variants that ran, in the lesson's order.
+        ///   - countLabels: The lesson's words for a count, by the count's field name.
         public init(
             number: Int,
             slug: String,

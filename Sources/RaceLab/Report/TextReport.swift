@@ -195,7 +195,7 @@ package struct TextReport {
     }
 
     /// What the trials without the bug ended with, when it showed in only some of them
-    /// (`; the other 1: in order · …`), so that `REPRODUCED in 39 of 40 trials` does not leave the
+    /// (`; in the other 1 of 40 trials: in order · …`), so that `REPRODUCED in 39 of 40 trials` does not leave the
     /// 40th unexplained; empty otherwise. Trials with an error are left to the error lines.
     func otherTrials(_ report: VariantReport) -> String {
         let clean = report.histogram.filter { $0.expectation == .acceptable }
@@ -203,9 +203,12 @@ package struct TextReport {
         guard report.anomalousTrials > 0, count > 0, let top = clean.max(by: { $0.samples < $1.samples }) else {
             return ""
         }
+        // Out of all trials, said so: after `most often (135 of those 198)`, a bare `the other 2`
+        // reads as the rest of the 198.
         let which =
             report.anomalousTrials + count == report.trials
-            ? "the other \(grouped(count))" : "\(grouped(count)) without it"
+            ? "in the other \(grouped(count)) of \(grouped(report.trials)) trials"
+            : "in \(grouped(count)) of \(grouped(report.trials)) trials, without it"
         let what = top.samples == count ? top.outcome : "most often \(top.outcome) (\(grouped(top.samples)))"
         return "; \(which): \(what)"
     }

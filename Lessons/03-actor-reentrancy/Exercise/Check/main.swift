@@ -76,10 +76,8 @@ check.stress(
     lost: "points",
     lostOutOf: { _ in (pointsAsked.load(ordering: .acquiring), "points lost in all trials together") },
     // The starter marks no window, so noise adds no pause; the referee's `await` is where the adds
-    // interleave.
-    unmarked: { _ in
-        "no marked window in an add, so no pause was added: the adds interleave at the referee's `await`"
-    }
+    // interleave. Said without the harness's words (lesson 3 teaches no `Race.window`).
+    unmarked: { _ in "no pause added: the adds interleave at the referee's `await`" }
 )
 // What the code did, for the hint, under the FAIL it explains (so before the next requirement):
 // an add that compares after its `await` and on some path writes nothing drops its points instead
