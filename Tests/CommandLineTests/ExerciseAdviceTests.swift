@@ -28,6 +28,13 @@ struct ExerciseAdviceTests {
         init(_ path: String) {
             self = path.hasSuffix(".patch") ? .patch(path) : .file(path)
         }
+
+        /// The planted file's path from the root.
+        var path: String {
+            switch self {
+            case .file(let path), .patch(let path): path
+            }
+        }
     }
 
     /// Runs `Scripts/check-exercise exercise --file|--patch <path>` with `expectations` (its
@@ -201,6 +208,12 @@ struct ExerciseAdviceTests {
                 hint: 2
             ),
             HintCase(
+                testDescription: "a Task before the barrier: read from the code, the barrier's hint",
+                planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/TaskThenBarrier.patch"),
+                diagnosis: "queued-late",
+                hint: 2
+            ),
+            HintCase(
                 testDescription: "remove, then move into place: a window with no file, the rename's hint",
                 planted: .patch("Lessons/05-persistent-store/Exercise/WrongFixes/RemoveThenMove.patch"),
                 diagnosis: "missing-file",
@@ -239,7 +252,9 @@ struct ExerciseAdviceTests {
         #expect(text.contains(globalBarrier) == (planted.diagnosis == "global-barrier"), "\(lines)")
         let newQueue = "read from your code: each store makes a new queue"
         #expect(text.contains(newQueue) == (planted.diagnosis == "new-queue"), "\(lines)")
-        let queuedLate = "read from your code: `store` queues its barrier from a block on `DispatchQueue.global()`"
+        // Where it hops to, as the code says: a global queue, or a task.
+        let hop = planted.planted.path.contains("Task") ? "a `Task`" : "a block on `DispatchQueue.global()`"
+        let queuedLate = "read from your code: `store` queues its barrier from \(hop)"
         #expect(text.contains(queuedLate) == (planted.diagnosis == "queued-late"), "\(lines)")
         // A document stored before a read began is never missing to it: counted out of such reads.
         let missing = #/ [1-9][\d,]* of [\d,]+ opens from outside the store found no file for a stored document /#

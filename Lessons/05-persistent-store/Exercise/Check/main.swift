@@ -592,10 +592,8 @@ func concurrentChecks() -> Never {
     }
     let perTrial = tally.perTrial
     let wentBack = perTrial.reduce(0, +)
-    // `store` hops to a global queue, which is concurrent, before it queues its barrier.
-    let globalHop = QueuedLate.found(in: participantCode("DocumentStore.swift")).flatMap {
-        $0.contains(".global") || $0.hasPrefix("`global") ? $0 : nil
-    }
+    // `store` hops to a global queue or a task, which keep no order, before it queues its barrier.
+    let unorderedHop = QueuedLate.found(in: participantCode("DocumentStore.swift")).flatMap { $0.unordered ? $0 : nil }
     let documents = perTrial.count * writersPerTrial
     if perTrial.isEmpty {
         if failedStores == 0 {
@@ -614,7 +612,7 @@ func concurrentChecks() -> Never {
         // The ok line says what was checked; a FAIL line's evidence says what went back. A store that
         // hops to a global (concurrent) queue before it queues its barrier fails from the code alone:
         // whether a run sees two stores overtake is luck, the order is not guaranteed either way.
-        let unordered = wentBack == 0 && failedStores == 0 ? globalHop : nil
+        let unordered = wentBack == 0 && failedStores == 0 ? unorderedHop : nil
         check.require(
             wentBack == 0 && unordered == nil,
             "stores of one document land in the order they were made"
@@ -656,13 +654,14 @@ func concurrentChecks() -> Never {
                 check.diagnose("queued-late", QueuedLate.line(hop))
             }
         }
-    } else if wentBack == 0, failedStores == 0, globalHop == nil,
+    } else if wentBack == 0, failedStores == 0, unorderedHop == nil,
         let hop = QueuedLate.found(in: participantCode("DocumentStore.swift"))
     {
-        // A hop to a queue the code names, which may be serial (then it keeps the calls' order): read
+        // A hop to a queue the code names, which may be serial (then it keeps the calls' order), or a
+        // task that inherits an actor: read
         // from the code alone, the run having seen no store overtaken, a note, not a FAIL.
         check.note(
-            "read from your code: `store` queues its barrier from a block on \(hop); this run saw no store "
+            "read from your code: `store` queues its barrier from \(hop.phrase); this run saw no store "
                 + "overtake another, but one can: submit the barrier in `store` itself"
         )
     }
@@ -730,10 +729,21 @@ enum GlobalBarrier {
 /// queued when the block runs (often after `store` has returned), not in the order of the calls: two
 /// stores' blocks run on two threads, and the later one can queue its barrier first.
 enum QueuedLate {
-    /// The queue `store` hops to, as the code names it (`DispatchQueue.global()`), or nil.
-    static func found(in code: String) -> String? {
+    /// Where `store` queues its barrier from: a block on a queue it names, or a task.
+    struct Hop: Equatable {
+        /// `a block on `DispatchQueue.global()``, `a `Task``: what the diagnosis says.
+        let phrase: String
+        /// Whether the hop keeps no order by definition: a global (concurrent) queue, or a task
+        /// that runs on the global executor (a `Task.detached`, or a `Task` in code with no actor
+        /// or `@MainActor` to inherit). A queue the code names may be serial.
+        let unordered: Bool
+    }
+
+    /// The hop `store` makes before it queues its barrier, or nil.
+    static func found(in code: String) -> Hop? {
         guard let store = BraceMatching.body(of: "func store", in: code),
             let outer = try? Regex(#"((?:\w+\s*\.\s*)*\w+(?:\s*\([^)]*\))?)\s*\.\s*async\s*(?:\([^)]*\))?\s*\{"#),
+            let task = try? Regex(#"(?:^|\W)(Task(?:\s*\.\s*detached)?)\s*(?:\([^)]*\))?\s*\{"#),
             let barrier = try? Regex(#"((?:\w+\s*\.\s*)*\w+)\s*\.\s*(?:sync|async)\s*\(\s*flags:\s*\[?\s*\.barrier"#)
         else { return nil }
         let bare = { (name: Substring) in
@@ -745,15 +755,28 @@ enum QueuedLate {
             else { continue }
             for inner in block.matches(of: barrier) {
                 guard let queue = inner.output[1].substring, bare(queue) != bare(hop) else { continue }
-                return "`\(bare(hop))`"
+                let name = bare(hop)
+                return Hop(
+                    phrase: "a block on `\(name)`",
+                    unordered: name.contains(".global") || name.hasPrefix("global")
+                )
             }
+        }
+        let isolated = code.contains("@MainActor") || code.contains(#/(?:^|\W)actor\s+\w/#)
+        for match in store.matches(of: task) {
+            guard let hop = match.output[1].substring,
+                let block = BraceMatching.block(after: store[match.range.upperBound...]),
+                block.contains(barrier)
+            else { continue }
+            let name = bare(hop)
+            return Hop(phrase: "a `\(name)`", unordered: name != "Task" || !isolated)
         }
         return nil
     }
 
-    /// The diagnosis line for a store that hops to `hop` first.
-    static func line(_ hop: String) -> String {
-        "read from your code: `store` queues its barrier from a block on \(hop), so only when that block "
+    /// The diagnosis line for a store that hops first.
+    static func line(_ hop: Hop) -> String {
+        "read from your code: `store` queues its barrier from \(hop.phrase), so only when that block "
             + "runs, not in the order of the calls: a later store can queue its barrier first (`queued-late`)"
     }
 }
