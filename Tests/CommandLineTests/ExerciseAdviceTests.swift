@@ -402,6 +402,15 @@ struct ExerciseAdviceTests {
             holding: [waits]
         ),
         HintCase(
+            testDescription:
+                "the lesson's ReadWriteLock, its read around the check and the set: the hint on read locks",
+            planted: .patch("\(exercise2)/WrongFixes/ReadWriteLockReadForWrite.patch"),
+            diagnosis: "read-lock",
+            hint: 6,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
             testDescription: "a compare-exchange: early returns only, the hint on waiting",
             planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
             diagnosis: "early-returns",
