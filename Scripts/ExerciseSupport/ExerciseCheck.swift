@@ -197,9 +197,10 @@ public final class ExerciseCheck {
     ///     (`duplicate execution`): its line then says what the run measured and that the code
     ///     allows it (`--`), not `ok`, which would read as "the race is gone".
     ///   - unmarked: what the run did when the operations reached no `Race.window` (no pause was
-    ///     added, so what interleaved them is the run's own concurrency), for the lines that count
-    ///     the run, after its trials and operations, given how many threads ran them; by default,
-    ///     that the code no longer reaches the mark and the calls still ran at once on those threads.
+    ///     added, so what interleaved them is the run's own concurrency), for the first line that
+    ///     counts the run, after its trials and operations, given how many threads ran them; nil, or
+    ///     no closure, for the default: that the code no longer reaches the mark and the calls still
+    ///     ran at once on those threads. Later lines only say that no pause was added.
     public func stress(
         _ variant: Variant,
         workload: Workload,
@@ -212,7 +213,7 @@ public final class ExerciseCheck {
         inconsistent: String? = nil,
         diagnosis: (() -> (kind: String, line: String)?)? = nil,
         unseen: (kinds: Set<String>, what: String)? = nil,
-        unmarked: (@Sendable (_ threads: Int) -> String)? = nil
+        unmarked: (@Sendable (_ threads: Int) -> String?)? = nil
     ) {
         // A diagnosis already asked for (`unseen`), for the FAIL line it goes under.
         var pending: (kind: String, line: String)?
@@ -245,7 +246,13 @@ public final class ExerciseCheck {
             : unmarked?(threads)
                 ?? "noise on; your code no longer reaches the marked window, so no pause was added: "
                 + (threads > 1 ? "the calls still ran at once on \(threads) threads" : "the calls ran on one thread")
-        let ran = "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(noise)"
+        // The run's size on every line that counts it; why no pause was added, on the first only.
+        var noiseSaid = false
+        func ran() -> String {
+            defer { noiseSaid = true }
+            let said = noiseSaid && report.windowsReached == 0 ? "noise on but no pause added, as above" : noise
+            return "\(trials(report.trials)) × \(report.iterations.formatted()) operations, \(said)"
+        }
         let samples = distinct(report.samples)
         let outOf = inconsistent.flatMap { phrase in report.tallies?.first { $0.phrase == phrase } }
         // With `eachOperation`, inconsistencies (and the trials that saw nothing else) are its
@@ -329,15 +336,15 @@ public final class ExerciseCheck {
             // such failure, the code still allows one.
             pending = diagnosed
             note(
-                "\(requirement): no \(unseen.what) seen in \(ran); the code still allows one "
+                "\(requirement): no \(unseen.what) seen in \(ran()); the code still allows one "
                     + "(read from it below)"
             )
         } else {
-            require(true, "\(requirement) (\(ran))" + (outOf.map { ": \($0.text)" } ?? ""))
+            require(true, "\(requirement) (\(ran()))" + (outOf.map { ": \($0.text)" } ?? ""))
         }
         guard let eachOperation else { return }
         guard report.inconsistencies > 0 else {
-            require(true, "\(eachOperation.requirement) (\(ran))")
+            require(true, "\(eachOperation.requirement) (\(ran()))")
             return
         }
         // Its kind in backticks, as the main requirement's line names its kinds: the name hints.md's
@@ -348,7 +355,7 @@ public final class ExerciseCheck {
             evidence: "\(report.inconsistencies.formatted()) of "
                 + (eachOperation.outOf.map { $0(report.trials) }.map { "\($0.total.formatted()) \($0.phrase) " }
                     ?? "\(operations) ")
-                + "\(eachOperation.broken) (`\(eachOperation.kind)`; \(ran), seed \(seed))"
+                + "\(eachOperation.broken) (`\(eachOperation.kind)`; \(ran()), seed \(seed))"
         )
         kinds.append(eachOperation.kind)
         for sample in samples.filter({ $0.hasPrefix("inconsistency: ") }).prefix(eachOperation.showsSamples ? 3 : 0) {

@@ -417,6 +417,15 @@ struct ExerciseAdviceTests {
             holding: [waits]
         ),
         HintCase(
+            testDescription:
+                "the lesson's ReadWriteLock, its read around the check and the set: the hint on read locks",
+            planted: .patch("\(exercise2)/WrongFixes/ReadWriteLockReadForWrite.patch"),
+            diagnosis: "read-lock",
+            hint: 6,
+            failing: [exactlyOnce],
+            holding: [waits]
+        ),
+        HintCase(
             testDescription: "a compare-exchange: early returns only, the hint on waiting",
             planted: .patch("\(exercise2)/WrongFixes/AtomicReturnsEarly.patch"),
             diagnosis: "early-returns",
@@ -598,8 +607,32 @@ struct ExerciseAdviceTests {
         // Every call is counted, the one that queued the work too: never more than all of them.
         let early = try #require(text.firstMatch(of: /: ([0-9,]+) of 15,000 calls returned before it had run/))
         #expect((Int(early.1.filter(\.isNumber)) ?? 0) <= 15_000, "\(text)")
+        // The queued block has no mark: why no pause was added, said once, on the first line that
+        // counts the run; the next one only refers to it.
+        #expect(text.ranges(of: "your code no longer reaches the marked window").count == 1, "\(text)")
+        #expect(text.contains("operations, noise on but no pause added, as above"), "\(text)")
         let seen = /seen in the run: in [0-9,]+ of 1,500 trials the work ran only after .*`returns-before-work`/
         #expect(text.firstMatch(of: seen) != nil, "\(text)")
+        Self.expectNext(lines, hint: 8, of: 10, in: "\(Self.exercise2)/hints.md")
+    }
+
+    @Test(
+        "exercise 2: async with the mark kept in the queued block: the mark runs on the queue's thread, said once",
+        .timeLimit(.minutes(20))
+    )
+    func asyncKeepingTheMark() async throws {
+        // The runner binds its noise to the callers' threads; the queued block reaches the mark on
+        // the queue's thread, which the check counts apart: the code does reach the mark.
+        let lines = try await Self.check(
+            exercise: 2,
+            .patch("\(Self.exercise2)/WrongFixes/SerialQueueAsyncMarked.patch"),
+            diagnosis: "returns-before-work"
+        )
+        let text = lines.joined(separator: " ").replacing(#/ +/#, with: " ")
+        let elsewhere = "the marked window runs on another thread (a queue's), where the check adds no pause"
+        #expect(text.ranges(of: elsewhere).count == 1, "\(text)")
+        #expect(!text.contains("no longer reaches"), "\(text)")
+        #expect(text.contains("operations, noise on but no pause added, as above"), "\(text)")
         Self.expectNext(lines, hint: 8, of: 10, in: "\(Self.exercise2)/hints.md")
     }
 

@@ -142,12 +142,20 @@ enum Mistake {
     }
 
     /// A lock that admits many holders at once: a concurrent queue used without a barrier, or a
-    /// pthread read lock without a write lock.
+    /// pthread read lock without a write lock, in the whole file; or, whatever other methods do (the
+    /// lesson's `ReadWriteLock` has a barrier in its `write`), a `run` whose one lock is such a
+    /// shared one: a read (`read { … }`, `read(closure:)`, `pthread_rwlock_rdlock`) or a `sync`
+    /// without the barrier flag on a concurrent queue, and no write lock or barrier of its own.
     static func readLock(in code: String) -> Bool {
         let compact = code.filter { !$0.isWhitespace }
         let concurrentQueue = compact.contains(".concurrent") && !compact.contains(".barrier")
         let readOnly = compact.contains("pthread_rwlock_rdlock") && !compact.contains("pthread_rwlock_wrlock")
-        return concurrentQueue || readOnly
+        if concurrentQueue || readOnly { return true }
+        guard let body = runBody(in: code)?.filter({ !$0.isWhitespace }) else { return false }
+        let shared = compact.contains(".concurrent") || compact.contains("pthread_rwlock")
+        let exclusive = /\.write\b|barrier|wrlock|\.lock\(\)|withLock|\.wait\(/
+        let reads = body.matches(of: /\.read(\{|\(closure:)|\.sync(\{|\(execute:)|pthread_rwlock_rdlock\(/)
+        return shared && reads.count == 1 && body.firstMatch(of: exclusive) == nil
     }
 
     /// Whether `run` checks (`guard`, `if`) before it takes any lock (`lock()`, `withLock`, `sync`,
