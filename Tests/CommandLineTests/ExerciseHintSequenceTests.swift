@@ -142,6 +142,8 @@ struct ExerciseHintSequenceTests {
             ("race-crash setter-lock", 3),
             ("race-crash atomic-property", 3),
             ("race-crash sync-setter", 5),
+            // Reads on another queue than the stores, said under the single-threaded FAIL, then a crash.
+            ("race-crash reads-do-not-wait", 4),
             ("race-crash", 5),
         ]
     )

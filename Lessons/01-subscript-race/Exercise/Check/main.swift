@@ -19,9 +19,11 @@ check.require(
     evidence: "numberOfItems is \(single.numberOfItems)"
 )
 // Keys stored one after another but not counted: why, when the code tells (reads that do not wait
-// for the stores queued before them).
+// for the stores queued before them). Announced too: such reads race with the stores, and a crash
+// in the run from many threads must keep this kind for the hint.
 if check.hasFailed, let line = ReadsDoNotWait.line(in: participantCode("Storage.swift")) {
     check.diagnose("reads-do-not-wait", line)
+    check.announceReading("reads-do-not-wait")
 }
 check.require(
     single.data(forIdentifier: "key-3") == payloads[3],
