@@ -87,6 +87,15 @@ public final class ExerciseCheck {
         kinds.append(kind)
     }
 
+    /// A diagnosis read from the code, announced before the run from many threads without being
+    /// printed: if that run crashes, the checker script adds `kind` to the crash's diagnosis and
+    /// prints `line` under it (nothing for an empty `line`: one `diagnose` printed already), so that
+    /// the crash's hint follows the code as a FAIL's would. A run that ends still calls `diagnose`
+    /// for the failure it explains.
+    public func announceReading(_ kind: String, _ line: String = "") {
+        if ownsChannel { VerdictChannel.reading(kind: kind, line: line) }
+    }
+
     /// A line that is neither ok nor FAIL: what was not checked, and why.
     public func note(_ line: String) {
         say("  --    \(line)")

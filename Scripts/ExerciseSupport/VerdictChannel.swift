@@ -100,6 +100,18 @@ enum VerdictChannel {
         }
     }
 
+    /// Writes `reading <kind> <line>` (no token) for a diagnosis read from the participant's code
+    /// before the run from many threads, so that the script can add it to a crash's diagnosis (a run
+    /// that crashes never reaches its own); `reading <kind>` alone for one already printed. A forged
+    /// line can only change that crash's hint and the line under it, never the verdict.
+    static func reading(kind: String, line: String) {
+        state.withLock { state in
+            guard case .some(.some) = state else { return }
+            let text = line.split(whereSeparator: \.isNewline).joined(separator: " ")
+            writeAll(Array("reading \(kind)\(text.isEmpty ? "" : " " + text)\n".utf8))
+        }
+    }
+
     private static func writeAll(_ line: [UInt8]) {
         line.withUnsafeBytes { bytes in
             var offset = 0

@@ -69,6 +69,14 @@ extension ExerciseAdviceTests {
                 readFromCode: "the setter waits for its barrier"
             ),
             FromCodeCase(
+                testDescription: "exercise 1: the getter on a queue of its own, the setter's barrier kept",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/GetterOnAnotherQueue.patch",
+                kind: "reads-do-not-wait",
+                hint: 4,
+                readFromCode: "your reads run on `readQueue`, your stores are queued with `async` on `queue`"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 2: a `return` inside the `sync` that leaves the closure, not `run`",
                 exercise: 2,
                 file: "Lessons/02-check-then-act/Exercise/WrongFixes/ReturnLeavesClosure.patch",

@@ -113,6 +113,48 @@ struct ExerciseHintSequenceTests {
         )
     }
 
+    /// A crash of the race carries the kinds the harness read from the code before its run from many
+    /// threads (`Scripts/check-exercise` adds them): the crash's hint is one written for that code,
+    /// never the next hint in order when that one is for code the file does not have (hint 5, the
+    /// setter that waits for its barrier). The crash's kinds are given as the checker would give them.
+    @Test("exercise 1: a crash of code read as a setter lock gets that lock's hints, never the next in order")
+    func raceCrashFollowsTheCode() async throws {
+        try await Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes atomic-property", names: "hinted 3"),
+                Check(diagnosis: "functional reads-do-not-wait functional lost-writes", names: "hinted 4"),
+                // A changed file that crashed, read as a lock around the setter: not hint 5.
+                Check(diagnosis: "race-crash setter-lock", names: "hinted 3"),
+                Check(diagnosis: "race-crash setter-lock", names: "hinted 4"),
+                Check(diagnosis: "race-crash setter-lock", names: "hinted 4"),
+                Check(diagnosis: "race-crash setter-lock", unchanged: true, names: "hinted 4"),
+            ]
+        )
+    }
+
+    /// The audit's sequence: plain lost keys up to hint 4, then a crash of code read as each mistake.
+    /// A crash with no kind read from the code still steps through every hint in order (none of
+    /// exercise 1's hints names `race-crash`).
+    @Test(
+        "exercise 1: after hint 4, a crash gets a hint written for the code it read, or the next for a bare crash",
+        arguments: [
+            ("race-crash setter-lock", 3),
+            ("race-crash atomic-property", 3),
+            ("race-crash sync-setter", 5),
+            // Reads on another queue than the stores, said under the single-threaded FAIL, then a crash.
+            ("race-crash reads-do-not-wait", 4),
+            ("race-crash", 5),
+        ]
+    )
+    func raceCrashAfterHintFour(diagnosis: String, hint: Int) async throws {
+        try await Self.run(
+            exercise: "01-subscript-race",
+            (1...4).map { Check(diagnosis: "lost-writes", names: "hinted \($0)") }
+                + [Check(diagnosis: diagnosis, names: "hinted \(hint)")]
+        )
+    }
+
     @Test("exercise 2: a lock made inside `run` gets its own hint, not the one on a lock let go")
     func lockPerCallHasItsOwnHint() async throws {
         try await Self.run(

@@ -18,6 +18,13 @@ check.require(
     "5 distinct keys stored one after another are counted as 5",
     evidence: "numberOfItems is \(single.numberOfItems)"
 )
+// Keys stored one after another but not counted: why, when the code tells (reads that do not wait
+// for the stores queued before them). Announced too: such reads race with the stores, and a crash
+// in the run from many threads must keep this kind for the hint.
+if check.hasFailed, let line = ReadsDoNotWait.line(in: participantCode("Storage.swift")) {
+    check.diagnose("reads-do-not-wait", line)
+    check.announceReading("reads-do-not-wait")
+}
 check.require(
     single.data(forIdentifier: "key-3") == payloads[3],
     "data(forIdentifier:) returns what was stored",
@@ -28,6 +35,12 @@ check.require(
     "storing under an existing key replaces its value"
 )
 check.require(single.data(forIdentifier: "missing") == nil, "a key never stored has no data")
+
+// What the code does, for the hint: read from the code, since the run sees the same lost keys
+// whichever lock the getter and the setter take. Announced before the run from many threads, so
+// that a crash in it (the race, too) gets the same hint as a run that loses keys.
+let reading = CodeReading.of(participantCode("Storage.swift"))
+if let reading { check.announceReading(reading.kind, reading.line) }
 
 // Concurrent: every iteration stores a distinct key; afterwards all of them must be there.
 let variant = ExerciseCheck.variant(
@@ -48,38 +61,79 @@ check.stress(
     workload: Workload(trials: 30, iterations: 1_000),
     requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)"
 )
-// What the code did, for the hint: read from the code, since the run sees the same lost keys
-// whichever lock the getter and the setter take.
-if check.saw("lost-writes") {
-    let code = participantCode("Storage.swift")
-    // Atomic accessors first: a lock of the participant's around both is that mistake even when the
-    // setter inside it waits for its barrier.
-    if AtomicProperty.found(in: code) {
-        check.diagnose(
-            "atomic-property",
-            "read from your code: `contents` has a getter and a setter that are each atomic on their "
-                + "own (a lock, a barrier or a serial queue), so `contents[id] = data` still reads in "
-                + "one step and writes in another (`atomic-property`)"
-        )
-    } else if SetterLock.found(in: code) {
-        check.diagnose(
-            "setter-lock",
-            "read from your code: the setter takes a lock and the getter does not, so "
-                + "`contents[id] = data` reads the dictionary outside that lock and writes its copy back "
-                + "under it: the lock covers the write, not the read the write depends on (`setter-lock`)"
-        )
-    } else if SyncSetter.found(in: code) {
-        check.diagnose(
-            "sync-setter",
-            "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), which "
-                + "makes each write finish before the setter returns, but `contents[id] = data` still "
-                + "reads the dictionary "
-                + "in one call and writes it back in another: the window is between the get and the "
-                + "set, not inside the set (`sync-setter`)"
-        )
+if check.saw("lost-writes"), let reading { check.diagnose(reading.kind, reading.line) }
+check.finish()
+
+/// The mistake the participant's code reads as, for the lost keys (or a crash) it explains.
+enum CodeReading {
+    static func of(_ code: String) -> (kind: String, line: String)? {
+        // Atomic accessors first: a lock of the participant's around both is that mistake even when
+        // the setter inside it waits for its barrier.
+        if AtomicProperty.found(in: code) {
+            return (
+                "atomic-property",
+                "read from your code: `contents` has a getter and a setter that are each atomic on their "
+                    + "own (a lock, a barrier or a serial queue), so `contents[id] = data` still reads in "
+                    + "one step and writes in another (`atomic-property`)"
+            )
+        } else if SetterLock.found(in: code) {
+            return (
+                "setter-lock",
+                "read from your code: the setter takes a lock and the getter does not, so "
+                    + "`contents[id] = data` reads the dictionary outside that lock and writes its copy "
+                    + "back under it: the lock covers the write, not the read the write depends on "
+                    + "(`setter-lock`)"
+            )
+        } else if SyncSetter.found(in: code) {
+            return (
+                "sync-setter",
+                "read from your code: the setter waits for its barrier (`sync(flags: .barrier)`), which "
+                    + "makes each write finish before the setter returns, but `contents[id] = data` still "
+                    + "reads the dictionary "
+                    + "in one call and writes it back in another: the window is between the get and the "
+                    + "set, not inside the set (`sync-setter`)"
+            )
+        }
+        return nil
     }
 }
-check.finish()
+
+/// Stores queued with `async` that a later read does not wait for: the reads take another queue
+/// than the stores (a read waits only for the work queued before it on its own queue), or none.
+/// Stores made one after another on one thread are then not there yet when the next read runs.
+enum ReadsDoNotWait {
+    static func line(in code: String) -> String? {
+        let compact = code.filter { !$0.isWhitespace }
+        let writers = queues(calling: ".async(", in: compact)
+        guard !writers.isEmpty else { return nil }
+        // The reads: the getter's, when `contents` has one, else every `sync` call but a barrier's.
+        let readCode = Accessors.body("get", in: compact) ?? Substring(compact)
+        let readers = queues(calling: ".sync{", in: readCode) + queues(calling: ".sync(execute:", in: readCode)
+        let named = { (names: [String]) in names.map { "`\($0)`" }.joined(separator: " and ") }
+        if readers.isEmpty {
+            return "read from your code: your stores are queued with `async` on \(named(writers)) and your "
+                + "reads take no queue, so your reads do not wait for your stores: those made just before "
+                + "a read had not run yet when it ran (`reads-do-not-wait`)"
+        }
+        guard Set(readers).isDisjoint(with: writers) else { return nil }
+        return "read from your code: your reads run on \(named(readers)), your stores are queued with "
+            + "`async` on \(named(writers)): a read waits only for work queued on its own queue, so your "
+            + "reads do not wait for your stores, and those made just before had not run yet "
+            + "(`reads-do-not-wait`)"
+    }
+
+    /// The distinct names of the queues `call` is made on (`readQueue` for `readQueue.sync{`,
+    /// `self.queue.async(` gives `queue`), in order.
+    static func queues(calling call: String, in code: some StringProtocol) -> [String] {
+        var names: [String] = []
+        for range in code.ranges(of: call) {
+            let before = code[..<range.lowerBound].reversed()
+            let name = String(before.prefix { $0.isLetter || $0.isNumber || $0 == "_" }.reversed())
+            if !name.isEmpty && !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}
 
 /// The accessors of the computed `contents` as the participant's code has them (whitespace removed).
 enum Accessors {
