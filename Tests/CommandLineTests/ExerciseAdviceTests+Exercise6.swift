@@ -205,6 +205,16 @@ extension ExerciseAdviceTests {
         #"read from your code: replace\(title:items:\) writes under one lock \(two writers at once left one "#
         + #"whole version\), but snapshot\(\) takes the title and the items under two separate locks"#
 
+    /// A `Mutex` per property: the writer stores the title and the items under two separate locks,
+    /// and the reader looks at them under two. Both are named, each with its hint, under the
+    /// writers-only FAIL; never as a reader that "locks or retries its two looks". Hint 3 first.
+    static let mutexPerProperty =
+        #"read from your code: two replace\(title:items:\) calls at once left the items of one and the "#
+        + #"title of the other: replace\(title:items:\) stores the title and the items under two separate "#
+        + #"locks \(or queue blocks\), and a replace can land between them \(`writer-two-sets`, "#
+        + #"hint 3\)\s+and snapshot\(\) takes the title and the items under two separate locks too: "#
+        + #".*\(`reader-two-looks`, hint 4\)"#
+
     /// The starter's two sets moved into one `queue.sync` block on a queue made `.concurrent`, with
     /// no barrier and no lock: the two writers' blocks run at once and tear the playlist. Read from
     /// the code under that first FAIL as the queue's missing barrier, never as sets "under the lock"
@@ -235,6 +245,16 @@ extension ExerciseAdviceTests {
                 failing: "readers racing writers only ever see whole versions",
                 shown: [#"ok\s+two writers at once leave one writer's whole version"#],
                 never: ["writer-two-sets", "still sets the title and the items"]
+            ),
+            ReadingCase(
+                testDescription: "a Mutex per property: the writer's two locks and the reader's two looks, both named",
+                file: "WrongFixes/MutexPerProperty.patch",
+                kind: "reader-two-looks",
+                hint: 3,
+                reading: mutexPerProperty,
+                failing: "two writers at once leave one writer's whole version",
+                shown: [#"FAIL\s+readers racing writers only ever see whole versions"#],
+                never: ["locks or retries its two looks", "still sets the title and the items"]
             ),
             ReadingCase(
                 testDescription: "two sets in a concurrent queue's sync block: the barrier's reading, said once",

@@ -344,6 +344,13 @@ struct ExerciseHintSequenceTests {
             ([("inconsistencies reader-two-looks", 4), ("inconsistencies reader-two-looks", 4)]),
             ([("inconsistencies", 1), ("inconsistencies reader-two-looks", 4)]),
             ([("inconsistencies writer-two-sets", 3), ("inconsistencies reader-two-looks", 4)]),
+            // A lock per property, both halves named: the writer's hint, then the one-value hint,
+            // which stays once the writer is whole and the reader still takes two looks.
+            ([
+                ("inconsistencies writer-two-sets reader-two-looks", 3),
+                ("inconsistencies writer-two-sets reader-two-looks", 4),
+                ("inconsistencies reader-two-looks", 4),
+            ]),
             ([("inconsistencies no-barrier", 7), ("inconsistencies no-barrier", 7)]),
         ]
     )

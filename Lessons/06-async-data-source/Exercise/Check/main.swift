@@ -263,11 +263,11 @@ if let stuck {
 // A reader that locks or retries its two looks (not one that takes two bare looks, which has its
 // own reading below), yet the writers left a mix: the writer stored it. Said right under the FAIL
 // it explains (the writers' torn state, or a reader looping on it).
+// A lock (or `Mutex`) per property splits both: the reader's two looks are named beside the writer's.
 if writersMixed, !noBarrierDiagnosed, !ReaderTwoLooks.unguarded(in: code), !ReaderTwoLooks.found(in: code) {
     writerDiagnosed = true
-    diagnoseWriterTwoSets(
-        "two replace(title:items:) calls at once left the items of one and the title of the other"
-    )
+    let seen = "two replace(title:items:) calls at once left the items of one and the title of the other"
+    if ReaderTwoLooks.bothSplit(in: code) { diagnoseBothSplit(seen) } else { diagnoseWriterTwoSets(seen) }
 }
 
 // Concurrent: half the iterations write versions, half take snapshots and check them.
@@ -384,8 +384,10 @@ if check.saw("inconsistencies"), !noBarrierDiagnosed, ReaderTwoLooks.found(in: c
         )
     } else {
         // A reader that locks or retries its two looks, torn reads, and writers the trials did not
-        // test: read from the code, the writer sets the two apart.
-        diagnoseWriterTwoSets("readers racing writers saw torn snapshots")
+        // test: read from the code, the writer sets the two apart (and the reader too, if it locks
+        // each look on its own).
+        let seen = "readers racing writers saw torn snapshots"
+        if ReaderTwoLooks.bothSplit(in: code) { diagnoseBothSplit(seen) } else { diagnoseWriterTwoSets(seen) }
     }
 }
 check.finish()
@@ -397,6 +399,25 @@ check.finish()
         "read from your code: snapshot() locks or retries its two looks, but \(seen): "
             + "replace(title:items:) still sets the title and the items in two steps, each under the "
             + "lock on its own, and no reader can undo what lies between them (`writer-two-sets`)"
+    )
+}
+
+/// Names both halves of a lock (or `Mutex`) per property, after `seen`, what the run showed: the
+/// writer's two stores and the reader's two looks, each under a lock of its own. Each has the hint
+/// written for it (hints.md: `writer-two-sets` hint 3, `reader-two-looks` hint 4), and fixing one
+/// alone still fails on the other.
+@MainActor func diagnoseBothSplit(_ seen: String) {
+    check.diagnose(
+        "writer-two-sets",
+        "read from your code: \(seen): replace(title:items:) stores the title and the items under two "
+            + "separate locks (or queue blocks), and a replace can land between them "
+            + "(`writer-two-sets`, hint 3)"
+    )
+    check.diagnose(
+        "reader-two-looks",
+        "and snapshot() takes the title and the items under two separate locks too: each look is whole, "
+            + "the pair is not, and a replace can land between them (`reader-two-looks`, hint 4). One "
+            + "lock around both stores, and the same lock around both looks, keeps each version whole"
     )
 }
 
@@ -570,6 +591,15 @@ enum ReaderTwoLooks {
         guard let start = code.range(of: "func snapshot") else { return 0 }
         let rest = code[start.upperBound...]
         return acquisitions(in: rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest)
+    }
+
+    /// Whether the writer and the reader each take two separate locks (or queue blocks), as a lock
+    /// or `Mutex` per property does (comments left out): `found` leaves out a writer that locks
+    /// twice, since that is the writer's bug; here the reader's two looks are a bug as well.
+    static func bothSplit(in code: String) -> Bool {
+        let code = uncommented(code)
+        guard let writer = WriterTwoSets.body(in: code) else { return false }
+        return acquisitions(in: writer) >= 2 && separateAcquisitions(in: code) >= 2
     }
 
     /// Whether `snapshot()` reads the title and the items with neither a lock around both nor a
