@@ -178,8 +178,8 @@ extension ExerciseAdviceTests {
         #expect(hint2.contains("open file description") && !hint2.contains("lockDescription"))
         #expect(
             hints.contains(
-                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`, `unguarded-map`,"
-                    + "\n`lost-writes process-owner local-lock`, `lost-writes process-owner instance-lock`\n"
+                "\n*For:* `lost-writes instance-lock`, `lost-writes local-lock`, `lost-writes shared-owner`,"
+                    + "\n`unguarded-map`, `lost-writes process-owner local-lock`, `lost-writes process-owner instance-lock`\n"
             )
         )
         #expect(
