@@ -77,6 +77,22 @@ extension ExerciseAdviceTests {
                 readFromCode: "your reads run on `readQueue`, your stores are queued with `async` on `queue`"
             ),
             FromCodeCase(
+                testDescription: "exercise 1: the barrier fix, with a getter that reads `_contents` taking no queue",
+                exercise: 1,
+                file: "Lessons/01-subscript-race/Exercise/WrongFixes/UnsyncedRead.swift",
+                kind: "unsynced-read",
+                hint: 4,
+                readFromCode: "`data(forIdentifier:)` reads `_contents` taking no queue and no lock"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: double-checked locking, the flag read before the lock as a fast path",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/DoubleCheckedLocking.swift",
+                kind: "double-checked",
+                hint: 4,
+                readFromCode: "`run` reads `didExecute` before it takes its lock"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 2: a `return` inside the `sync` that leaves the closure, not `run`",
                 exercise: 2,
                 file: "Lessons/02-check-then-act/Exercise/WrongFixes/ReturnLeavesClosure.patch",

@@ -2,6 +2,7 @@
 import ExerciseSupport
 import Foundation
 import RaceLab
+import Synchronization
 
 // The first statement that runs, before any of the participant's code: this check owns the verdict channel.
 // `private`, so that the participant's file cannot name it.
@@ -42,12 +43,35 @@ check.require(single.data(forIdentifier: "missing") == nil, "a key never stored 
 let reading = CodeReading.of(participantCode("Storage.swift"))
 if let reading { check.announceReading(reading.kind, reading.line) }
 
-// Concurrent: every iteration stores a distinct key; afterwards all of them must be there.
+// A getter that reads the stored dictionary taking nothing (no queue, no lock) reads it while stores
+// write it: a data race, which the run below shows only by luck (a crash, a wrong read, or nothing).
+// So the code is read first, and such code is not run from many threads.
+let unsyncedRead: Bool = {
+    guard !check.hasFailed, let line = UnsyncedRead.line(in: participantCode("Storage.swift")) else { return false }
+    check.require(
+        false,
+        "reads of the dictionary wait for the stores (the queue or lock they take)",
+        kind: "unsynced-read"
+    )
+    check.diagnose("unsynced-read", line)
+    check.note("the concurrent run is left out: that race crashes, reads a torn dictionary or passes by luck")
+    return true
+}()
+
+// Concurrent: every iteration stores a distinct key; afterwards all of them must be there. Every
+// fourth iteration also reads (both getters) while the other threads store, as callers do: a read
+// that takes no lock then races with the stores (ThreadSanitizer reports it, or the run crashes).
+// What it reads is summed into `readsDuringStores`, so that no read is optimized away.
+let readsDuringStores = Atomic<Int>(0)
 let variant = ExerciseCheck.variant(
     of: "Storage",
     makeState: { Storage() },
     operation: { storage, iteration in
         storage.store(Data([UInt8(truncatingIfNeeded: iteration.index)]), forIdentifier: "item-\(iteration.index)")
+        if iteration.index % 4 == 3 {
+            let read = (storage.data(forIdentifier: "item-\(iteration.index - 1)")?.count ?? 0) + storage.numberOfItems
+            readsDuringStores.wrappingAdd(read, ordering: .relaxed)
+        }
     },
     check: { storage, trial in
         var observation = Observation.kept(storage.numberOfItems, of: trial.iterations, unit: "keys")
@@ -56,11 +80,13 @@ let variant = ExerciseCheck.variant(
         return observation
     }
 )
-check.stress(
-    variant,
-    workload: Workload(trials: 30, iterations: 1_000),
-    requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)"
-)
+if !unsyncedRead {
+    check.stress(
+        variant,
+        workload: Workload(trials: 30, iterations: 1_000),
+        requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)"
+    )
+}
 if check.saw("lost-writes"), let reading { check.diagnose(reading.kind, reading.line) }
 check.finish()
 
@@ -95,6 +121,51 @@ enum CodeReading {
             )
         }
         return nil
+    }
+}
+
+/// A read of the stored dictionary that takes nothing: `data(forIdentifier:)` or `numberOfItems`
+/// reads it (`_contents`, or whatever the code names a stored `[String: Data]`) in a body with no
+/// queue call, lock, wait or atomic in it, while the code writes it elsewhere (a store). Such a read
+/// can run while a store writes: a data race on the dictionary, whose outcome Swift does not define.
+/// Only a body with no synchronization at all counts, and only a dictionary declared as a stored
+/// `[String: Data]` (not a thread-safe wrapper, not a computed property such as the starter's
+/// `contents`), so that a read guarded in any way is never blamed.
+enum UnsyncedRead {
+    static func line(in code: String) -> String? {
+        let compact = code.filter { !$0.isWhitespace }
+        let declared = compact.matches(
+            of: /var(\w+)(:(\[String:Data\]|Dictionary<String,Data>)[^{\w]|=\[String:Data\]\(\))/
+        )
+        // Stored dictionaries the code writes: reads of one that is never written race with nothing.
+        let names = Set(declared.map { String($0.1) }).filter { name in
+            matches(#"(^|\W)\#(name)(\[[^\]]*\])?=[^=]|\#(name)\.(updateValue|removeValue|merge)\("#, in: compact)
+        }
+        let getters = [("`data(forIdentifier:)`", /func\s+data\s*\(/), ("`numberOfItems`", /var\s+numberOfItems\b/)]
+        var unguarded: [(getter: String, name: String)] = []
+        for getter in getters {
+            guard let start = code.firstRange(of: getter.1),
+                let open = code[start.upperBound...].firstIndex(of: "{"),
+                let body = BraceMatching.block(after: code[code.index(after: open)...])
+            else { continue }
+            let synchronized = /sync|[Ll]ock|Mutex|wait|barrier|[Qq]ueue|[Aa]tomic|[Ss]emaphore|withValue|actor/
+            guard body.firstMatch(of: synchronized) == nil,
+                let name = names.sorted().first(where: { matches(#"\b\#($0)\b"#, in: body) })
+            else { continue }
+            unguarded.append((getter.0, name))
+        }
+        guard let first = unguarded.first else { return nil }
+        return "read from your code: \(unguarded.map(\.getter).joined(separator: " and ")) "
+            + (unguarded.count == 1 ? "reads" : "read")
+            + " `\(first.name)` taking no queue and no lock while stores write it: a read during a write "
+            + "is a data race on the dictionary (Swift does not define what it does: it can crash) "
+            + "(`unsynced-read`)"
+    }
+
+    /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`.
+    private static func matches(_ pattern: String, in text: some StringProtocol) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return String(text).firstMatch(of: regex) != nil
     }
 }
 

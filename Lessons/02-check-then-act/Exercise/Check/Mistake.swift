@@ -167,6 +167,24 @@ enum Mistake {
         return check.lowerBound < taken.lowerBound
     }
 
+    /// A plain flag that `run` reads before it takes its lock, outside any lock or queue: the fast
+    /// path of double-checked locking (`if didExecute { return }`, then the lock and the check
+    /// again). The run cannot fail it (the locked check still runs the work once), but the read
+    /// races with the set under the lock: a data race on a plain `Bool`. The flag's name; nil when
+    /// `run` takes no lock of its own, or reads no stored `var` of type `Bool` (declared with no
+    /// attribute, such as a property wrapper's, on its line) before it: an atomic's load is no race.
+    static func flagReadBeforeLock(in code: String) -> String? {
+        guard let body = runBody(in: code), let taken = body.firstRange(of: takesLock) else { return nil }
+        let declaration = /^[^@\n]*?\bvar\s+(\w+)\s*(:\s*Bool\b|=\s*(false|true)\b)/.anchorsMatchLineEndings()
+        let before = body[..<taken.lowerBound]
+        return code.matches(of: declaration).map { String($0.1) }.first { flag in
+            // A local of `run`'s own is no shared flag.
+            guard let read = try? Regex("\\b\(flag)\\b"), let local = try? Regex("\\b(var|let)\\s+\(flag)\\b")
+            else { return false }
+            return before.firstMatch(of: read) != nil && body.firstMatch(of: local) == nil
+        }
+    }
+
     /// Whether `run` itself takes a lock (`lock()`, `withLock`, `sync`, a semaphore's `wait`) more
     /// than once: it lets go of it in between. False when it takes one once, or only in a helper.
     static func takesLockTwice(in code: String) -> Bool {

@@ -200,4 +200,16 @@ Race.withFallbackHook(elsewhere) {
         }
     )
 }
+// Double-checked locking: a fast path that reads the flag before the lock, then the locked check,
+// work and set. The run cannot fail it (the locked check runs the work once), but the unlocked read
+// races with the set: a data race on a plain `Bool`, which only the code (or ThreadSanitizer) shows.
+if !check.hasFailed, let flag = Mistake.flagReadBeforeLock(in: participantCode("Once.swift")) {
+    check.require(false, "`run` reads the flag only under its lock", kind: "double-checked")
+    check.diagnose(
+        "double-checked",
+        "read from your code: `run` reads `\(flag)` before it takes its lock (a fast path, double-checked "
+            + "locking): that read races with the set under the lock, a data race on a plain `Bool` even "
+            + "when the value read is right; `make exercise-2 TSAN=1` shows it (`double-checked`)"
+    )
+}
 check.finish()
