@@ -530,7 +530,7 @@ struct ExerciseAdviceTests {
             ),
             (
                 "## Hint 4: a lock around the check or the set only",
-                "`duplicates lock-around-check`, `duplicates check-outside-lock`"
+                "`duplicates lock-around-check`, `duplicates check-outside-lock`, `double-checked`"
             ),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
