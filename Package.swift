@@ -72,7 +72,7 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: ["RaceLab", "RaceLabCommandLine", "racelab", "racelab-fixtures"],
             // The help text as printed, compared line for line (read by path, not as a resource).
-            exclude: ["Golden", "CrashLogs"]
+            exclude: ["Golden", "CrashLogs", "TSanReports"]
         ),
     ]
         + lessons.map { lesson in
