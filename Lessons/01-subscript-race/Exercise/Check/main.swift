@@ -149,8 +149,11 @@ enum UnsyncedRead {
                 let body = BraceMatching.block(after: code[code.index(after: open)...])
             else { continue }
             let synchronized = /sync|[Ll]ock|Mutex|wait|barrier|[Qq]ueue|[Aa]tomic|[Ss]emaphore|withValue|actor/
+            // Only a read outside every closure and block of the getter is read as unguarded: one
+            // inside (`read { contents[id] }`) may run under a lock a helper of the code takes.
+            let outside = topLevel(body)
             guard body.firstMatch(of: synchronized) == nil,
-                let name = names.sorted().first(where: { matches(#"\b\#($0)\b"#, in: body) })
+                let name = names.sorted().first(where: { matches(#"\b\#($0)\b"#, in: outside) })
             else { continue }
             unguarded.append((getter.0, name))
         }
@@ -160,6 +163,20 @@ enum UnsyncedRead {
             + " `\(first.name)` taking no queue and no lock while stores write it: a read during a write "
             + "is a data race on the dictionary (Swift does not define what it does: it can crash) "
             + "(`unsynced-read`)"
+    }
+
+    /// `body` without the text of the blocks and closures in it.
+    private static func topLevel(_ body: Substring) -> String {
+        var depth = 0
+        var text = ""
+        for character in body {
+            switch character {
+            case "{": depth += 1
+            case "}": depth -= 1
+            default: if depth == 0 { text.append(character) }
+            }
+        }
+        return text
     }
 
     /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`.
