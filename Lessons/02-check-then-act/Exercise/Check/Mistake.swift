@@ -175,7 +175,8 @@ enum Mistake {
     /// attribute, such as a property wrapper's, on its line) before it: an atomic's load is no race.
     static func flagReadBeforeLock(in code: String) -> String? {
         guard let body = runBody(in: code), let taken = body.firstRange(of: takesLock) else { return nil }
-        let declaration = /^[^@\n]*?\bvar\s+(\w+)\s*(:\s*Bool\b|=\s*(false|true)\b)/.anchorsMatchLineEndings()
+        // A stored flag: a computed one (`var didExecute: Bool { lock.withLock { … } }`) may take a lock.
+        let declaration = /^[^@\n]*?\bvar\s+(\w+)\s*(:\s*Bool\b(?!\s*\{)|=\s*(false|true)\b)/.anchorsMatchLineEndings()
         let before = body[..<taken.lowerBound]
         return code.matches(of: declaration).map { String($0.1) }.first { flag in
             // A local of `run`'s own is no shared flag.
