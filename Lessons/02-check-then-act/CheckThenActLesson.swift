@@ -17,19 +17,26 @@ public enum CheckThenActLesson {
             buggy, serialQueue, lock, atomic, protectedReadThenWrite, protectedMutate, errorsUnprotected,
             errorsProtected,
         ],
-        // Each family of variants counts its own things under the report's three names.
-        // A family that does not count one of them still prints its row (at 0): the meaning says so.
+        // Each family of variants counts its own things under the report's three names: one line
+        // each, the families that count it first. A family that does not count one of them still
+        // prints its row (at 0) under --verbose: its line says so.
         countMeanings: [
-            "duplicates": "run-once variants: executions of the work after a trial's first; "
-                + "protected-*: not counted (0); errors-*: errors the completion saw twice",
+            "duplicates": """
+            run-once variants: executions of the work after a trial's first
+            errors-*: errors the completion saw twice
+            protected-*: always 0 (not counted)
+            """,
             // A fan-in variant's lost writes are out of its errors, a third of its iterations: the
-            // verdict line's "of 600 iterations" is not their denominator, so the entry gives it.
-            "lost writes": "run-once variants: not counted (0); "
-                + "protected-*: increments missing from the final count; "
-                + "errors-*: errors the completion never saw (one fetch in three fails: 600 iterations "
-                + "make 200 errors)",
-            "inconsistencies": "run-once and protected-* variants: not counted (0); "
-                + "errors-*: errors the completion saw that name no failing fetch",
+            // verdict line's "of 600 iterations" is not their denominator, so the line gives it.
+            "lost writes": """
+            protected-*: increments missing from the final count
+            errors-*: errors the completion never saw (of 200: one fetch in three fails)
+            run-once variants: always 0 (not counted)
+            """,
+            "inconsistencies": """
+            errors-*: errors the completion saw that name no failing fetch
+            run-once and protected-*: always 0 (not counted)
+            """,
         ]
     )
 

@@ -73,7 +73,8 @@ extension ExerciseAdviceTests {
                 exercise: 1,
                 file: "Lessons/01-subscript-race/Exercise/WrongFixes/GetterOnAnotherQueue.patch",
                 kind: "reads-do-not-wait",
-                hint: 4,
+                // A first check: the hint on why such a read waits for no store, not the fix (hint 4).
+                hint: 3,
                 readFromCode: "your reads run on `readQueue`, your stores are queued with `async` on `queue`"
             ),
             FromCodeCase(
@@ -107,6 +108,30 @@ extension ExerciseAdviceTests {
                 kind: "lock-per-call",
                 hint: 10,
                 readFromCode: "`run` makes a new `NSLock` on every call"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: one stored semaphore held across everything, made with 2",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/SemaphoreValue2.swift",
+                kind: "semaphore-count",
+                hint: 10,
+                readFromCode: "a semaphore made with value 2 lets 2 callers in at once"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: a semaphore made with 0 that `run` signals before it waits on it",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/SemaphoreSignalledFirst.swift",
+                kind: "semaphore-count",
+                hint: 10,
+                readFromCode: "`run` signals its semaphore before it waits on it"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 2: the check, then the set, each under the lock, then the work",
+                exercise: 2,
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/LockCheckAndSetSeparately.swift",
+                kind: "lock-around-check",
+                hint: 4,
+                readFromCode: "`run` takes a lock more than once"
             ),
             FromCodeCase(
                 testDescription: "exercise 2: the flag's own accessors locked, no lock in `run`: only what the run saw",
@@ -235,9 +260,14 @@ extension ExerciseAdviceTests {
         }
         // A lock the code as read does not show letting go: the line says what the run saw, and that
         // the code takes a lock, nothing about where.
-        if planted.kind == "lock-around-check" {
+        if planted.kind == "lock-around-check", planted.readFromCode == nil {
             #expect(text.contains("the check and the set were not one critical section under one lock"), "\(lines)")
             #expect(!text.contains("lets go"), "\(lines)")
+        }
+        // A semaphore that lets many in is not called a lock that lets go between the check and the
+        // set: it is held across them, or it locks nothing.
+        if planted.kind == "semaphore-count" {
+            #expect(!text.contains("lock-around-check") && !text.contains("lets go"), "\(lines)")
         }
         // A lock made on every call is not blamed for letting go between the check and the set.
         if planted.kind == "lock-per-call" {

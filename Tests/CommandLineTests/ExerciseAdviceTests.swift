@@ -540,7 +540,10 @@ struct ExerciseAdviceTests {
                 "`functional duplicates return-leaves-closure`, `functional duplicates runs-again-alone`,\n"
                     + "`functional return-leaves-closure`, `functional runs-again-alone`"
             ),
-            ("## Hint 10: a lock made inside `run`", "`duplicates lock-per-call`"),
+            (
+                "## Hint 10: a lock made inside `run`, or a semaphore that lets many in",
+                "`duplicates lock-per-call`, `duplicates semaphore-count`"
+            ),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")
         }

@@ -123,6 +123,9 @@ struct ExerciseHintSequenceTests {
             exercise: "01-subscript-race",
             [
                 Check(diagnosis: "lost-writes atomic-property", names: "hinted 3"),
+                // Another mistake: from its own first hint, which says why a read on another queue
+                // waits for no store.
+                Check(diagnosis: "functional reads-do-not-wait functional lost-writes", names: "hinted 3"),
                 Check(diagnosis: "functional reads-do-not-wait functional lost-writes", names: "hinted 4"),
                 // A changed file that crashed, read as a lock around the setter: not hint 5.
                 Check(diagnosis: "race-crash setter-lock", names: "hinted 3"),
@@ -142,8 +145,9 @@ struct ExerciseHintSequenceTests {
             ("race-crash setter-lock", 3),
             ("race-crash atomic-property", 3),
             ("race-crash sync-setter", 5),
-            // Reads on another queue than the stores, said under the single-threaded FAIL, then a crash.
-            ("race-crash reads-do-not-wait", 4),
+            // Reads on another queue than the stores, said under the single-threaded FAIL, then a
+            // crash: the first hint on such reads (hint 3, then the fix in hint 4).
+            ("race-crash reads-do-not-wait", 3),
             ("race-crash", 5),
         ]
     )
@@ -153,6 +157,72 @@ struct ExerciseHintSequenceTests {
             (1...4).map { Check(diagnosis: "lost-writes", names: "hinted \($0)") }
                 + [Check(diagnosis: diagnosis, names: "hinted \(hint)")]
         )
+    }
+
+    /// A getter moved to a serial queue of its own, the setter unchanged: hint 3, which says a read on
+    /// another queue waits for none of the stores, before hint 4, which gives the fix.
+    @Test("exercise 1: a first try with the getter on another queue gets hint 3, not the fix in hint 4")
+    func getterOnAnotherQueueFirstTry() async throws {
+        try await Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "functional lost-writes reads-do-not-wait", names: "hinted 3"),
+                Check(diagnosis: "functional lost-writes reads-do-not-wait", names: "hinted 4"),
+                Check(diagnosis: "functional lost-writes reads-do-not-wait", names: "hinted 4"),
+            ]
+        )
+        // After the starter's first hint, too.
+        try await Self.run(
+            exercise: "01-subscript-race",
+            [
+                Check(diagnosis: "lost-writes", names: "hinted 1"),
+                Check(diagnosis: "functional lost-writes reads-do-not-wait", names: "hinted 3"),
+            ]
+        )
+    }
+
+    /// The check and the set each under the lock, the flag set before the work: no hint names the
+    /// whole diagnosis (duplicates and early returns, from a lock let go in between), so the hints
+    /// that name the kind read from the code, hint 4 then hint 7, and never hint 1 or hint 5 (a
+    /// lock around the work only, which this code does not have).
+    @Test(
+        "exercise 2: a lock let go between the check and the set, with early returns, gets the hints on that lock",
+        arguments: [
+            ([] as [String], [4, 7, 7]),
+            (["duplicates lock-around-check"], [4, 7]),
+            (["duplicates check-outside-lock"], [4, 7]),
+            (["duplicates flag-after-work", "duplicates flag-after-work"], [4, 7]),
+        ]
+    )
+    func lockLetGoWithEarlyReturns(before: [String], hints: [Int]) async throws {
+        let earlier = before.enumerated().map { index, diagnosis in
+            Check(diagnosis: diagnosis, names: "hinted \(diagnosis.hasSuffix("flag-after-work") ? index + 1 : 4)")
+        }
+        try await Self.run(
+            exercise: "02-check-then-act",
+            earlier
+                + hints.map { Check(diagnosis: "duplicates lock-around-check early-returns", names: "hinted \($0)") }
+        )
+    }
+
+    @Test("exercise 2: a semaphore that lets more than one caller in gets the semaphore's hint")
+    func semaphoreCountHasItsHint() async throws {
+        try await Self.run(
+            exercise: "02-check-then-act",
+            [
+                Check(diagnosis: "duplicates flag-after-work", names: "hinted 1"),
+                Check(diagnosis: "duplicates semaphore-count", names: "hinted 10"),
+                Check(diagnosis: "duplicates semaphore-count", names: "hinted 10"),
+            ]
+        )
+        let hints = try String(
+            contentsOf: ExerciseAdviceTests.root.appendingPathComponent(
+                "Lessons/02-check-then-act/Exercise/hints.md"
+            ),
+            encoding: .utf8
+        )
+        let tenth = try #require(hints.components(separatedBy: "\n## Hint ").last)
+        #expect(tenth.contains("`DispatchSemaphore(value: 2)`"), "\(tenth)")
     }
 
     @Test("exercise 2: a lock made inside `run` gets its own hint, not the one on a lock let go")

@@ -60,6 +60,23 @@ struct CountLegendTests {
         #expect(lines.last == "  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)")
     }
 
+    @Test("a meaning of several lines prints each on a line of its own under the name")
+    func linePerFamily() {
+        var lost = VariantReport.stub(verdict: .reproduced, kind: .buggy)
+        lost.lostWrites = 1
+        let meaning = "protected-*: increments missing\nrun-once variants: always 0 (not counted)"
+        #expect(
+            TextReport().countLegend(["lost writes": meaning], reports: [lost]) == """
+                what the counts count (mean per trial = total ÷ trials that ran without an error):
+                  lost writes:
+                    protected-*: increments missing
+                    run-once variants: always 0 (not counted)
+                  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
+
+                """
+        )
+    }
+
     @Test("a verbose block shows the counts its lesson measures, and any other only when not zero")
     func verboseShowsMeasuredCounts() {
         var report = VariantReport.stub(verdict: .reproduced, kind: .buggy)

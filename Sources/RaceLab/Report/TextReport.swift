@@ -253,14 +253,19 @@ package struct TextReport {
         counts: Set<String>? = nil
     ) -> String {
         let shown = reports.reduce(into: Set<String>()) { $0.formUnion(shownCounts($1, counts: counts)) }
-        let lines = Self.countNames.compactMap { name in
-            shown.contains(name) ? meanings[name].map { "  \(label(name)): \($0)" } : nil
+        // A meaning of several lines (one per family of variants) puts each under the name, so that
+        // each line on a projector says what one number means.
+        let lines = Self.countNames.compactMap { name -> [String]? in
+            guard shown.contains(name), let meaning = meanings[name] else { return nil }
+            let parts = meaning.split(separator: "\n").map(String.init)
+            guard parts.count > 1 else { return wrapped("  \(label(name)): \(meaning)", hang: "    ") }
+            return ["  \(label(name)):"] + parts.flatMap { wrapped("    \($0)", hang: "      ") }
         }
         guard !lines.isEmpty else { return "" }
         let heading = "what the counts count (mean per trial = total ÷ trials that ran without an error):"
         // How `perTrialFigure` rounds, so that `1.15` beside `77` reads as one rule.
         let rounding = "  (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)"
-        return ([heading] + lines.flatMap { wrapped($0, hang: "    ") } + [rounding]).joined(separator: "\n") + "\n"
+        return ([heading] + lines.flatMap { $0 } + [rounding]).joined(separator: "\n") + "\n"
     }
 
     /// A lesson's closing line after `run`: how many buggy variants reproduced and fixed ones stayed

@@ -49,7 +49,8 @@ public struct Lesson: Sendable {
     ///   - variants: at least one; their names unique.
     ///   - workers: entry points its variants run in processes of their own; names unique.
     ///   - countMeanings: what `lost writes`, `duplicates` or `inconsistencies` count in this lesson,
-    ///     where the name alone does not say it.
+    ///     where the name alone does not say it; several lines (one per family of variants, say)
+    ///     are printed each on its own line under the name.
     ///   - countLabels: what the text report calls a count in this lesson, where the general name
     ///     would mislead; a key of `countMeanings` says what it counts.
     ///   - mainBug: the buggy, explorable variant that shows the lesson's bug, when it is not the

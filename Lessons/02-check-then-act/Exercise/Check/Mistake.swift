@@ -87,6 +87,21 @@ enum Mistake {
                     + "ever waits for another (`lock-per-call`)"
             )
         }
+        // A semaphore shared by every call that still lets more than one caller in: the lock is
+        // held around the right code, but it does not exclude.
+        if let semaphore = semaphoreAdmitsMany(in: code) {
+            let reason =
+                semaphore.signalledFirst
+                ? "`run` signals its semaphore before it waits on it, so each call lets itself in and "
+                    + "no call waits for another: a lock is a semaphore made with 1, waited on first"
+                : "a semaphore made with value \(semaphore.value) lets \(semaphore.value) callers in at "
+                    + "once: a lock is a semaphore made with 1"
+            return (
+                "semaphore-count",
+                "\(began): the check and the set are not one critical section; read from your code: "
+                    + "\(reason) (`semaphore-count`)"
+            )
+        }
         if overlapping == 0, locks {
             return (
                 "lock-around-act",
@@ -205,6 +220,35 @@ enum Mistake {
                 | Mutex | OSAllocatedUnfairLock ) \s* (<[^>(]*>)? \s* \(
             /#
         return body.firstMatch(of: made).map { String($0.1) }
+    }
+
+    /// A stored `DispatchSemaphore` that `run` waits on but that lets more than one caller in at
+    /// once: made with a value above 1 (`DispatchSemaphore(value: 2)` lets two in), or signalled in
+    /// `run` before `run` waits on it (each call adds one before it takes one, so every call gets
+    /// in whatever the value; a `signal()` in a `defer` runs at the end, and does not count). The
+    /// value it was made with, and whether `run` signals it first; nil for a semaphore made with 1
+    /// and waited on first (a lock), or when `run` waits on no semaphore the code makes.
+    static func semaphoreAdmitsMany(in code: String) -> (value: Int, signalledFirst: Bool)? {
+        guard let body = runBody(in: code) else { return nil }
+        let ownCode = body.replacing(/\bdefer\s*\{[^{}]*\}/, with: "")
+        let made =
+            #/
+            \b(\w+) \s* (?: : \s* DispatchSemaphore \s* )? = \s* DispatchSemaphore \s* \( \s* value \s* : \s*
+            (\d+) \s* \)
+            /#
+        for semaphore in code.matches(of: made) {
+            let name = String(semaphore.1)
+            guard let value = Int(semaphore.2),
+                let waits = try? Regex("\\b\(name)\\s*\\.\\s*wait\\s*\\("),
+                let signals = try? Regex("\\b\(name)\\s*\\.\\s*signal\\s*\\(")
+            else { continue }
+            guard let wait = ownCode.firstRange(of: waits) else { continue }
+            if value > 1 { return (value, false) }
+            if let signal = ownCode.firstRange(of: signals), signal.lowerBound < wait.lowerBound {
+                return (value, true)
+            }
+        }
+        return nil
     }
 
     /// A call that takes a lock: `lock()`, `withLock`, a queue's `sync`, a semaphore's `wait`, a
