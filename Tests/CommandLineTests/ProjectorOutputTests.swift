@@ -187,7 +187,7 @@ struct ProjectorOutputTests {
                 that found a torn file, another document or none, files left torn or holding a failed store
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
-            lesson 5: buggy reproduced 1/1 → PASS
+            lesson 5: buggy reproduced 1/1 → PASS: the bug showed, as the lesson expects
             """
         #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
     }
@@ -260,7 +260,7 @@ struct ProjectorOutputTests {
               overlaps: increments that began while another was still in its read-modify-write of the file
               (a mean of 10 or more is rounded to a whole number; below 10 it keeps two decimals)
 
-            lesson 4: buggy reproduced 1/1 → PASS
+            lesson 4: buggy reproduced 1/1 → PASS: the bug showed, as the lesson expects
             """
         #expect(output.stdout.hasSuffix(legend + "\n\n"), "\(output.stdout)")
         let verbose = try await Executable.racelab.run(

@@ -49,8 +49,8 @@ struct UnmeasuredRunTests {
         let unmeasured = Self.report("mac-buggy", .buggy, .notReproduced, unmeasured: "not run on a Mac yet")
         let lesson = RunReport.LessonReport(number: 4, slug: "x", title: "t", variants: [measured, unmeasured])
         #expect(lesson.passed)
-        let summary = "lesson 4: buggy reproduced 1/1, 1 not counted on this system → PASS\n"
-        #expect(TextReport().summary(lesson) == summary)
+        let summary = TextReport().summary(lesson)
+        #expect(summary.hasPrefix("lesson 4: buggy reproduced 1/1, 1 not counted on this system → PASS"), "\(summary)")
         let line = "not counted on this system, so this verdict does not decide PASS or FAIL"
         #expect(TextReport().variant(unmeasured).contains(line))
         let failing = Self.report("buggy", .buggy, .notReproduced, unmeasured: nil)

@@ -292,7 +292,9 @@ package struct TextReport {
     /// clean 4/5 → FAIL (in-flight-task: failed)`. `buggy` counts the buggy variants whose bug
     /// showed (said as `shown`) of those counted, `fixed` the fixed ones that stayed clean, `besides`
     /// says what else the lesson had; `deciding` are the variants that decided the `outcome`, each
-    /// with its verdict. Wrapped to the report's width.
+    /// with its verdict. A PASS of buggy variants alone (`--variant` naming a buggy one) says that
+    /// their bugs showing is what passed, so that it never reads as the code being correct. Wrapped
+    /// to the report's width.
     package func summaryLine(
         lesson: Int,
         buggy: (shown: Int, of: Int),
@@ -307,6 +309,11 @@ package struct TextReport {
         if fixed.of > 0 { parts.append("fixed clean \(fixed.clean)/\(fixed.of)") }
         parts += besides
         var line = "lesson \(lesson): " + parts.joined(separator: ", ") + " → " + outcome
+        if outcome == "PASS" && fixed.of == 0 && buggy.of > 0 {
+            let (bugs, verb) = buggy.of == 1 ? ("the bug", "was") : ("the bugs", "were")
+            let happened = shown == "reproduced" ? "showed" : "\(verb) \(shown)"
+            line += ": \(bugs) \(happened), as the lesson expects"
+        }
         if !deciding.isEmpty {
             line += " (" + deciding.map { "\($0.name): \($0.verdict.lowercased())" }.joined(separator: "; ") + ")"
         }
