@@ -109,14 +109,23 @@ power-%: release ## Measure how often lesson N's buggy variants show their bug: 
 # never breaks the repository's build. The verdict comes from the harness, never from the exit
 # status; a check still running after EXERCISE_TIMEOUT seconds (120 by default) is killed and fails.
 # A FAIL is the expected answer to a wrong fix, not the tool breaking: `make exercise-N` ends with
-# status 0 after one (no `make: *** ... Error 1` under it), unless STRICT=1. A file that does not
-# compile, a harness error or an interrupt (check-exercise's status 2 and above) still fails make.
+# status 0 after one (no `make: *** ... Error 1` under it), unless STRICT=1. So does a file that does
+# not compile, a FAIL too (the checker's "does not compile" and the compiler's errors are the
+# answer): check-exercise's status 2 with compiler errors in the participant's file (or in the
+# harness beside it) in the build log this run wrote (not older than the run's start). A harness or
+# checker error, a build that failed outside the exercise, and an interrupt (status 2 and above
+# otherwise) still fail make.
 exercise-%-reset: ## Restore exercise N's working copy from its starter (e.g. make exercise-1-reset)
 	Scripts/check-exercise $* --reset
 
 exercise-%: ## Check your fix for exercise N (e.g. make exercise-1; TSAN=1 adds ThreadSanitizer; STRICT=1: a FAIL fails make)
 	@echo "Scripts/check-exercise $*"; \
-	Scripts/check-exercise $* || { status=$$?; [ $$status -eq 1 ] && [ -z "$(STRICT)" ] || exit $$status; }
+	started=$$(mktemp); log=.build-exercise/build-$*.log; \
+	Scripts/check-exercise $* || { status=$$?; answer=$$status; \
+		if [ $$status -eq 2 ] && [ -f "$$log" ] && ! [ "$$started" -nt "$$log" ] \
+			&& grep -q '/Sources/exercise-$*/[^ ]*:[0-9]*:[0-9]*: error' "$$log"; then answer=1; fi; \
+		rm -f "$$started"; [ $$answer -eq 1 ] && [ -z "$(STRICT)" ] || exit $$status; }; \
+	rm -f "$$started"
 
 # Each exercise's Starter, WrongFixes and Cheats must FAIL and its Solution PASS; each Hangs file must
 # FAIL by running out of time (a short limit, so CI does not wait two minutes for each).
@@ -125,7 +134,7 @@ HANG_TIMEOUT ?= 5
 # A planted file is a whole `.swift` file, or a `.patch` against the starter or the solution it
 # departs from (Scripts/check-exercise --patch). One whose first lines say `expect-diagnosis: KIND`
 # (`// expect-diagnosis: KIND` in a .swift file) must fail with that diagnosis too (a crash's kind
-# from Scripts/diagnose-crash, or lost-writes, functional, ...).
+# from Scripts/diagnose-crash, or lost-writes, functional, ...); a hang's, a cause read from the code.
 exercises-check: ## CI: every starter, wrong fix, cheat and demo must FAIL (with its diagnosis), every hang time out, every solution (and alternative) PASS
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
@@ -142,7 +151,9 @@ exercises-check: ## CI: every starter, wrong fix, cheat and demo must FAIL (with
 		done; \
 		for hang in $$dir/Hangs/*; do \
 			case $$hang in *.swift) as=--file ;; *.patch) as=--patch ;; *) continue ;; esac; \
-			Scripts/check-exercise $$n $$as $$hang --timeout $(HANG_TIMEOUT) --expect timeout; \
+			diagnosis=$$(sed -n -E 's#^(// )?expect-diagnosis: ##p' $$hang | head -1); \
+			Scripts/check-exercise $$n $$as $$hang --timeout $(HANG_TIMEOUT) --expect timeout \
+				$${diagnosis:+--expect-diagnosis $$diagnosis}; \
 		done; \
 	done
 

@@ -106,9 +106,8 @@ extension ExerciseAdviceTests {
                 testDescription: "a lock stored in the instance",
                 patch: "RecordLockAndLockInTheInstance.patch",
                 diagnosis: "instance-lock",
-                secondLine: "and each held the lock stored in its own FileCounter (`lock`), one per instance, while "
-                    + "the record lock's one owner is the process: a new FileCounter has a new lock, so it keeps "
-                    + "no other increment out either (`instance-lock`)"
+                secondLine: "and each held the lock stored in its own FileCounter (`lock`): a new FileCounter has "
+                    + "a new lock, so that lock keeps no other increment out either (`instance-lock`)"
             ),
         ]
     )

@@ -16,6 +16,7 @@ extension ExerciseAdviceTests {
         exercise: Int,
         _ path: String,
         seconds: Int,
+        hint: Int? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [String] {
         let (status, text) = try await runCheck(
@@ -28,13 +29,18 @@ extension ExerciseAdviceTests {
         // Not for the projector: the line naming the patched copy's path, and CI's `--expect` verdict.
         let wide = lines.filter { $0.count > 100 && !$0.hasPrefix("Applied ") && !$0.hasPrefix("as expected: ") }
         #expect(wide.isEmpty, "\(wide)", sourceLocation: sourceLocation)
-        // No deadlock is described above a timeout: the Next line sends to the causes it listed.
+        // No deadlock is described above a timeout: the Next line sends to the causes it listed, or
+        // to the hint written for the cause it read from the code.
         #expect(!text.contains("described above"), "\(text)", sourceLocation: sourceLocation)
         #expect(
-            Self.joined(lines).contains("Next: find which of the causes above is in the code the named check runs"),
+            Self.joined(lines).contains("Next: find which of the causes above is in the code the named check runs")
+                == (hint == nil),
             "\(text)",
             sourceLocation: sourceLocation
         )
+        if let hint {
+            #expect(text.contains("Next: read hint \(hint) of "), "\(text)", sourceLocation: sourceLocation)
+        }
         return lines
     }
 
@@ -45,7 +51,8 @@ extension ExerciseAdviceTests {
     /// requirement it hangs in, the requirements that must pass before it, and the likely causes
     /// that must and must not be listed (`earlyReturn`: the file calls `lock()` or `wait()`, has a
     /// `return` and releases in no `defer`, so the commonest cause, a lock an early return leaves
-    /// taken, is listed first; otherwise it is not listed).
+    /// taken, is listed first; otherwise it is not listed). `hint`: the hint the Next line names,
+    /// for a cause read from the code (the first of `causes`); nil, it sends to the causes.
     struct HangCase: Sendable, CustomTestStringConvertible {
         var testDescription: String
         var exercise: Int
@@ -59,6 +66,7 @@ extension ExerciseAdviceTests {
         var causes: [String]
         var notCauses: [String] = []
         var earlyReturn = false
+        var hint: Int? = nil
     }
 
     @Test(
@@ -96,7 +104,8 @@ extension ExerciseAdviceTests {
             ),
             // Single-threaded, each add finishes before the next begins: it hangs in the concurrent
             // run's first trial, says so once after 10 s, and is stopped when no trial finished for
-            // 20 s, long before the limit of 60 s. Exercise 3's own cause is for an actor, not a queue's.
+            // 20 s, long before the limit of 60 s. Exercise 3's own cause is for an actor, not a queue's;
+            // the `wait()` read from the code comes first, and hint 3 is named.
             HangCase(
                 testDescription: "exercise 3: a semaphore held across the await, stopped once no trial finishes",
                 exercise: 3,
@@ -107,14 +116,36 @@ extension ExerciseAdviceTests {
                 concurrent: true,
                 requirement: "200 concurrent adds of one point keep all 200 (every trial)",
                 causes: [
-                    "a blocking wait (`DispatchSemaphore.wait`, a lock, `DispatchGroup.wait`) held across an `await`"
+                    "read from your code: `add` blocks its thread in `semaphore.wait()` before its `await`",
+                    "a blocking wait (`DispatchSemaphore.wait`, a lock, `DispatchGroup.wait`) held across an `await`",
                 ],
-                notCauses: ["`sync` onto its own queue"]
+                notCauses: ["`sync` onto its own queue"],
+                hint: 3
+            ),
+            // The lock taken in a synchronous helper `add` calls: read from that helper's body.
+            HangCase(
+                testDescription: "exercise 3: an NSLock taken in a helper method, held across the await",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/Hangs/NSLockViaSyncHelpers.swift",
+                seconds: 60,
+                stoppedAfter: 20...30,
+                stalled: true,
+                concurrent: true,
+                requirement: "200 concurrent adds of one point keep all 200 (every trial)",
+                causes: [
+                    "read from your code: `add` blocks its thread in `enter()` (which calls `lock.lock()`) before its `await`"
+                ],
+                hint: 3
             ),
         ]
     )
     func plantedHang(_ planted: HangCase) async throws {
-        let lines = try await Self.hang(exercise: planted.exercise, planted.file, seconds: planted.seconds)
+        let lines = try await Self.hang(
+            exercise: planted.exercise,
+            planted.file,
+            seconds: planted.seconds,
+            hint: planted.hint
+        )
         // The wrapped lines as sentences, each run of spaces one.
         let text = Self.joined(lines).replacing(#/ +/#, with: " ")
         let stage = planted.concurrent ? "in the run from many threads" : "in the single-threaded checks"

@@ -188,11 +188,30 @@ extension ExerciseAdviceTests {
                 testDescription: "exercise 3: a re-check after the await that writes in both branches, one stale",
                 exercise: 3,
                 file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckWritesStale.patch",
-                kind: "recheck-stale",
-                hint: 5,
-                // It re-checks whether the player is new, not the score: the line does not say "score".
-                readFromCode: "after its `await` an add checks something, then still writes a value read "
-                    + "before the `await` (`current`): that value is stale"
+                kind: "recheck-other",
+                hint: 3,
+                // It re-checks whether the player is new, not the score: hint 3 is written for that.
+                readFromCode: "after its `await` an add checks something other than the score it read "
+                    + "(`wasNew, scores[player] == nil`), then still writes a value read before the `await` "
+                    + "(`current`)"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 3: a re-check of the total after the await, then a stale write",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckTotal.swift",
+                kind: "recheck-other",
+                hint: 3,
+                readFromCode: "after its `await` an add checks something other than the score it read "
+                    + "(`total == totalBefore`), then still writes a value read before the `await` (`current`)"
+            ),
+            FromCodeCase(
+                testDescription: "exercise 3: a re-check of the player count after the await, then a stale write",
+                exercise: 3,
+                file: "Lessons/03-actor-reentrancy/Exercise/WrongFixes/RecheckCount.patch",
+                kind: "recheck-other",
+                hint: 3,
+                readFromCode: "after its `await` an add checks something other than the score it read "
+                    + "(`scores.count != countBefore`)"
             ),
             FromCodeCase(
                 testDescription: "exercise 3: a re-check of the score after the await, then a stale write",

@@ -295,6 +295,8 @@ struct ExerciseHintSequenceTests {
             ("lost-writes", [1, 2, 3, 5, 5]),
             ("lost-writes recheck-drop", [3, 5, 5]),
             ("lost-writes recheck-stale", [5, 5]),
+            ("lost-writes recheck-other", [3, 5, 5]),
+            ("timeout blocking-across-await", [3, 3]),
             ("lost-writes await-in-expression", [4, 5]),
             ("concurrent retry-asks-again", [3, 5]),
         ]

@@ -27,6 +27,18 @@ enum Referee {
 // `private`, so that the participant's file cannot name it.
 private let check = ExerciseCheck("3 · Scoreboard keeps every point across its awaits")
 
+// A blocking call `add` makes before its last `await` (itself or in a method it calls): if the
+// check hangs, the checker names it as the cause, with the hint written for it. Announced, not
+// printed: a run that does not hang says nothing about it.
+if let blocking = BlockingAcrossAwait.found(in: participantCode("Scoreboard.swift")) {
+    check.announceReading(
+        "blocking-across-await",
+        "read from your code: `add` blocks its thread in \(blocking) before its `await`: the next "
+            + "add blocks the actor's thread there, so the add holding it never resumes to release it "
+            + "(`blocking-across-await`)"
+    )
+}
+
 // Functional: adds count, per player, and each add is approved exactly once.
 let board = Scoreboard()
 let before = Referee.count
@@ -91,14 +103,20 @@ if recheck == .drop {
         "read from your code: after its `await` an add compares the score and, on some path, writes "
             + "nothing, so an add that finds it changed drops its points (`recheck-drop`)"
     )
-} else if case .stale(let name, let comparesScore)? = recheck {
-    // What the add compares is named only when it is the score (not, say, whether the key exists).
+} else if case .stale(let name, true, _)? = recheck {
     check.diagnose(
         "recheck-stale",
-        "read from your code: after its `await` an add "
-            + (comparesScore ? "compares the score" : "checks something")
-            + ", then still writes a value read before the `await` (`\(name)`): that value is stale "
-            + "(`recheck-stale`)"
+        "read from your code: after its `await` an add compares the score, then still writes a value "
+            + "read before the `await` (`\(name)`): that value is stale (`recheck-stale`)"
+    )
+} else if case .stale(let name, false, let condition)? = recheck {
+    // A re-check of something other than the score (the total, the player count, whether the key
+    // exists): hint 3 is written for it, before hint 5's fix.
+    check.diagnose(
+        "recheck-other",
+        "read from your code: after its `await` an add checks something other than the score it read "
+            + "(`\(condition)`), then still writes a value read before the `await` (`\(name)`): that "
+            + "check says nothing about whether `\(name)` is current (`recheck-other`)"
     )
 } else if check.saw("lost-writes"), AwaitInExpression.found(in: participantCode("Scoreboard.swift")) {
     check.diagnose(
@@ -123,10 +141,11 @@ if check.saw("concurrent"), RetryAroundAwait.found(in: participantCode("Scoreboa
 }
 check.finish()
 
-/// What an add does after it re-checks the score behind its `await`: an `if` or `guard` after the
-/// first `await` of `add` that compares (`==`, `!=`) the score, read again (`scores[`) or as a
-/// value read from it before the `await`. A comparison of anything else (the approved points, say)
-/// is not a re-check.
+/// What an add does after it re-checks the actor's state behind its `await`: an `if` or `guard`
+/// after the first `await` of `add` whose condition reads `scores` (`scores[player]`,
+/// `scores.count`), a property or method of the actor that reads it (`total`), or a value read from
+/// either before the `await`. A condition on anything else (the approved points, say) is not a
+/// re-check.
 enum Recheck: Equatable {
     /// Some path from the comparison writes no score: an `if` with no `else` and no write after it,
     /// a branch without a write that returns, a `guard … else { return }`. That add's points are
@@ -135,8 +154,9 @@ enum Recheck: Equatable {
     /// Every path writes, and a write puts back `name`, a value read before the `await`
     /// (`current + approved`): the points of the adds that ran meanwhile are overwritten.
     /// `comparesScore`: the condition compares a score (`scores[player, default: 0] == current`),
-    /// not only whether the player has one (`scores[player] != nil`).
-    case stale(String, comparesScore: Bool)
+    /// not only whether the player has one (`scores[player] != nil`) or another state (`total`);
+    /// `condition`: the condition as written.
+    case stale(String, comparesScore: Bool, condition: String)
 }
 
 /// Reads `add` for a re-check after its `await` (``Recheck``); nil when there is none, or when
@@ -148,15 +168,20 @@ enum RecheckAfterAwait {
         let rest = code[add.upperBound...]
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         guard let suspension = body.range(of: "await") else { return nil }
+        // The actor's state as a condition can read it: `scores`, and the properties and methods
+        // (other than `add`) whose bodies read it, such as `total`.
+        let state = ["scores"] + StateReaders.names(in: code)
         // Names bound to a read of the score before the suspension: `let current = scores[…]`.
         // Those whose value is a test of the score (`scores[player] != nil`), not a score, too.
+        // `stateBefore`: every name bound to a read of the state (`let totalBefore = total`).
         var testsBefore: [String] = []
+        var stateBefore: [String] = []
         let readBefore = body[..<suspension.lowerBound].split(separator: "\n").compactMap { line -> String? in
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let binding = parts.first?.split(separator: " ") ?? []
-            guard parts.count == 2, binding.count == 2, ["let", "var"].contains(binding[0]),
-                parts[1].hasPrefix("scores[") || parts[1].hasPrefix("self.scores[")
-            else { return nil }
+            guard parts.count == 2, binding.count == 2, ["let", "var"].contains(binding[0]) else { return nil }
+            if Self.words(parts[1]).contains(where: state.contains) { stateBefore.append(String(binding[1])) }
+            guard parts[1].hasPrefix("scores[") || parts[1].hasPrefix("self.scores[") else { return nil }
             if ["nil", "==", "!=", "<", ">"].contains(where: parts[1].contains) {
                 testsBefore.append(String(binding[1]))
             }
@@ -170,23 +195,25 @@ enum RecheckAfterAwait {
         for line in lines {
             defer { lineStart += line.count + 1 }
             let statement = line.trimmingCharacters(in: .whitespaces)
-            guard statement.hasPrefix("if ") || statement.hasPrefix("guard "),
-                statement.contains("==") || statement.contains("!=")
-            else { continue }
-            let words = Self.words(statement)
-            guard statement.contains("scores[") || readBefore.contains(where: words.contains) else { continue }
+            guard statement.hasPrefix("if ") || statement.hasPrefix("guard ") else { continue }
+            let condition = String(statement.prefix { $0 != "{" })
+            let words = Self.words(condition)
+            guard (state + stateBefore + readBefore).contains(where: words.contains) else { continue }
             let keyword = lineStart + line.prefix { $0 == " " || $0 == "\t" }.count
             guard var outcome = outcome(of: after, at: keyword, readBefore: readBefore) else { continue }
-            // A score is compared when the condition reads one again other than against `nil`, or
-            // names a value read from one before the `await` that is a score, not a test of one
-            // (`let existed = scores[player] != nil`).
-            if case .stale(let name, _) = outcome {
-                let condition = statement.prefix { $0 != "{" }
+            // A score is compared when the condition reads one again (`scores[`) with `==` or
+            // `!=`, other than against `nil`, or names a value read from one before the `await`
+            // that is a score, not a test of one (`let existed = scores[player] != nil`).
+            if case .stale(let name, _, _) = outcome {
                 let scoreValues = readBefore.filter { !testsBefore.contains($0) }
                 let compares =
-                    (condition.contains("scores[") && !condition.contains("nil"))
-                    || Self.words(String(condition)).contains(where: scoreValues.contains)
-                outcome = .stale(name, comparesScore: compares)
+                    (condition.contains("scores[") && !condition.contains("nil")
+                        && (condition.contains("==") || condition.contains("!=")))
+                    || words.contains(where: scoreValues.contains)
+                var written = condition.trimmingCharacters(in: .whitespaces)
+                for keyword in ["if ", "guard "] where written.hasPrefix(keyword) { written.removeFirst(keyword.count) }
+                if written.hasSuffix(" else") { written.removeLast(" else".count) }
+                outcome = .stale(name, comparesScore: compares, condition: written)
             }
             outcomes.append(outcome)
         }
@@ -241,7 +268,7 @@ enum RecheckAfterAwait {
         written += writes(in: later, outermostOnly: false).map { ($0, isGuard && equal ? checked : []) }
         for (value, current) in written {
             if let name = words(value).first(where: { readBefore.contains($0) && !current.contains($0) }) {
-                return .stale(name, comparesScore: true)
+                return .stale(name, comparesScore: true, condition: condition)
             }
         }
         return nil
@@ -278,6 +305,58 @@ enum RecheckAfterAwait {
 
     private static func words(_ text: String) -> [String] {
         text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+    }
+}
+
+/// The properties and methods of the actor, other than `add`, whose bodies read `scores`:
+/// `var total: Int { scores.values.reduce(0, +) }`, `func count() -> Int { scores.count }`. A
+/// condition that names one reads the actor's state.
+enum StateReaders {
+    static func names(in code: String) -> [String] {
+        let text = Array(code)
+        var names: [String] = []
+        for match in code.matches(of: /(?:var|func)\s+(\w+)[^{=\n]*\{/) where match.output.1 != "add" {
+            let open = code.distance(from: code.startIndex, to: match.range.upperBound) - 1
+            guard let close = BraceMatching.closing(text, of: open) else { continue }
+            if String(text[(open + 1)..<close]).contains("scores") { names.append(String(match.output.1)) }
+        }
+        return names
+    }
+}
+
+/// A call that blocks its thread, `add` makes before its last `await`: a `wait()` (a semaphore, a
+/// group), a lock's `lock()` (`NSLock`, `os_unfair_lock_lock`, `pthread_mutex_lock`), in `add`
+/// itself or in a method of the file that `add` calls (`enter()`, which locks). The text that
+/// says which (`` `semaphore.wait()` ``, `` `enter()` (which calls `lock.lock()`) ``); nil when there
+/// is none.
+enum BlockingAcrossAwait {
+    static func found(in code: String) -> String? {
+        guard let add = code.range(of: "func add") else { return nil }
+        let rest = code[add.upperBound...]
+        let body = String(rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest)
+        guard let lastAwait = body.ranges(of: "await").last else { return nil }
+        let before = body[..<lastAwait.lowerBound]
+        if let call = blockingCall(in: before) { return "`\(call)`" }
+        // A method `add` calls before the `await`, whose body blocks.
+        let text = Array(code)
+        for match in before.matches(of: /(\w+)\(/) {
+            let name = String(match.output.1)
+            guard name != "add",
+                let regex = try? Regex("func\\s+\(name)\\s*\\([^{]*\\{"),
+                let declaration = code.firstMatch(of: regex)
+            else { continue }
+            let open = code.distance(from: code.startIndex, to: declaration.range.upperBound) - 1
+            guard let close = BraceMatching.closing(text, of: open),
+                let call = blockingCall(in: String(text[(open + 1)..<close]))
+            else { continue }
+            return "`\(name)()` (which calls `\(call)`)"
+        }
+        return nil
+    }
+
+    /// The first blocking call in `text`, as written up to its `(` and closed: `semaphore.wait()`.
+    private static func blockingCall(in text: some StringProtocol) -> String? {
+        String(text).firstMatch(of: /([\w.]*(?:\.wait|\.lock|_lock))\(/).map { "\($0.output.1)()" }
     }
 }
 

@@ -332,9 +332,8 @@ private final class OverlapWatch: RaceWindowHook, @unchecked Sendable {
         guard let stored = storedLock(of: counter), !stored.isLockFile else { return nil }
         return (
             "instance-lock",
-            "and each held the lock stored in its own FileCounter (`\(stored.name)`), one per "
-                + "instance, while the record lock's one owner is the process: \(stored.made), so "
-                + "it keeps no other increment out either"
+            "and each held the lock stored in its own FileCounter (`\(stored.name)`): "
+                + "\(stored.made), so that lock keeps no other increment out either"
         )
     }
 
