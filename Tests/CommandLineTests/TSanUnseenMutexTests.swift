@@ -43,6 +43,16 @@ struct TSanUnseenMutexTests {
         #endif
     }
 
+    @Test("a Mutex behind helpers: a closure the helper runs inside withLock is inside it, though written elsewhere")
+    func mutexHelper() async throws {
+        let result = try await Self.classify("mutex-helper.log", source: "mutex-helper.swift.txt")
+        #if os(Linux)
+        #expect(result == [0, 3, 0])
+        #else
+        #expect(result == [3, 0, 1])
+        #endif
+    }
+
     @Test("a file that declares no Mutex: every report counts")
     func noMutex() async throws {
         let result = try await Self.classify("mutex-and-counter.log", source: "/dev/null")

@@ -124,36 +124,40 @@ enum CodeReading {
     }
 }
 
-/// A read of the stored dictionary that takes nothing: `data(forIdentifier:)` or `numberOfItems`
-/// reads it (`_contents`, or whatever the code names a stored `[String: Data]`) in a body with no
-/// queue call, lock, wait or atomic in it, while the code writes it elsewhere (a store). Such a read
-/// can run while a store writes: a data race on the dictionary, whose outcome Swift does not define.
-/// Only a body with no synchronization at all counts, and only a dictionary declared as a stored
-/// `[String: Data]` (not a thread-safe wrapper, not a computed property such as the starter's
-/// `contents`), so that a read guarded in any way is never blamed.
+/// A getter that reads `Storage`'s stored dictionary with no lock held: a read during a store's
+/// write is a data race, whatever the run shows. Only `Storage`'s own stored `[String: Data]`
+/// (not a wrapper's, not a computed property such as the starter's `contents`, not a local of the
+/// getter) counts, and only a read in the getter's own statements: one inside a closure
+/// (`queue.sync { … }`, a helper's `read { … }`) may run under a lock this reading cannot see, and a
+/// getter whose own statements take a lock or wait for anything (`lock.lock()`, `wait()`) is never
+/// blamed. So a read guarded in any way this reading can see is never blamed.
 enum UnsyncedRead {
     static func line(in code: String) -> String? {
-        let compact = code.filter { !$0.isWhitespace }
-        let declared = compact.matches(
+        // Storage's members, its methods' and nested types' bodies left out.
+        let storage = BraceMatching.body(of: "class Storage", in: code).map(String.init) ?? code
+        let members = blocksEmptied(storage).filter { !$0.isWhitespace }
+        let declared = members.matches(
             of: /var(\w+)(:(\[String:Data\]|Dictionary<String,Data>)[^{\w]|=\[String:Data\]\(\))/
         )
         // Stored dictionaries the code writes: reads of one that is never written race with nothing.
+        let compact = storage.filter { !$0.isWhitespace }
         let names = Set(declared.map { String($0.1) }).filter { name in
             matches(#"(^|\W)\#(name)(\[[^\]]*\])?=[^=]|\#(name)\.(updateValue|removeValue|merge)\("#, in: compact)
         }
         let getters = [("`data(forIdentifier:)`", /func\s+data\s*\(/), ("`numberOfItems`", /var\s+numberOfItems\b/)]
         var unguarded: [(getter: String, name: String)] = []
         for getter in getters {
-            guard let start = code.firstRange(of: getter.1),
-                let open = code[start.upperBound...].firstIndex(of: "{"),
-                let body = BraceMatching.block(after: code[code.index(after: open)...])
+            guard let start = storage.firstRange(of: getter.1),
+                let open = storage[start.upperBound...].firstIndex(of: "{"),
+                let body = BraceMatching.block(after: storage[storage.index(after: open)...])
             else { continue }
-            let synchronized = /sync|[Ll]ock|Mutex|wait|barrier|[Qq]ueue|[Aa]tomic|[Ss]emaphore|withValue|actor/
-            // Only a read outside every closure and block of the getter is read as unguarded: one
-            // inside (`read { contents[id] }`) may run under a lock a helper of the code takes.
-            let outside = topLevel(body)
-            guard body.firstMatch(of: synchronized) == nil,
-                let name = names.sorted().first(where: { matches(#"\b\#($0)\b"#, in: outside) })
+            let own = ownStatements(body)
+            let waits = /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|actor|await/
+            guard own.firstMatch(of: waits) == nil,
+                let name = names.sorted().first(where: { name in
+                    !matches(#"\b(let|var)\s+\#(name)\b|\bfor\s+\#(name)\b"#, in: body)
+                        && matches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
+                })
             else { continue }
             unguarded.append((getter.0, name))
         }
@@ -165,24 +169,59 @@ enum UnsyncedRead {
             + "(`unsynced-read`)"
     }
 
-    /// `body` without the text of the blocks and closures in it.
-    private static func topLevel(_ body: Substring) -> String {
+    /// `text` with the inside of every block emptied (`{}` stays): what is declared at its top level.
+    private static func blocksEmptied(_ text: String) -> String {
         var depth = 0
+        var kept = ""
+        for character in text {
+            if character == "}" { depth -= 1 }
+            if depth == 0 { kept.append(character) }
+            if character == "{" { depth += 1 }
+        }
+        return kept
+    }
+
+    /// A body's own statements: the text of its statement blocks (`if`, `else`, `guard`, `get`,
+    /// `defer`, loops) kept, each closure dropped with the call it is passed to (`lock.withLock { … }`,
+    /// `queue.sync(flags: .barrier) { … }`), since a closure may run under a lock taken by that call.
+    private static func ownStatements(_ body: Substring) -> String {
+        let statement = /^(\}?\s*else|if|guard|for|while|repeat|switch|do|defer|get|set|case|default|catch)\b/
         var text = ""
+        // One entry per open block: whether it is a closure, and the length of `text` at its `{`.
+        var open: [(closure: Bool, length: Int)] = []
         for character in body {
             switch character {
-            case "{": depth += 1
-            case "}": depth -= 1
-            default: if depth == 0 { text.append(character) }
+            case "{":
+                // The statement this block belongs to: the text since the last `;`, newline or brace.
+                let from = text.lastIndex { ";\n{}".contains($0) }.map { text.index(after: $0) } ?? text.startIndex
+                let head = text[from...].trimmingCharacters(in: .whitespaces)
+                // A block right after `(`, `,`, `:` or `=` is an argument or a value: a closure.
+                let closure = head.firstMatch(of: statement) == nil || head.last.map { "(,:=".contains($0) } == true
+                if closure, let call = text[from...].firstMatch(of: /[\w.$]+\s*(\([^()]*\))?\s*$/) {
+                    // Drop the call the closure is passed to: the trailing name and parentheses.
+                    text = String(text[..<call.range.lowerBound])
+                }
+                open.append((closure, text.count))
+                if !closure { text.append("{") }
+            case "}":
+                guard let block = open.popLast() else { continue }
+                if block.closure {
+                    text = String(text.prefix(block.length))
+                } else {
+                    text.append("}")
+                }
+            default:
+                text.append(character)
             }
         }
         return text
     }
 
-    /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`.
+    /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`,
+    /// with `\b` between a word and any other character (`items.count`, `self.items`).
     private static func matches(_ pattern: String, in text: some StringProtocol) -> Bool {
         guard let regex = try? Regex(pattern) else { return false }
-        return String(text).firstMatch(of: regex) != nil
+        return String(text).firstMatch(of: regex.wordBoundaryKind(.simple)) != nil
     }
 }
 

@@ -187,17 +187,24 @@ enum Mistake {
     /// again). The run cannot fail it (the locked check still runs the work once), but the read
     /// races with the set under the lock: a data race on a plain `Bool`. The flag's name; nil when
     /// `run` takes no lock of its own, or reads no stored `var` of type `Bool` (declared with no
-    /// attribute, such as a property wrapper's, on its line) before it: an atomic's load is no race.
+    /// attribute, such as a property wrapper's, on its line or the line above) before it: an
+    /// atomic's load, or a wrapper's locked get, is no race.
     static func flagReadBeforeLock(in code: String) -> String? {
         guard let body = runBody(in: code), let taken = body.firstRange(of: takesLock) else { return nil }
         // A stored flag: a computed one (`var didExecute: Bool { lock.withLock { … } }`) may take a lock.
         let declaration = /^[^@\n]*?\bvar\s+(\w+)\s*(:\s*Bool\b(?!\s*\{)|=\s*(false|true)\b)/.anchorsMatchLineEndings()
+        let flags = code.matches(of: declaration).filter { match in
+            let above = code[..<match.range.lowerBound].split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }
+            return above.map { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("@") } ?? true
+        }
         let before = body[..<taken.lowerBound]
-        return code.matches(of: declaration).map { String($0.1) }.first { flag in
-            // A local of `run`'s own is no shared flag.
+        return flags.map { String($0.1) }.first { flag in
+            // A local of `run`'s own is no shared flag. `\b` is between a word and any other
+            // character, so `self.didExecute` reads the flag too.
             guard let read = try? Regex("\\b\(flag)\\b"), let local = try? Regex("\\b(var|let)\\s+\(flag)\\b")
             else { return false }
-            return before.firstMatch(of: read) != nil && body.firstMatch(of: local) == nil
+            return before.firstMatch(of: read.wordBoundaryKind(.simple)) != nil
+                && body.firstMatch(of: local.wordBoundaryKind(.simple)) == nil
         }
     }
 
