@@ -262,7 +262,7 @@ struct Trial: Sendable {
 /// from the trial's start until its check: a moment with no file at all (a store that removes the
 /// document before it moves the new file in) lasts a few microseconds, too short for the readers'
 /// few looks to meet. Most of its reads open the file and read its first bytes, which is quick
-/// (counted in `missingReads` only); one in sixteen reads it whole and checks it (`readOutside`).
+/// (counted in `missingReads` only); one in four reads it whole and checks it (`readOutside`).
 /// Its rounds are paced by the stores, `roundsPerStore` for each store completed so far, up to
 /// `rounds` a trial: spread over the trial's stores, a few thousand opens meet a missing or torn
 /// file as surely as millions, and a watcher that never waits takes a core from the store it checks.
@@ -292,7 +292,7 @@ final class Watcher: @unchecked Sendable {
                 }
                 round += 1
                 for (name, path) in paths {
-                    guard round % 16 != 0 else {
+                    guard round % 4 != 0 else {
                         readOutside(name, in: trial)
                         continue
                     }
