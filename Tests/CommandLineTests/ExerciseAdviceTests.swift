@@ -241,6 +241,15 @@ struct ExerciseAdviceTests {
         if ["unordered-stores", "global-barrier", "new-queue"].contains(planted.diagnosis) {
             #expect(wentBack, "\(lines)")
         }
+        // A store that completed late is told by what went wrong, its order first, then what it left
+        // on disk: never as "held v1 when the store of v1 completed", which a correct store does too.
+        #expect(!text.contains(" held v"), "\(lines)")
+        let late = #/went back: own-\d+ \(one writer's own document\): the store of v\d+ completed [^(]*/#
+        let told =
+            #/completed (after the store of v\d+( and left v\d+ on disk|, with v\d+ on disk)|with the older v\d+ on disk)/#
+        for example in text.matches(of: late) {
+            #expect(example.output.contains(told), "\(example.output)")
+        }
         // A hop to a global queue fails from the code whether or not this run saw a store overtaken.
         let unguaranteed = "none of 1,600 documents went back in this run, but their order is not guaranteed"
         #expect(text.contains(unguaranteed) == (planted.diagnosis == "queued-late" && !wentBack), "\(lines)")

@@ -175,12 +175,18 @@ final class WentBack: @unchecked Sendable {
     /// The highest version of each document whose store has completed (for a shared document,
     /// its writer's index + 1), 0 for one never stored.
     private var completed: [String: Int] = [:]
+    /// How many stores have completed without an error: the watcher's pace (`Watcher`).
+    private var stores = 0
     private(set) var documents = Set<String>()
     private(set) var example: String?
 
     func complete(_ name: String, version: Int) {
-        lock.withLock { completed[name] = max(completed[name] ?? 0, version) }
+        lock.withLock {
+            completed[name] = max(completed[name] ?? 0, version)
+            stores += 1
+        }
     }
+    var storesCompleted: Int { lock.withLock { stores } }
     func completedVersion(of name: String) -> Int { lock.withLock { completed[name] ?? 0 } }
     func record(_ name: String, _ line: String) {
         lock.withLock {
@@ -200,16 +206,15 @@ final class WentBack: @unchecked Sendable {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
             let held = Payload.version(of: data), held < completed
         else { return }
-        // `completed` is this store's own version, or a later one whose store completed first.
-        let rule =
+        // `completed` is this store's own version, or a later one whose store completed first. What
+        // went wrong leads the line: a store that completed after a later one (and what it left on
+        // disk), or one that completed with an older version already back on disk.
+        let what =
             completed == version
-            ? "it must hold v\(version) or later"
-            : "though the store of v\(completed) had already completed"
-        record(
-            name,
-            "\(name) (one writer's own document) held v\(held) when the store of v\(version) completed "
-                + "(\(rule))"
-        )
+            ? "the store of v\(version) completed with the older v\(held) on disk"
+            : "the store of v\(version) completed after the store of v\(completed)"
+                + (held == version ? " and left v\(held) on disk" : ", with v\(held) on disk")
+        record(name, "\(name) (one writer's own document): \(what)")
     }
 }
 
@@ -257,8 +262,16 @@ struct Trial: Sendable {
 /// from the trial's start until its check: a moment with no file at all (a store that removes the
 /// document before it moves the new file in) lasts a few microseconds, too short for the readers'
 /// few looks to meet. Most of its reads open the file and read its first bytes, which is quick
-/// (counted in `missingReads` only); one in sixteen reads it whole and checks it (`readOutside`).
+/// (counted in `missingReads` only); one in four reads it whole and checks it (`readOutside`).
+/// Its rounds are paced by the stores, `roundsPerStore` for each store completed so far, up to
+/// `rounds` a trial: spread over the trial's stores, a few thousand opens meet a missing or torn
+/// file as surely as millions, and a watcher that never waits takes a core from the store it checks.
 final class Watcher: @unchecked Sendable {
+    /// Rounds (each opens both shared documents) per store completed so far in the trial.
+    static let roundsPerStore = 4
+    /// Rounds a trial at most: 2 opens each, 4,000 opens, about as many as the trial's 500 stores
+    /// allow at `roundsPerStore`.
+    static let rounds = 2_000
     private let lock = NSLock()
     private var (running, stopping) = (false, false)
     private let stopped = DispatchSemaphore(value: 0)
@@ -270,10 +283,16 @@ final class Watcher: @unchecked Sendable {
             let paths = ["shared-0", "shared-1"].map { ($0, trial.folder.appendingPathComponent($0).path) }
             var header = [UInt8](repeating: 0, count: 64)
             var round = 0
-            while !lock.withLock({ stopping }) {
+            while !lock.withLock({ stopping }) && round < Self.rounds {
+                // Ahead of the stores: wait for the next one to complete (a store is hundreds of
+                // microseconds; the wait costs no core).
+                guard round < Self.roundsPerStore * (trial.wentBack.storesCompleted + 1) else {
+                    usleep(50)
+                    continue
+                }
                 round += 1
                 for (name, path) in paths {
-                    guard round % 16 != 0 else {
+                    guard round % 4 != 0 else {
                         readOutside(name, in: trial)
                         continue
                     }
@@ -592,8 +611,11 @@ func concurrentChecks() -> Never {
     }
     let perTrial = tally.perTrial
     let wentBack = perTrial.reduce(0, +)
+    // The participant's file, read once for every reading of the code below.
+    let code = participantCode("DocumentStore.swift")
     // `store` hops to a global queue or a task, which keep no order, before it queues its barrier.
-    let unorderedHop = QueuedLate.found(in: participantCode("DocumentStore.swift")).flatMap { $0.unordered ? $0 : nil }
+    let hop = QueuedLate.found(in: code)
+    let unorderedHop = hop.flatMap { $0.unordered ? $0 : nil }
     let documents = perTrial.count * writersPerTrial
     if perTrial.isEmpty {
         if failedStores == 0 {
@@ -637,7 +659,6 @@ func concurrentChecks() -> Never {
         } else {
             check.diagnose("unordered-stores", "e.g. went back: \(example) (`unordered-stores`)")
             // Why, when the code says so: the barrier flag sent to a global queue.
-            let code = participantCode("DocumentStore.swift")
             if GlobalBarrier.found(in: code) {
                 check.diagnose(
                     "global-barrier",
@@ -650,13 +671,11 @@ func concurrentChecks() -> Never {
                     "read from your code: each store makes a new queue (\(made)), and a barrier orders only "
                         + "the work of its own queue: a store's barrier waits for no other store (`new-queue`)"
                 )
-            } else if let hop = QueuedLate.found(in: code) {
+            } else if let hop {
                 check.diagnose("queued-late", QueuedLate.line(hop))
             }
         }
-    } else if wentBack == 0, failedStores == 0, unorderedHop == nil,
-        let hop = QueuedLate.found(in: participantCode("DocumentStore.swift"))
-    {
+    } else if wentBack == 0, failedStores == 0, unorderedHop == nil, let hop {
         // A hop to a queue the code names, which may be serial (then it keeps the calls' order), or a
         // task that inherits an actor: read
         // from the code alone, the run having seen no store overtaken, a note, not a FAIL.
