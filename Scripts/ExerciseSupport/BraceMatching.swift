@@ -1,3 +1,5 @@
+import Foundation
+
 /// Brace matching for the checks that read the participant's code (`participantCode`, with comments
 /// and string literals left out, so that their braces do not count): where a block or a
 /// declaration's body ends, `{` for `{` and `}` for `}`.
@@ -44,5 +46,53 @@ public enum BraceMatching {
             let open = code[start.upperBound...].firstIndex(of: "{")
         else { return nil }
         return block(after: code[code.index(after: open)...])
+    }
+
+    /// `text` with the inside of every block emptied (`{}` stays): what is declared at its top level.
+    public static func blocksEmptied(_ text: String) -> String {
+        var depth = 0
+        var kept = ""
+        for character in text {
+            if character == "}" { depth -= 1 }
+            if depth == 0 { kept.append(character) }
+            if character == "{" { depth += 1 }
+        }
+        return kept
+    }
+
+    /// A body's own statements: the text of its statement blocks (`if`, `else`, `guard`, `get`,
+    /// `defer`, loops) kept, each closure dropped with the call it is passed to (`lock.withLock { … }`,
+    /// `queue.sync(flags: .barrier) { … }`), since a closure may run under a lock taken by that call.
+    public static func ownStatements(_ body: Substring) -> String {
+        let statement = /^(\}?\s*else|if|guard|for|while|repeat|switch|do|defer|get|set|case|default|catch)\b/
+        var text = ""
+        // One entry per open block: whether it is a closure, and the length of `text` at its `{`.
+        var open: [(closure: Bool, length: Int)] = []
+        for character in body {
+            switch character {
+            case "{":
+                // The statement this block belongs to: the text since the last `;`, newline or brace.
+                let from = text.lastIndex { ";\n{}".contains($0) }.map { text.index(after: $0) } ?? text.startIndex
+                let head = text[from...].trimmingCharacters(in: .whitespaces)
+                // A block right after `(`, `,`, `:` or `=` is an argument or a value: a closure.
+                let closure = head.firstMatch(of: statement) == nil || head.last.map { "(,:=".contains($0) } == true
+                if closure, let call = text[from...].firstMatch(of: /[\w.$]+\s*(\([^()]*\))?\s*$/) {
+                    // Drop the call the closure is passed to: the trailing name and parentheses.
+                    text = String(text[..<call.range.lowerBound])
+                }
+                open.append((closure, text.count))
+                if !closure { text.append("{") }
+            case "}":
+                guard let block = open.popLast() else { continue }
+                if block.closure {
+                    text = String(text.prefix(block.length))
+                } else {
+                    text.append("}")
+                }
+            default:
+                text.append(character)
+            }
+        }
+        return text
     }
 }

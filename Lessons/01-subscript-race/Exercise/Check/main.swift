@@ -135,7 +135,7 @@ enum UnsyncedRead {
     static func line(in code: String) -> String? {
         // Storage's members, its methods' and nested types' bodies left out.
         let storage = BraceMatching.body(of: "class Storage", in: code).map(String.init) ?? code
-        let members = blocksEmptied(storage).filter { !$0.isWhitespace }
+        let members = BraceMatching.blocksEmptied(storage).filter { !$0.isWhitespace }
         let declared = members.matches(
             of: /var(\w+)(:(\[String:Data\]|Dictionary<String,Data>)[^{\w]|=\[String:Data\]\(\))/
         )
@@ -151,7 +151,7 @@ enum UnsyncedRead {
                 let open = storage[start.upperBound...].firstIndex(of: "{"),
                 let body = BraceMatching.block(after: storage[storage.index(after: open)...])
             else { continue }
-            let own = ownStatements(body)
+            let own = BraceMatching.ownStatements(body)
             let waits = /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|actor|await/
             guard own.firstMatch(of: waits) == nil,
                 let name = names.sorted().first(where: { name in
@@ -167,54 +167,6 @@ enum UnsyncedRead {
             + " `\(first.name)` taking no queue and no lock while stores write it: a read during a write "
             + "is a data race on the dictionary (Swift does not define what it does: it can crash) "
             + "(`unsynced-read`)"
-    }
-
-    /// `text` with the inside of every block emptied (`{}` stays): what is declared at its top level.
-    private static func blocksEmptied(_ text: String) -> String {
-        var depth = 0
-        var kept = ""
-        for character in text {
-            if character == "}" { depth -= 1 }
-            if depth == 0 { kept.append(character) }
-            if character == "{" { depth += 1 }
-        }
-        return kept
-    }
-
-    /// A body's own statements: the text of its statement blocks (`if`, `else`, `guard`, `get`,
-    /// `defer`, loops) kept, each closure dropped with the call it is passed to (`lock.withLock { … }`,
-    /// `queue.sync(flags: .barrier) { … }`), since a closure may run under a lock taken by that call.
-    private static func ownStatements(_ body: Substring) -> String {
-        let statement = /^(\}?\s*else|if|guard|for|while|repeat|switch|do|defer|get|set|case|default|catch)\b/
-        var text = ""
-        // One entry per open block: whether it is a closure, and the length of `text` at its `{`.
-        var open: [(closure: Bool, length: Int)] = []
-        for character in body {
-            switch character {
-            case "{":
-                // The statement this block belongs to: the text since the last `;`, newline or brace.
-                let from = text.lastIndex { ";\n{}".contains($0) }.map { text.index(after: $0) } ?? text.startIndex
-                let head = text[from...].trimmingCharacters(in: .whitespaces)
-                // A block right after `(`, `,`, `:` or `=` is an argument or a value: a closure.
-                let closure = head.firstMatch(of: statement) == nil || head.last.map { "(,:=".contains($0) } == true
-                if closure, let call = text[from...].firstMatch(of: /[\w.$]+\s*(\([^()]*\))?\s*$/) {
-                    // Drop the call the closure is passed to: the trailing name and parentheses.
-                    text = String(text[..<call.range.lowerBound])
-                }
-                open.append((closure, text.count))
-                if !closure { text.append("{") }
-            case "}":
-                guard let block = open.popLast() else { continue }
-                if block.closure {
-                    text = String(text.prefix(block.length))
-                } else {
-                    text.append("}")
-                }
-            default:
-                text.append(character)
-            }
-        }
-        return text
     }
 
     /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`,

@@ -81,6 +81,15 @@ let variant = Variant(
     check: { board, trial in .kept(await board.total, of: trial.iterations, unit: "points") }
 )
 let asked = Referee.count
+// A score read after the referee, then another `await` before it is written back: announced now, so
+// that a crash of the run is explained by it too; said under the FAIL of lost points, or as a FAIL
+// of its own after a run that lost none.
+let staleLine = StaleAcrossAwait.found(in: participantCode("Scoreboard.swift")).map { stale in
+    "read from your code: add reads `\(stale.name)` from the scores, then awaits (`\(stale.await)`), "
+        + "then writes it back: other adds run on the actor at that `await`, and the write undoes "
+        + "theirs, whatever this run showed (`stale-across-await`)"
+}
+if let staleLine { check.announceReading("stale-across-await", staleLine) }
 check.stress(
     variant,
     workload: Workload(trials: 40, iterations: 200),
@@ -118,6 +127,8 @@ if recheck == .drop {
             + "(`\(condition)`), then still writes a value read before the `await` (`\(name)`): that "
             + "check says nothing about whether `\(name)` is current (`recheck-other`)"
     )
+} else if check.saw("lost-writes"), let staleLine {
+    check.diagnose("stale-across-await", staleLine)
 } else if check.saw("lost-writes"), AwaitInExpression.found(in: participantCode("Scoreboard.swift")) {
     check.diagnose(
         "await-in-expression",
@@ -138,6 +149,13 @@ if check.saw("concurrent"), RetryAroundAwait.found(in: participantCode("Scoreboa
         "read from your code: an add that finds the score changed starts over and asks the referee "
             + "again; the rules allow one question per add (`retry-asks-again`)"
     )
+}
+// A score read, then an `await` (any, not only the referee's), then that value written back with no
+// re-check between: the actor runs other adds at that `await`, and the write undoes theirs. The
+// run pauses only at the referee, so it can miss a later `await`; the code shows it every time.
+if !check.hasFailed, let staleLine {
+    check.require(false, "an add writes no score it read before an `await`", kind: "stale-across-await")
+    check.diagnose("stale-across-await", staleLine)
 }
 check.finish()
 
@@ -365,6 +383,62 @@ enum BlockingAcrossAwait {
 /// `scores[player] = await scores[player, default: 0] + Referee.approve(points)`: an assignment to
 /// `scores[` whose right-hand side reads `scores[` and holds an `await` anywhere. Swift evaluates
 /// left to right, so the read happens before the suspension, as in the starter's three lines.
+/// A value read from the actor's state in `add` after the referee's `await`, then another `await`,
+/// then a write of the state that uses the value and reads no state afresh, with no `if` or `guard`
+/// between the `await` and the write (a re-check has readings of its own) and no new value given
+/// to the name after it. An `add` with a loop or a `defer` (a flag that keeps other adds waiting, a
+/// retry) is never read so. Only lines of `add` read one by one: a read, an await and a write on
+/// one line are `AwaitInExpression`'s.
+enum StaleAcrossAwait {
+    static func found(in code: String) -> (name: String, await: String)? {
+        guard let add = code.range(of: "func add") else { return nil }
+        let rest = code[add.upperBound...]
+        let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
+        let state = ["scores"] + StateReaders.names(in: code)
+        let lines = body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !words(String(body)).contains(where: ["while", "repeat", "for", "defer"].contains),
+            let referee = lines.firstIndex(where: { $0.contains("await") && $0.contains("Referee.") })
+        else { return nil }
+        for (index, line) in lines.enumerated() where index > referee && (line.hasPrefix("let ") || line.hasPrefix("var ")) {
+            // `let updated = scores[player, default: 0] + approved`, with no `await` in it.
+            guard let binding = line.firstMatch(of: /^(?:let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(.+)$/),
+                !binding.2.contains("await"),
+                words(String(binding.2)).contains(where: state.contains)
+            else { continue }
+            let name = String(binding.1)
+            // A new value given to the name (`updated = …`, `updated += …`) ends what this reads.
+            let reassigned = /^(\w+)\s*[-+*\/]?=[^=]/
+            var suspension: String?
+            for later in lines[(index + 1)...] {
+                if suspension == nil {
+                    if later.contains("await ") {
+                        suspension = later.firstMatch(of: /await\s+[\w.]+(\([^()]*\))?/).map { String($0.0) } ?? "await"
+                    }
+                    continue
+                }
+                if later.hasPrefix("if ") || later.hasPrefix("guard ") || later.hasPrefix("while ")
+                    || later.firstMatch(of: reassigned).map({ $0.1 == name }) == true
+                {
+                    break
+                }
+                let writesState = later.firstMatch(of: /^(self\.)?scores\[[^\]]*\]\s*=[^=]/) != nil
+                let value = later.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+                if writesState, !later.contains("await"), words(value).contains(name),
+                    !words(value).contains(where: state.contains)
+                {
+                    return (name, suspension ?? "await")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The identifiers in `text`.
+    private static func words(_ text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+    }
+}
+
 enum AwaitInExpression {
     static func found(in code: String) -> Bool {
         guard let add = code.range(of: "func add") else { return false }

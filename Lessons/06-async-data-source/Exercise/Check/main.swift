@@ -62,6 +62,10 @@ private let check = ExerciseCheck("6 · Playlist snapshots are whole versions")
 let playlist = Playlist()
 check.require(playlist.snapshot() == PlaylistSnapshot(title: "", items: []), "a new playlist is empty")
 let code = participantCode("Playlist.swift")
+// A reader that takes no lock while the writer takes one: announced now, so that a crash of the run
+// (the race corrupting memory) is explained by it too; a run that passes fails on it at the end.
+let unlockedRead = UnlockedRead.line(in: code)
+if let unlockedRead { check.announceReading("unsynced-read", unlockedRead) }
 /// Whether the code read as a concurrent queue with no barrier (`AsyncStoreWithoutBarrier` or
 /// `ConcurrentQueueWithoutBarrier`) was named, under the first FAIL it explains.
 var noBarrierDiagnosed = false
@@ -396,6 +400,13 @@ if check.saw("inconsistencies"), !noBarrierDiagnosed, ReaderTwoLooks.found(in: c
         if ReaderTwoLooks.bothSplit(in: code) { diagnoseBothSplit(seen) } else { diagnoseWriterTwoSets(seen) }
     }
 }
+// A reader that takes no lock while the writer stores under one (`snapshot()` returning `state`
+// bare): the run may see nothing wrong (one struct, copied in one go, mostly looks whole), but a
+// read during the locked write is a data race, whose outcome Swift does not define.
+if !check.hasFailed, let line = unlockedRead {
+    check.require(false, "snapshot() reads the state under the lock replace(title:items:) takes", kind: "unsynced-read")
+    check.diagnose("unsynced-read", line)
+}
 check.finish()
 
 /// Names a writer that sets the title and the items in two steps, after `seen`, what the run showed.
@@ -616,6 +627,52 @@ enum ReaderTwoLooks {
         let reader = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         let guards = ["lock", "Lock", "sync", "Mutex", "wait", "while", "repeat", "for "]
         return !guards.contains { reader.contains($0) } && reader.contains("title") && reader.contains("items")
+    }
+}
+
+/// A reader that reads, with no lock, a stored property the writer sets under one: `snapshot()`'s
+/// own statements (closures dropped with the call they are passed to, which may take a lock) read a
+/// stored `var` of `Playlist` that `replace(title:items:)` assigns, and neither lock nor wait nor
+/// loop, while `replace` takes a lock or enters a queue. A read that a helper may guard, a
+/// computed property, a local and a retry loop are never blamed.
+enum UnlockedRead {
+    static func line(in code: String) -> String? {
+        let playlist = BraceMatching.body(of: "class Playlist", in: code).map(String.init) ?? code
+        guard let writer = body(of: "func replace", in: playlist), let reader = body(of: "func snapshot", in: playlist),
+            writer.firstMatch(of: /[Ll]ock|[Ss]ync|Mutex|wait|barrier/) != nil
+        else { return nil }
+        // Stored properties: declared at the top level of the class, with no body after them.
+        let members = BraceMatching.blocksEmptied(playlist)
+        let stored = members.split(separator: "\n").compactMap { line -> String? in
+            guard !line.contains("{}"), !line.contains("@"),
+                let name = line.firstMatch(of: /^\s*(?:(?:private|fileprivate|internal|public)(?:\(set\))?\s+)*var\s+(\w+)/)
+            else { return nil }
+            return String(name.1)
+        }
+        let own = BraceMatching.ownStatements(reader)
+        guard own.firstMatch(of: /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|await|while|repeat|for\s/) == nil
+        else { return nil }
+        let read = stored.first { name in
+            matches(#"(^|[^\w.])\#(name)\s*=[^=]|\bself\.\#(name)\s*=[^=]"#, in: writer)
+                && !matches(#"\b(let|var)\s+\#(name)\b"#, in: reader)
+                && matches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
+        }
+        return read.map { name in
+            "read from your code: snapshot() reads `\(name)` taking no lock, while replace(title:items:) "
+                + "writes it under one: a read during that write is a data race, whatever the run showed "
+                + "(Swift does not define what it does: it can crash) (`unsynced-read`)"
+        }
+    }
+
+    /// The body of the first declaration starting with `declaration` in `code`.
+    private static func body(of declaration: String, in code: String) -> Substring? {
+        BraceMatching.body(of: declaration, in: code)
+    }
+
+    /// Whether `pattern` matches in `text`, `\b` between a word and any other character.
+    private static func matches(_ pattern: String, in text: some StringProtocol) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return String(text).firstMatch(of: regex.wordBoundaryKind(.simple)) != nil
     }
 }
 
