@@ -399,7 +399,8 @@ enum StaleAcrossAwait {
         guard !words(String(body)).contains(where: ["while", "repeat", "for", "defer"].contains),
             let referee = lines.firstIndex(where: { $0.contains("await") && $0.contains("Referee.") })
         else { return nil }
-        for (index, line) in lines.enumerated() where index > referee && (line.hasPrefix("let ") || line.hasPrefix("var ")) {
+        for (index, line) in lines.enumerated()
+        where index > referee && (line.hasPrefix("let ") || line.hasPrefix("var ")) {
             // `let updated = scores[player, default: 0] + approved`, with no `await` in it.
             guard let binding = line.firstMatch(of: /^(?:let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(.+)$/),
                 !binding.2.contains("await"),

@@ -645,12 +645,17 @@ enum UnlockedRead {
         let members = BraceMatching.blocksEmptied(playlist)
         let stored = members.split(separator: "\n").compactMap { line -> String? in
             guard !line.contains("{}"), !line.contains("@"),
-                let name = line.firstMatch(of: /^\s*(?:(?:private|fileprivate|internal|public)(?:\(set\))?\s+)*var\s+(\w+)/)
+                let name = line.firstMatch(
+                    of: /^\s*(?:(?:private|fileprivate|internal|public)(?:\(set\))?\s+)*var\s+(\w+)/
+                )
             else { return nil }
             return String(name.1)
         }
         let own = BraceMatching.ownStatements(reader)
-        guard own.firstMatch(of: /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|await|while|repeat|for\s/) == nil
+        guard
+            own.firstMatch(
+                of: /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|await|while|repeat|for\s/
+            ) == nil
         else { return nil }
         let read = stored.first { name in
             matches(#"(^|[^\w.])\#(name)\s*=[^=]|\bself\.\#(name)\s*=[^=]"#, in: writer)
