@@ -113,8 +113,9 @@ enum SharedStateReading {
             return nil
         }
         let header = String(text[max(0, opener - 160)..<opener])
+        // A class isolated to a global actor (`@MainActor`) runs one of its methods at a time.
         guard let owner = header.firstMatch(of: /(?:^|\W)class\s+([A-Za-z_][A-Za-z0-9_]*)[^{}]*$/)?.output.1,
-            !["var", "let", "func"].contains(owner)
+            !["var", "let", "func"].contains(owner), header.firstMatch(of: /@[A-Za-z_]*Actor(?!\w)[^{}]*$/) == nil
         else { return nil }
         let body = String(text[(opener + 1)..<end])
         let declarations = body.matches(
@@ -144,6 +145,10 @@ enum SharedStateReading {
             let before = String(text[max(0, opener - 160)..<opener])
             guard let method = before.firstMatch(of: /(?:^|\W)func\s+([A-Za-z_][A-Za-z0-9_]*)[^{}]*$/)?.output.1
             else { continue }
+            // A method isolated to a global actor (`@MainActor func`) never runs beside itself.
+            if before.firstMatch(of: /@[A-Za-z_]*Actor(?!\w)[^{}]*func\s+[A-Za-z_][A-Za-z0-9_]*[^{}]*$/) != nil {
+                return false
+            }
             let code = String(text)
             return code.matches(of: /(?:^|\W)([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(/).contains {
                 $0.output.1 == holder && $0.output.2 == method
