@@ -134,12 +134,19 @@ extension ExerciseAdviceTests {
         )
     }
 
-    /// The reference solution shares no state; the alternative's map of locks, shared by every
-    /// instance, is guarded by a lock of its own, and the check says it read that from the code.
+    /// The reference solution shares no state; each alternative's map of locks, shared by every
+    /// instance, is guarded by a lock of its own (a lock released before an early return, a helper
+    /// that takes it around a closure, a serial queue's `sync(execute:)`), and the check says it read
+    /// that from the code.
     @Test(
         "exercise 4's solutions pass, a map of locks guarded by its own lock read as such",
         .timeLimit(.minutes(20)),
-        arguments: [("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.patch", "`locks`")]
+        arguments: [
+            ("Solution/FileCounter.swift", nil), ("Alternatives/LockPerFile.patch", "`locks`"),
+            ("Alternatives/EarlyReturnUnlock.swift", "`fileLocks`"),
+            ("Alternatives/SynchronizedHelper.swift", "`fileLocks`"),
+            ("Alternatives/QueueSyncExecute.swift", "`fileLocks`"),
+        ]
     )
     func exercise4SolutionsPass(file: String, shared: String?) async throws {
         let text = try await Self.checkPasses(exercise: 4, Planted("Lessons/04-coordinator-locking/Exercise/" + file))

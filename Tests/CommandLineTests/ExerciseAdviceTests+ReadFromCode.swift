@@ -161,6 +161,15 @@ extension ExerciseAdviceTests {
                     + "moment, a data race on the dictionary"
             ),
             FromCodeCase(
+                testDescription: "exercise 4: a map of locks in an object a static let shares, changed unguarded",
+                exercise: 4,
+                file: "Lessons/04-coordinator-locking/Exercise/WrongFixes/UnguardedRegistryObject.swift",
+                kind: "unguarded-map",
+                hint: 4,
+                readFromCode: "`locks`, a `var` of the one `LockRegistry` in `static let registry` every FileCounter "
+                    + "shares, is changed in `lock(for:)` outside any lock"
+            ),
+            FromCodeCase(
                 testDescription: "exercise 4: a lock file opened once per instance, shared by every thread of it",
                 exercise: 4,
                 file: "Lessons/04-coordinator-locking/Exercise/WrongFixes/DescriptionPerInstance.patch",
