@@ -88,7 +88,7 @@ extension ExerciseAdviceTests {
             FromCodeCase(
                 testDescription: "exercise 2: double-checked locking, the flag read before the lock as a fast path",
                 exercise: 2,
-                file: "Lessons/02-check-then-act/Exercise/WrongFixes/DoubleCheckedLocking.swift",
+                file: "Lessons/02-check-then-act/Exercise/WrongFixes/DoubleCheckedLocking.patch",
                 kind: "double-checked",
                 hint: 4,
                 readFromCode: "`run` reads `didExecute` before it takes its lock"
