@@ -59,14 +59,20 @@ play-%: racelab-current ## Be the scheduler of lesson N's buggy variant (e.g. ma
 # Everything a participant runs, built once before the room arrives: the release racelab (make
 # lesson-N, explore-N, play-N) and the exercises' scratch package (make exercise-N), which builds
 # RaceLab a second time on its own. Each exercise's reference solution is checked on the way, so
-# a room that starts with this target starts with a checker known to work. An exercise whose hints
-# name `no-barrier` also gets its ThreadSanitizer harness: Scripts/check-exercise runs it, without
-# TSAN=1, after a clean run of code it reads as `no-barrier`, and its first build takes minutes.
+# a room that starts with this target starts with a checker known to work. Scripts/check-exercise
+# runs an exercise's ThreadSanitizer harness without TSAN=1 after a clean run of code it reads as
+# `no-barrier` (an exercise whose hints name it), and after every clean run of an exercise with a
+# `tsan-confirms-pass` file; its first build takes minutes, so both get it built here (the second
+# as part of its reference solution's check).
 workshop: release ## Before a workshop: build everything participants use (racelab, the exercise checker) and check it works
 	@set -e; for dir in Lessons/*/Exercise; do \
 		n=$$(echo $$dir | sed -E 's|Lessons/0*([0-9]+)-.*|\1|'); \
 		EXERCISE_PROGRESS=off Scripts/check-exercise $$n --file $$dir/Solution/*.swift --expect pass >/dev/null; \
-		echo "exercise $$n: checker built, reference solution passes"; \
+		if [ -f $$dir/tsan-confirms-pass ]; then \
+			echo "exercise $$n: checker and ThreadSanitizer harness built, reference solution passes under both"; \
+		else \
+			echo "exercise $$n: checker built, reference solution passes"; \
+		fi; \
 		if grep -qw 'no-barrier' $$dir/hints.md; then \
 			EXERCISE_PROGRESS=off Scripts/check-exercise $$n --file $$dir/Solution/*.swift --tsan --expect pass >/dev/null; \
 			echo "exercise $$n: ThreadSanitizer harness built, reference solution passes under it"; \

@@ -32,6 +32,10 @@ struct CrashDiagnosisTests {
             ("index-out-of-range.log", "concurrent", "diagnosis: race-crash", "Array.subscript.getter"),
             // The same crash in the single-threaded checks is no evidence of a race.
             ("index-out-of-range.log", "", "diagnosis: crash", "in the single-threaded checks"),
+            // An absurd allocation, its size read from a dictionary's header another thread was
+            // rewriting (the runtime's message as exercise 1's getter on another queue printed it).
+            ("failed-to-allocate.log", "concurrent", "diagnosis: race-crash", "failed to allocate"),
+            ("failed-to-allocate.log", "", "diagnosis: crash", "in the single-threaded checks"),
         ]
     )
     func diagnosis(log: String, stage: String, kind: String, evidence: String) async throws {

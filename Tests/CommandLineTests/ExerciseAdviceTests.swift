@@ -539,7 +539,7 @@ struct ExerciseAdviceTests {
             ),
             (
                 "## Hint 4: a lock around the check or the set only",
-                "`duplicates lock-around-check`, `duplicates check-outside-lock`, `double-checked`"
+                "`duplicates lock-around-check`, `duplicates check-outside-lock`, `double-checked`,\n`data-race`"
             ),
             ("## Hint 5: a lock around the work only", "`duplicates lock-around-act`"),
             ("## Hint 6: a read lock lets everyone in", "`duplicates read-lock`"),
@@ -551,7 +551,7 @@ struct ExerciseAdviceTests {
             ),
             (
                 "## Hint 10: a lock made inside `run`, or a semaphore that lets many in",
-                "`duplicates lock-per-call`, `duplicates semaphore-count`"
+                "`duplicates lock-per-call`, `duplicates semaphore-count`, `semaphore-timeout`"
             ),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")

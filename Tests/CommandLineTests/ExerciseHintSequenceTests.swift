@@ -41,6 +41,17 @@ struct ExerciseHintSequenceTests {
         }
     }
 
+    @Test("a data race only ThreadSanitizer reported is the exercise's bug: it names the hint written for it")
+    func dataRaceIsHinted() async throws {
+        try await Self.run(exercise: "01-subscript-race", [Check(diagnosis: "data-race", names: "hinted 4")])
+        try await Self.run(exercise: "02-check-then-act", [Check(diagnosis: "data-race", names: "hinted 4")])
+        // With a kind read from the code, the hints written for that kind.
+        try await Self.run(
+            exercise: "06-async-data-source",
+            [Check(diagnosis: "data-race unsynced-read", names: "hinted 4")]
+        )
+    }
+
     @Test("exercise 1: a deadlock between two lost-writes checks keeps the place in the hints")
     func deadlockKeepsThePlace() async throws {
         try await Self.run(

@@ -20,11 +20,17 @@ check.require(
     evidence: "numberOfItems is \(single.numberOfItems)"
 )
 // Keys stored one after another but not counted: why, when the code tells (reads that do not wait
-// for the stores queued before them). Announced too: such reads race with the stores, and a crash
-// in the run from many threads must keep this kind for the hint.
-if check.hasFailed, let line = ReadsDoNotWait.line(in: participantCode("Storage.swift")) {
-    check.diagnose("reads-do-not-wait", line)
-    check.announceReading("reads-do-not-wait")
+// for the stores queued before them). Announced whenever the code reads so, counted or not (whether
+// the stores had run by the count is timing): such reads race with the stores, and a crash in the
+// run from many threads, or its lost keys, must keep this kind for the hint.
+let readsDoNotWait = ReadsDoNotWait.line(in: participantCode("Storage.swift"))
+if let line = readsDoNotWait {
+    if check.hasFailed {
+        check.diagnose("reads-do-not-wait", line)
+        check.announceReading("reads-do-not-wait")
+    } else {
+        check.announceReading("reads-do-not-wait", line)
+    }
 }
 check.require(
     single.data(forIdentifier: "key-3") == payloads[3],
@@ -87,7 +93,11 @@ if !unsyncedRead {
         requirement: "concurrent stores of 1,000 distinct keys keep all 1,000 (every trial)"
     )
 }
-if check.saw("lost-writes"), let reading { check.diagnose(reading.kind, reading.line) }
+if check.saw("lost-writes"), let reading {
+    check.diagnose(reading.kind, reading.line)
+} else if check.saw("lost-writes"), !check.saw("reads-do-not-wait"), let line = readsDoNotWait {
+    check.diagnose("reads-do-not-wait", line)
+}
 check.finish()
 
 /// The mistake the participant's code reads as, for the lost keys (or a crash) it explains.

@@ -264,6 +264,16 @@ enum Mistake {
 
     /// The body of `run`, up to its closing brace (comments and strings are gone from `code`); nil
     /// when the code has no `func run`.
+    /// A `wait(timeout:)` in `run` whose result is thrown away (`_ = semaphore.wait(timeout: …)`,
+    /// or the call as a statement of its own): when the wait times out, `run` goes on without the
+    /// lock, so a call whose work takes longer than the timeout lets the next one through the check.
+    /// The call as written; nil when `run` has none, or tests its result (`== .success`, a `guard`).
+    static func waitTimeoutIgnored(in code: String) -> String? {
+        guard let body = runBody(in: code) else { return nil }
+        let ignored = /(?m)^\s*(?:_\s*=\s*)?((?:self\.)?\w+\s*\.\s*wait\s*\(\s*timeout:[^\n]*\))\s*$/
+        return body.firstMatch(of: ignored).map { String($0.1) }
+    }
+
     private static func runBody(in code: String) -> Substring? {
         guard let start = code.firstRange(of: /func\s+run\b[^{]*\{/) else { return nil }
         var depth = 1

@@ -212,4 +212,15 @@ if !check.hasFailed, let flag = Mistake.flagReadBeforeLock(in: participantCode("
             + "when the value read is right; `make exercise-2 TSAN=1` shows it (`double-checked`)"
     )
 }
+// A `wait(timeout:)` whose result is thrown away: after the timeout, `run` goes on without the lock.
+// The check's work is short, so no wait times out and the run shows nothing; longer work would.
+if !check.hasFailed, let wait = Mistake.waitTimeoutIgnored(in: participantCode("Once.swift")) {
+    check.require(false, "`run` goes on only once it holds the lock", kind: "semaphore-timeout")
+    check.diagnose(
+        "semaphore-timeout",
+        "read from your code: `run` throws away what `\(wait)` returns: when the wait times out, it goes "
+            + "on without the lock, and a call whose work takes longer than the timeout lets the next one "
+            + "through the check (`semaphore-timeout`)"
+    )
+}
 check.finish()

@@ -680,8 +680,12 @@ func concurrentChecks() -> Never {
         // task that inherits an actor: read
         // from the code alone, the run having seen no store overtaken, a note, not a FAIL.
         check.note(
-            "read from your code: `store` queues its barrier from \(hop.phrase); this run saw no store "
-                + "overtake another, but one can: submit the barrier in `store` itself"
+            hop.serial
+                ? "read from your code: `store` queues its barrier from \(hop.phrase): stores keep their "
+                    + "order, but `store` returns before its barrier is queued, so a `load` right after it can "
+                    + "miss the store: submit the barrier in `store` itself"
+                : "read from your code: `store` queues its barrier from \(hop.phrase); this run saw no store "
+                    + "overtake another, but one can: submit the barrier in `store` itself"
         )
     }
     // A document whose store completed is on disk from then on (the check removes none): a reader
@@ -752,10 +756,13 @@ enum QueuedLate {
     struct Hop: Equatable {
         /// `a block on `DispatchQueue.global()``, `a `Task``: what the diagnosis says.
         let phrase: String
-        /// Whether the hop keeps no order by definition: a global (concurrent) queue, or a task
-        /// that runs on the global executor (a `Task.detached`, or a `Task` in code with no actor
-        /// or `@MainActor` to inherit). A queue the code names may be serial.
+        /// Whether the hop keeps no order by definition: a global (concurrent) queue, a queue the
+        /// code makes `.concurrent`, or a task that runs on the global executor (a `Task.detached`,
+        /// or a `Task` in code with no actor or `@MainActor` to inherit).
         let unordered: Bool
+        /// Whether the hop is to a queue the code makes serial (no `.concurrent`): it keeps the
+        /// calls' order, but `store` returns before its barrier is queued.
+        var serial = false
     }
 
     /// The hop `store` makes before it queues its barrier, or nil.
@@ -775,9 +782,17 @@ enum QueuedLate {
             for inner in block.matches(of: barrier) {
                 guard let queue = inner.output[1].substring, bare(queue) != bare(hop) else { continue }
                 let name = bare(hop)
+                // A queue the code makes `.concurrent` keeps no order either, as a global one.
+                let made = (try? Regex(#"(?:let|var)\s+\#(name)\b[^=\n]*=\s*DispatchQueue\s*\(([^)]*)\)"#))
+                    .flatMap { code.firstMatch(of: $0) }
+                    .flatMap { $0.output[1].substring.map(String.init) }
+                let concurrent = made?.contains(".concurrent") ?? false
+                let serial = made.map { !$0.contains("attributes") } ?? false
                 return Hop(
-                    phrase: "a block on `\(name)`",
-                    unordered: name.contains(".global") || name.hasPrefix("global")
+                    phrase: "a block on `\(name)`"
+                        + (concurrent ? ", a concurrent queue" : serial ? ", a serial queue" : ""),
+                    unordered: name.contains(".global") || name.hasPrefix("global") || concurrent,
+                    serial: serial
                 )
             }
         }
