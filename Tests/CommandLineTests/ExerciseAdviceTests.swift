@@ -551,7 +551,7 @@ struct ExerciseAdviceTests {
             ),
             (
                 "## Hint 10: a lock made inside `run`, or a semaphore that lets many in",
-                "`duplicates lock-per-call`, `duplicates semaphore-count`, `semaphore-timeout`"
+                "`duplicates lock-per-call`, `duplicates semaphore-count`, `semaphore-timeout`,\n`duplicates semaphore-timeout`"
             ),
         ] {
             #expect(hints.contains("\(heading)\n*For:* \(kinds)\n"), "\(heading)")

@@ -102,6 +102,16 @@ enum Mistake {
                     + "\(reason) (`semaphore-count`)"
             )
         }
+        // A semaphore waited on with a timeout whose result is thrown away: after the timeout the
+        // call went on without it (a loaded machine makes the wait time out).
+        if let wait = waitTimeoutIgnored(in: code) {
+            return (
+                "semaphore-timeout",
+                "\(began): the check and the set are not one critical section; read from your code: "
+                    + "`run` throws away what `\(wait)` returns, so when the wait times out it goes on "
+                    + "without the lock (`semaphore-timeout`)"
+            )
+        }
         if overlapping == 0, locks {
             return (
                 "lock-around-act",
