@@ -16,3 +16,11 @@ public func participantCode(_ fileName: String, besideCheck checkFile: String = 
     }
     return code
 }
+
+/// Whether `pattern` (a regular expression, often made of a name read from the code) matches in
+/// `text`, with `\b` between a word and any other character (`items.count`, `self.items`), not
+/// Swift's default Unicode word boundary, which reads `items.count` as one word.
+public func codeMatches(_ pattern: String, in text: some StringProtocol) -> Bool {
+    guard let regex = try? Regex(pattern) else { return false }
+    return String(text).firstMatch(of: regex.wordBoundaryKind(.simple)) != nil
+}

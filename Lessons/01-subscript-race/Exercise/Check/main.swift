@@ -152,7 +152,7 @@ enum UnsyncedRead {
         // Stored dictionaries the code writes: reads of one that is never written race with nothing.
         let compact = storage.filter { !$0.isWhitespace }
         let names = Set(declared.map { String($0.1) }).filter { name in
-            matches(#"(^|\W)\#(name)(\[[^\]]*\])?=[^=]|\#(name)\.(updateValue|removeValue|merge)\("#, in: compact)
+            codeMatches(#"(^|\W)\#(name)(\[[^\]]*\])?=[^=]|\#(name)\.(updateValue|removeValue|merge)\("#, in: compact)
         }
         let getters = [("`data(forIdentifier:)`", /func\s+data\s*\(/), ("`numberOfItems`", /var\s+numberOfItems\b/)]
         var unguarded: [(getter: String, name: String)] = []
@@ -165,8 +165,8 @@ enum UnsyncedRead {
             let waits = /[Ll]ock|wait|[Ee]nter|acquire|[Ss]ync|barrier|[Ss]emaphore|[Aa]tomic|actor|await/
             guard own.firstMatch(of: waits) == nil,
                 let name = names.sorted().first(where: { name in
-                    !matches(#"\b(let|var)\s+\#(name)\b|\bfor\s+\#(name)\b"#, in: body)
-                        && matches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
+                    !codeMatches(#"\b(let|var)\s+\#(name)\b|\bfor\s+\#(name)\b"#, in: body)
+                        && codeMatches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
                 })
             else { continue }
             unguarded.append((getter.0, name))
@@ -177,13 +177,6 @@ enum UnsyncedRead {
             + " `\(first.name)` taking no queue and no lock while stores write it: a read during a write "
             + "is a data race on the dictionary (Swift does not define what it does: it can crash) "
             + "(`unsynced-read`)"
-    }
-
-    /// Whether `pattern` (a regular expression made of a name read from the code) matches in `text`,
-    /// with `\b` between a word and any other character (`items.count`, `self.items`).
-    private static func matches(_ pattern: String, in text: some StringProtocol) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return String(text).firstMatch(of: regex.wordBoundaryKind(.simple)) != nil
     }
 }
 

@@ -321,7 +321,8 @@ enum RecheckAfterAwait {
         return values
     }
 
-    private static func words(_ text: String) -> [String] {
+    /// The identifiers in `text`.
+    static func words(_ text: String) -> [String] {
         text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
     }
 }
@@ -396,7 +397,7 @@ enum StaleAcrossAwait {
         let body = rest.range(of: "func ").map { rest[..<$0.lowerBound] } ?? rest
         let state = ["scores"] + StateReaders.names(in: code)
         let lines = body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !words(String(body)).contains(where: ["while", "repeat", "for", "defer"].contains),
+        guard !RecheckAfterAwait.words(String(body)).contains(where: ["while", "repeat", "for", "defer"].contains),
             let referee = lines.firstIndex(where: { $0.contains("await") && $0.contains("Referee.") })
         else { return nil }
         for (index, line) in lines.enumerated()
@@ -404,7 +405,7 @@ enum StaleAcrossAwait {
             // `let updated = scores[player, default: 0] + approved`, with no `await` in it.
             guard let binding = line.firstMatch(of: /^(?:let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(.+)$/),
                 !binding.2.contains("await"),
-                words(String(binding.2)).contains(where: state.contains)
+                RecheckAfterAwait.words(String(binding.2)).contains(where: state.contains)
             else { continue }
             let name = String(binding.1)
             // A new value given to the name (`updated = …`, `updated += …`) ends what this reads.
@@ -424,19 +425,14 @@ enum StaleAcrossAwait {
                 }
                 let writesState = later.firstMatch(of: /^(self\.)?scores\[[^\]]*\]\s*=[^=]/) != nil
                 let value = later.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-                if writesState, !later.contains("await"), words(value).contains(name),
-                    !words(value).contains(where: state.contains)
+                if writesState, !later.contains("await"), RecheckAfterAwait.words(value).contains(name),
+                    !RecheckAfterAwait.words(value).contains(where: state.contains)
                 {
                     return (name, suspension ?? "await")
                 }
             }
         }
         return nil
-    }
-
-    /// The identifiers in `text`.
-    private static func words(_ text: String) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
     }
 }
 

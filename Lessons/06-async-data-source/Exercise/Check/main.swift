@@ -638,7 +638,8 @@ enum ReaderTwoLooks {
 enum UnlockedRead {
     static func line(in code: String) -> String? {
         let playlist = BraceMatching.body(of: "class Playlist", in: code).map(String.init) ?? code
-        guard let writer = body(of: "func replace", in: playlist), let reader = body(of: "func snapshot", in: playlist),
+        guard let writer = BraceMatching.body(of: "func replace", in: playlist),
+            let reader = BraceMatching.body(of: "func snapshot", in: playlist),
             writer.firstMatch(of: /[Ll]ock|[Ss]ync|Mutex|wait|barrier/) != nil
         else { return nil }
         // Stored properties: declared at the top level of the class, with no body after them.
@@ -658,26 +659,15 @@ enum UnlockedRead {
             ) == nil
         else { return nil }
         let read = stored.first { name in
-            matches(#"(^|[^\w.])\#(name)\s*=[^=]|\bself\.\#(name)\s*=[^=]"#, in: writer)
-                && !matches(#"\b(let|var)\s+\#(name)\b"#, in: reader)
-                && matches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
+            codeMatches(#"(^|[^\w.])\#(name)\s*=[^=]|\bself\.\#(name)\s*=[^=]"#, in: writer)
+                && !codeMatches(#"\b(let|var)\s+\#(name)\b"#, in: reader)
+                && codeMatches(#"(^|[^\w.])\#(name)\b|\bself\.\#(name)\b"#, in: own)
         }
         return read.map { name in
             "read from your code: snapshot() reads `\(name)` taking no lock, while replace(title:items:) "
                 + "writes it under one: a read during that write is a data race, whatever the run showed "
                 + "(Swift does not define what it does: it can crash) (`unsynced-read`)"
         }
-    }
-
-    /// The body of the first declaration starting with `declaration` in `code`.
-    private static func body(of declaration: String, in code: String) -> Substring? {
-        BraceMatching.body(of: declaration, in: code)
-    }
-
-    /// Whether `pattern` matches in `text`, `\b` between a word and any other character.
-    private static func matches(_ pattern: String, in text: some StringProtocol) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return String(text).firstMatch(of: regex.wordBoundaryKind(.simple)) != nil
     }
 }
 
